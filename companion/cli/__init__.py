@@ -1,0 +1,1 @@
+"""The `tactical` command line: one module per subcommand."""
