@@ -1,0 +1,1 @@
+"""Benchmarks (`tactical bench ...`): scripts that print figures, never timed tests."""

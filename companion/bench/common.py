@@ -1,0 +1,40 @@
+"""Shared helpers for benchmarks: the machine, medians of repeated runs, tables."""
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from typing import Callable
+
+
+def machine_summary() -> str:
+    """One line naming the machine, so figures are never quoted without it."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next((l.split(":", 1)[1].strip() for l in fh if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def median_ms(fn: Callable[[], object], *, repeat: int = 7, number: int = 1, warmup: int = 1) -> float:
+    """Median over `repeat` runs of the time of `number` calls, in milliseconds per call."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - t0) * 1000 / number)
+    return statistics.median(samples)
+
+
+def print_table(title: str, rows: list[tuple[str, float, str]]) -> None:
+    """rows: (what, median ms, goal text)."""
+    print(f"\n{title}")
+    width = max(len(r[0]) for r in rows)
+    for what, ms, goal in rows:
+        print(f"  {what.ljust(width)}  {ms:9.3f} ms   {goal}")

@@ -1,0 +1,62 @@
+"""What a token on the grid stands for, as far as the rules need to know.
+
+Plain frozen data shared by the rules engine (which reads it) and the game
+state (which stores and updates it). Card text the app cannot know stays
+with the players; only what changes geometry is here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+KINDS = ("creature", "planeswalker", "player")
+
+# Keywords with a grid erratum (MT 6.xx) or a colour bonus (MT 2.02.b), canonical English keys.
+LANDWALKS = {"plainswalk": "W", "islandwalk": "U", "swampwalk": "B", "mountainwalk": "R", "forestwalk": "G"}
+KEYWORDS = frozenset({
+    "flying", "reach", "defender", "horsemanship", "trample", "vigilance", "haste", "provoke",
+    "phasing", "level_up", "distortion", "unblockable", "wither", *LANDWALKS,
+})
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A token (player colour, number) and what it represents (MT 2.05).
+
+    `at` is None when the permanent is not on the grid (MT 5.01.b). Copies of
+    the same object share `object_key`, so they share one movement roll (MT 3.03).
+    """
+
+    player: int                    # token colour 1..5, in the token palette's order
+    number: int                    # token number
+    kind: str = "creature"         # "creature" | "planeswalker" | "player" (the player's pawn)
+    name: str = ""
+    mana_value: int = 0
+    power: int | None = None
+    toughness: int | None = None
+    colours: frozenset[str] = frozenset()
+    keywords: frozenset[str] = frozenset()
+    tapped: bool = False
+    summoning_sick: bool = False
+    at: tuple[int, int] | None = None
+    object_key: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        unknown = set(self.keywords) - KEYWORDS
+        if unknown:
+            raise ValueError(f"unknown keywords {sorted(unknown)}; known: {sorted(KEYWORDS)}")
+        object.__setattr__(self, "colours", frozenset(self.colours))
+        object.__setattr__(self, "keywords", frozenset(self.keywords))
+
+    @property
+    def token(self) -> tuple[int, int]:
+        return self.player, self.number
+
+    @property
+    def roll_key(self) -> str:
+        """Identity for movement rolls: copies of one object roll once (MT 3.03, 3.04.a)."""
+        return self.object_key or f"{self.player}:{self.number}"
+
+    def moved(self, at: tuple[int, int] | None) -> "Piece":
+        return replace(self, at=at)
