@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The README's two commands:  ./run.sh demo   and   ./run.sh test
+# Each sets everything up on first use (system libraries, .venv, the project) and then runs.
+#   ./run.sh demo [app options]   start the app on the bundled demo (no camera, no printed board)
+#   ./run.sh test [pytest args]   run the whole test suite
+#   ./run.sh bench [rules|vision|app|all]   print the benchmark figures
+#   ./run.sh setup                only set up
+set -euo pipefail
+cd "$(dirname "$0")"
+VENV=.venv
+PY="$VENV/bin/python"
+STAMP="$VENV/.installed"
+
+setup() {
+  bash scripts/ensure-system-libs.sh
+  if [ ! -x "$PY" ]; then
+    python3 -m venv "$VENV"
+  fi
+  if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ] || [ scripts/ensure-system-libs.sh -nt "$STAMP" ]; then
+    "$PY" -m pip install -q --upgrade pip
+    "$PY" -m pip install -q -e '.[test]'
+    touch "$STAMP"
+  fi
+}
+
+command=${1:-help}
+[ $# -gt 0 ] && shift
+case "$command" in
+  setup) setup ;;
+  demo)  setup; KIVY_NO_ARGS=1 exec "$VENV/bin/tactical" app --demo "$@" ;;
+  test)  setup; exec "$PY" -m pytest -q "$@" ;;
+  bench) setup; exec "$VENV/bin/tactical" bench "${@:-all}" ;;
+  *) sed -n '2,9p' "$0"; exit 2 ;;
+esac
