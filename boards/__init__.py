@@ -1,7 +1,7 @@
 """The physical board: model, board files, bundled library, generator and printing."""
 from pathlib import Path
 
-from boards.io import BoardFileError, board_from_text, board_to_text, load_board, save_board
+from boards.io import BoardFileError, board_from_bytes, board_from_text, board_to_text, load_board, save_board
 from boards.model import (COLOURS, Board, Square, SquareCodeError, column_label, order_colours,
                           parse_square_label, square_label)
 
@@ -14,5 +14,5 @@ def library_boards() -> dict[str, Path]:
 
 
 __all__ = ["Board", "Square", "BoardFileError", "SquareCodeError", "COLOURS", "LIBRARY",
-           "load_board", "save_board", "board_from_text", "board_to_text", "library_boards",
+           "load_board", "save_board", "board_from_bytes", "board_from_text", "board_to_text", "library_boards",
            "square_label", "parse_square_label", "column_label", "order_colours"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -47,7 +48,7 @@ def parse_rows(rows, *, path=None, lines=None) -> tuple[tuple[Square, ...], ...]
     parsed = []
     width = None
     for r, text in enumerate(rows, start=1):
-        line = lines[r - 1] if lines else None
+        line = lines[r - 1] if lines and r <= len(lines) else None
         if not isinstance(text, str):
             raise BoardFileError(
                 f"expected a string of square codes, got {type(text).__name__} {text!r}"
@@ -72,54 +73,107 @@ def parse_rows(rows, *, path=None, lines=None) -> tuple[tuple[Square, ...], ...]
     return tuple(parsed)
 
 
-def _row_lines(text: str) -> list[int] | None:
-    """YAML line numbers (1-based) of each item of `rows`, for error messages."""
+@dataclass(frozen=True)
+class _Layout:
+    """Where things are in the YAML text (1-based lines), for error messages only."""
+
+    key_lines: dict[str, int]
+    row_lines: list[int] | None
+    commented_rows: set[int]  # rows (1-based) written without quotes and followed by '#'
+
+
+def _yaml_error(exc: BaseException, path) -> BoardFileError:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, RecursionError):
+        problem = "nested too deeply"
+    return BoardFileError(f"not valid YAML: {problem}", path=path, line=mark.line + 1 if mark else None)
+
+
+# PyYAML can fail outside YAMLError on ordinary bad text: 'name: 2024-13-45' (ValueError from
+# its date constructor), '[[[[…' (RecursionError). All of them mean "this is not a board file".
+_YAML_FAILURES = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
+
+
+def _layout(text: str, path) -> _Layout:
+    """Key and row lines from the YAML node tree; also rejects duplicate keys, which
+    yaml.safe_load would silently resolve by keeping the last one."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return None
+    except _YAML_FAILURES as exc:
+        raise _yaml_error(exc, path) from None
+    key_lines: dict[str, int] = {}
+    row_lines, commented = None, set()
     if not isinstance(node, yaml.MappingNode):
-        return None
+        return _Layout(key_lines, row_lines, commented)
     for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode):
+            continue
+        if key.value in key_lines:
+            raise BoardFileError(f"key given twice (first on line {key_lines[key.value]})",
+                                 path=path, line=key.start_mark.line + 1, field=key.value)
+        key_lines[key.value] = key.start_mark.line + 1
         if key.value == "rows" and isinstance(value, yaml.SequenceNode):
-            return [item.start_mark.line + 1 for item in value.value]
-    return None
+            row_lines = [item.start_mark.line + 1 for item in value.value]
+            for r, item in enumerate(value.value, start=1):
+                if isinstance(item, yaml.ScalarNode) and item.style is None:
+                    rest_of_line = text[item.end_mark.index:].split("\n", 1)[0]
+                    if rest_of_line.lstrip().startswith("#"):
+                        commented.add(r)
+    return _Layout(key_lines, row_lines, commented)
+
+
+def _check_commented_rows(rows, layout: _Layout, path) -> None:
+    """An unquoted row cut short by '#' (YAML reads the rest as a comment) is reported as
+    that, not as a puzzling width error; a complete row followed by a comment is fine."""
+    if not isinstance(rows, list) or not layout.commented_rows:
+        return
+    widths = [len(row.split()) if isinstance(row, str) else 0 for row in rows]
+    for r in sorted(layout.commented_rows):
+        if r <= len(widths) and widths[r - 1] < max(widths):
+            raise BoardFileError(
+                "unquoted row contains '#', which YAML reads as the start of a comment: "
+                'put the row in double quotes, e.g. - "W R# G"',
+                path=path, line=layout.row_lines[r - 1], row=r, column=widths[r - 1] + 1, field="rows")
 
 
 def board_from_text(text: str, path: str | os.PathLike | None = None) -> Board:
     """Parse the text of a board file (see load_board)."""
+    layout = _layout(text, path)
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise BoardFileError(f"not valid YAML: {problem}", path=path,
-                             line=mark.line + 1 if mark else None) from None
+    except _YAML_FAILURES as exc:
+        raise _yaml_error(exc, path) from None
+
+    def error(message: str, field: str) -> BoardFileError:
+        return BoardFileError(message, path=path, line=layout.key_lines.get(field), field=field)
+
+    if data is None:
+        raise BoardFileError(f"the file is empty: expected the keys {', '.join(REQUIRED_KEYS)}", path=path)
     if not isinstance(data, dict):
         raise BoardFileError(
             f"expected a mapping with keys {', '.join(REQUIRED_KEYS)}, got {type(data).__name__}", path=path)
     unknown = sorted(str(k) for k in data if k not in REQUIRED_KEYS + OPTIONAL_KEYS)
     if unknown:
-        raise BoardFileError(
-            f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}",
-            path=path, field=unknown[0])
+        allowed = ", ".join(REQUIRED_KEYS + OPTIONAL_KEYS)
+        raise error(f"unknown key(s) {', '.join(unknown)}; allowed: {allowed}", unknown[0])
     for key in REQUIRED_KEYS:
         if key not in data:
             raise BoardFileError("missing required key", path=path, field=key)
     name = data["name"]
     if not isinstance(name, str) or not name.strip():
-        raise BoardFileError("expected a non-empty text", path=path, field="name")
+        raise error(f"expected a non-empty text, got {name!r}", "name")
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise BoardFileError(f"expected a whole number of players ≥ 2 (MT 1.01), got {players!r}",
-                             path=path, field="players")
+        raise error(f"expected a whole number of players ≥ 2 (MT 1.01), got {players!r}", "players")
     dice = data.get("dice")
     if dice is not None and str(dice).upper() not in DICE:
-        raise BoardFileError(f"expected D10 or D12 (MT 1.04), got {dice!r}", path=path, field="dice")
+        raise error(f"expected D10 or D12 (MT 1.04), got {dice!r}", "dice")
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise BoardFileError("expected a text", path=path, field="description")
-    squares = parse_rows(data["rows"], path=path, lines=_row_lines(text))
+        raise error(f"expected a text, got {description!r}", "description")
+    _check_commented_rows(data["rows"], layout, path)
+    squares = parse_rows(data["rows"], path=path, lines=layout.row_lines)
     return Board(squares, name=name.strip(), players=players,
                  dice=str(dice).upper() if dice is not None else None, description=description)
 
@@ -131,10 +185,18 @@ def load_board(path: str | os.PathLike) -> Board:
         raw = path.read_bytes()
     except OSError as exc:
         raise BoardFileError(f"cannot read the file: {exc.strerror or exc}", path=path) from None
+    return board_from_bytes(raw, path)
+
+
+def board_from_bytes(raw: bytes, path: str | os.PathLike | None = None) -> Board:
+    """Parse the raw bytes of a board file: UTF-8 (a BOM is tolerated), then board_from_text."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # tolerate the BOM some Windows editors add
     except UnicodeDecodeError as exc:
-        raise BoardFileError(f"not UTF-8 text (byte {exc.start})", path=path) from None
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        raise BoardFileError(
+            f"not UTF-8 text: byte 0x{raw[exc.start]:02X} at byte {exc.start - line_start + 1} of the line; "
+            "save the file as UTF-8", path=path, line=raw.count(b"\n", 0, exc.start) + 1) from None
     return board_from_text(text, path)
 
 
@@ -150,11 +212,21 @@ def board_to_text(board: Board) -> str:
     return f"{head}rows:\n{rows}"
 
 
+def _file_mode(path: Path) -> int:
+    """The existing file's permissions, or those a newly created file gets (umask applied)."""
+    if path.exists():
+        return path.stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def save_board(board: Board, path: str | os.PathLike) -> None:
     """Write a board file atomically (a crash never leaves half a file)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600 files; a board file is ordinary
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(board_to_text(board))
             fh.flush()

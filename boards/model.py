@@ -66,6 +66,9 @@ class Square:
         """Parse one square code; raise SquareCodeError saying what was expected."""
         if code == ".":
             return cls(frozenset(), obstacle=True)
+        if code.startswith(".") and set(code[1:]) & set("@*"):
+            raise SquareCodeError(f"'{code}': a start (@) or Temple (*) square cannot be an obstacle "
+                                  "('.' is a colourless obstacle)")
         match = _SQUARE_CODE.match(code)
         if not match or not code:
             raise SquareCodeError(
