@@ -6,7 +6,7 @@ with the players; only what changes geometry is here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 KINDS = ("creature", "planeswalker", "player")
 

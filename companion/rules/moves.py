@@ -1,0 +1,150 @@
+"""Movement of pieces: who may move, how many dice, how far, and where to (MT 3.02–3.09, 6.03–6.10)."""
+from __future__ import annotations
+
+from typing import Callable, Collection, Iterable
+
+from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, colour_bonus, counted_colours, landwalks_in_force
+from companion.rules.geometry import Pos, action_radius, spell_radius, whole_grid, zone_around
+from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
+from companion.rules.movement import reachable
+from companion.rules.pieces import LANDWALKS, Piece
+
+
+def crosses_obstacles(piece: Piece) -> bool:
+    """Flying and distortion let a piece cross and stop on obstacles (MT 6.03, 6.10)."""
+    return bool(piece.keywords & {"flying", "distortion"})
+
+
+def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+    """A piece's action zone under the house rules (MT 4.03, 4.04, 6.07).
+
+    A player has no zone of its own (MT 4.08.a): asking for one is an error.
+    """
+    if piece.kind == "player":
+        raise ValueError("a player has no action zone of their own (MT 4.08.a); use spell_zone")
+    if piece.at is None:
+        return whole_grid(board.width, board.height)
+    radius = action_radius(piece.mana_value, reach="reach" in piece.keywords,
+                           reach_zero_as_one=house.reach_zero_as_one)
+    return zone_around(board, piece.at, radius, house.metric)
+
+
+def spell_zone_of(board, caster_at: Pos, mana_value: int,
+                  house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+    """A spell's zone under the house rules: 3 × MV around the caster (MT 4.09.a), the whole
+    grid while the caster stands on a Temple du Deus (4.09.d)."""
+    if board.square(*caster_at).temple:
+        return whole_grid(board.width, board.height)
+    return zone_around(board, caster_at, spell_radius(mana_value, zero_as_one=house.spell_zero_as_one),
+                       house.metric)
+
+
+def why_cannot_move(board, piece: Piece, *, chosen_bonus: str | None = None,
+                    uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> str | None:
+    """Why the piece may not move in the movement phase, or None if it may (MT 3.02, 3.08.a, 5.05).
+
+    Haste (keyword or red square, MT 2.02.b.04) lets a summoning-sick creature move
+    unless the house option haste_moves_when_sick is off.
+    """
+    if piece.at is None:
+        return "not on the grid (MT 5.01.b)"
+    if piece.kind == "player":
+        return None
+    if piece.tapped:
+        return "tapped (MT 3.02, 5.05)"
+    if piece.kind == "creature" and "defender" in piece.keywords:
+        return "defender: moves only with its {T} ability (MT 3.08)"
+    if piece.kind == "creature" and piece.summoning_sick:
+        if not (house.haste_moves_when_sick and has_haste(board, piece, chosen_bonus, uncertain, house)):
+            return "summoning sick (MT 3.02)"
+    return None
+
+
+def has_haste(board, piece: Piece, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+              house: HouseRules = DEFAULT_HOUSE_RULES) -> bool:
+    """Haste from the card or from a red square (MT 2.02.b.04)."""
+    return "haste" in piece.keywords or "haste" in colour_bonus(
+        board, piece, chosen=chosen_bonus, uncertain=uncertain, house=house).active
+
+
+def movement_dice(piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> int:
+    """How many movement dice the piece's object rolls: one (MT 3.04.a), plus one for a creature
+    whose power AND toughness are both below the threshold, 3 by default (MT 3.04.d)."""
+    small = (piece.kind == "creature" and piece.power is not None and piece.toughness is not None
+             and piece.power < house.extra_die_threshold and piece.toughness < house.extra_die_threshold)
+    return 2 if small else 1
+
+
+def roll_movement(pieces: Iterable[Piece], roll_die: Callable[[int], int],
+                  house: HouseRules = DEFAULT_HOUSE_RULES) -> dict[str, tuple[int, ...]]:
+    """One roll per distinct object; copies share it (MT 3.03, 3.04.a).
+
+    `roll_die(sides)` returns one die (e.g. `lambda n: rng.randint(1, n)`); the result maps
+    each `Piece.roll_key` to its dice. Pieces off the grid do not roll.
+    """
+    rolls: dict[str, tuple[int, ...]] = {}
+    for piece in pieces:
+        if piece.at is not None and piece.roll_key not in rolls:
+            rolls[piece.roll_key] = tuple(roll_die(house.die_sides) for _ in range(movement_dice(piece, house)))
+    return rolls
+
+
+def movement_allowance(board, piece: Piece, dice: Collection[int], *, uncertain: Uncertain = NO_UNCERTAINTY,
+                       house: HouseRules = DEFAULT_HOUSE_RULES) -> int:
+    """Maximum squares this turn: the dice summed (MT 3.04.a, 3.04.d), doubled by horsemanship
+    (MT 6.04) and doubled again by a landwalk whose colour is on the square the move starts
+    from (MT 6.09, landwalk_reading="start_square"). A piece that cannot move gets 0."""
+    if why_cannot_move(board, piece, uncertain=uncertain, house=house):
+        return 0
+    total = sum(dice)
+    if "horsemanship" in piece.keywords:
+        total *= 2
+    if landwalks_in_force(board, piece, uncertain=uncertain, house=house):
+        total *= 2
+    return total
+
+
+def legal_moves(board, piece: Piece, dice: Collection[int], *, occupied: Collection[Pos] = frozenset(),
+                uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+    """Squares where the piece may end its movement-phase move, its own square included
+    (MT 3.04–3.07, 6.03, 6.04, 6.09, 6.10).
+
+    With landwalk_reading="start_or_end_square" a landwalker not starting on its land's
+    colour may also go twice as far when it ends on that colour (MT 6.09).
+    """
+    if piece.at is None:
+        return frozenset()
+    allowance = movement_allowance(board, piece, dice, uncertain=uncertain, house=house)
+    flying = crosses_obstacles(piece)
+    moves = reachable(board, piece.at, allowance, occupied=occupied, flying=flying)
+    walks = piece.keywords & LANDWALKS.keys() if piece.kind == "creature" else ()
+    if (allowance and walks and house.landwalk_reading == "start_or_end_square"
+            and not landwalks_in_force(board, piece, uncertain=uncertain, house=house)):
+        colours = {LANDWALKS[w] for w in walks}
+        farther = reachable(board, piece.at, 2 * allowance, occupied=occupied, flying=flying)
+        moves |= {q for q in farther if colours & counted_colours(board, q, uncertain, house)}
+    return moves
+
+
+def free_squares(board, squares: Iterable[Pos], occupied: Collection[Pos], *, flying: bool = False) -> frozenset[Pos]:
+    """Squares a piece may stand on: not occupied (MT 3.06.a), not an obstacle unless it flies
+    (MT 2.03.b, 6.03, 6.10)."""
+    return frozenset(q for q in squares if q not in occupied and (flying or board.walkable(q)))
+
+
+def move_to_target_squares(board, piece: Piece, *, occupied: Collection[Pos] = frozenset(),
+                           chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+                           house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+    """Targets of "move to target square in its action zone": the defender's {T} ability
+    (MT 3.08.b) and the planeswalker's loyalty ability (MT 3.09, cost = planeswalker_move_loyalty).
+
+    A jump, not a walk: any free square of the zone, obstacles only for flyers. Empty when the
+    piece has no such ability or is tapped; a summoning-sick defender cannot pay {T} unless it
+    has haste (card or red square). Once-per-turn and timing limits are left to the players.
+    """
+    if piece.at is None or piece.tapped or piece.kind == "player":
+        return frozenset()
+    if piece.kind == "creature" and ("defender" not in piece.keywords or (
+            piece.summoning_sick and not has_haste(board, piece, chosen_bonus, uncertain, house))):
+        return frozenset()
+    return free_squares(board, zone_of(board, piece, house), occupied, flying=crosses_obstacles(piece))
