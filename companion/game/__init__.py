@@ -1,0 +1,43 @@
+"""Game state and trackers: turns and phases, dice, events (MT 7), Planechase, Horde,
+undo/redo, history and autosave. Pure Python (no kivy, no cv2).
+
+The app codes against this module only::
+
+    from companion.game import Game, GameSetup, PlayerSetup, latest_game, load_game
+
+    setup = GameSetup(players=[PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], board=board,
+                      events=prebuilt_event_deck())
+    game = Game.new(setup, save_dir=app.user_data_dir)   # autosaves every action
+    game.next_phase()                                     # pregame → turn 1 (first event revealed)
+    game.roll_movement((1, 3))                            # {"die": "D10", "results": [7], "total": 7, ...}
+    game.undo(); game.redo()
+    game.history("fr")                                    # ["14:02 Anna a lancé D10 : 7 pour ...", ...]
+    game.state                                            # GameState: players, pieces, turn, events, planar, horde
+
+    path = latest_game(app.user_data_dir)                 # offer to continue
+    game = load_game(path)                                # game.recovered says if a backup was restored
+
+Every change is a `Game` method that records one serialisable `Action` (dice results included);
+`game.state` is the fold of the actions up to the undo cursor. Rule errors raise `GameError`
+(with `.rule`), bad event lists `EventDeckError` (file, entry, field), bad saves `SaveError`.
+"""
+from companion.game.dice import MOVEMENT_DICE, PLANAR_FACES, Dice
+from companion.game.errors import EventDeckError, GameError, SaveError
+from companion.game.events import (EventCard, EventDeckList, load_event_deck, minimum_deck_size,
+                                   parse_event_deck, prebuilt_event_deck)
+from companion.game.game import SAVE_VERSION, Game
+from companion.game.history import HistoryEntry, describe
+from companion.game.reducer import Action
+from companion.game.state import (FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PHASES, PREGAME, EventState,
+                                  GameSetup, GameState, HordeState, HordeWave, PlanarState, Player, PlayerSetup,
+                                  Turn)
+from companion.game.store import GameStore, SavedGame, latest_game, list_games, load_game
+
+__all__ = [
+    "Game", "GameSetup", "PlayerSetup", "HordeWave", "GameState", "Player", "Turn", "EventState", "PlanarState",
+    "HordeState", "Action", "Dice", "GameStore", "SavedGame", "latest_game", "list_games", "load_game",
+    "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",
+    "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError",
+    "FORMATS", "PHASES", "MOVEMENT_STEPS", "PREGAME", "HORDE_DIFFICULTIES", "MOVEMENT_DICE", "PLANAR_FACES",
+    "SAVE_VERSION",
+]

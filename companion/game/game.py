@@ -1,0 +1,425 @@
+"""`Game`: the one object the app talks to. Event sourcing: every method records one
+`Action` (randomness included), the state is the fold of the actions up to a cursor,
+undo/redo move the cursor, and the history is read back from the log.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+import yaml
+
+from companion.game import reducer
+from companion.game.dice import Dice
+from companion.game.errors import GameError, SaveError
+from companion.game.events import EventDeckList
+from companion.game.history import HistoryEntry, describe, summarise
+from companion.game.reducer import Action, NeedsShuffle, apply
+from companion.game.state import HORDE_DIFFICULTIES, GameSetup, GameState, HordeWave, piece_to_dict
+from companion.rules import Piece, movement_allowance, movement_dice
+
+if TYPE_CHECKING:  # store.py imports this module
+    from companion.game.store import GameStore
+
+SAVE_FORMAT = "magic-tactical-game"
+SAVE_VERSION = 1
+SNAPSHOT_EVERY = 16
+
+
+def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
+    """The data of the 'start' action: the setup plus its random draws (starting player, shuffles)."""
+    players = [{"name": p.name, "colour": p.colour, "team": p.team} for p in setup.players]
+    events = setup.events.cards if isinstance(setup.events, EventDeckList) else setup.events
+    data = {
+        "format": setup.format, "planechase": setup.planechase, "players": players,
+        "board_name": setup.board.name, "board_rows": setup.board.to_rows(),
+        "house_rules": asdict(setup.house_rules), "starting_life": setup.starting_life, "team_life": setup.team_life,
+        "starting_player": setup.starting_player if setup.starting_player is not None
+        else dice.choice([p.colour for p in setup.players]),
+        "events": [c.to_dict() for c in dice.shuffled(list(events))] if events is not None else None,
+    }
+    if setup.planechase:
+        data["planar_decks"] = [[p.colour, dice.shuffled(list(p.planar_deck))] for p in setup.players]
+    if setup.format == "horde":
+        levels = HORDE_DIFFICULTIES.get(setup.horde_difficulty, (0, ()))[1]
+        waves = setup.horde_waves if setup.horde_waves is not None else [HordeWave.by_counts(lv) for lv in levels]
+        data.update(horde_difficulty=setup.horde_difficulty, secret_boss=setup.secret_boss,
+                    horde_waves=[{"level": w.level, "cards": dice.shuffled(list(w.cards)), "boss": w.boss}
+                                 for w in waves])
+    return data
+
+
+def local_now() -> datetime:
+    return datetime.now().astimezone()
+
+
+@dataclass
+class Game:
+    """A game in progress. Create with `Game.new(setup)`; every change goes through a method
+    below, is recorded as one action and, when a store is attached, saved at once."""
+
+    dice: Dice
+    clock: Callable[[], datetime] = local_now
+    store: GameStore | None = None
+    recovered: SaveError | None = None  # set by load_game when a damaged save was replaced by its backup
+
+    def __post_init__(self):
+        self._actions: list[Action] = []
+        self._summaries: list[dict] = []
+        self._cursor = 0
+        self._snapshots: dict[int, GameState] = {0: GameState()}
+        self._state = GameState()
+
+    # -- creating and loading ----------------------------------------------------------
+    @classmethod
+    def new(cls, setup: GameSetup, *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
+            save_dir: str | Path | None = None) -> "Game":
+        """Start a game; with `save_dir`, autosave every action there (see `companion.game.store`)."""
+        from companion.game.store import GameStore
+
+        game = cls(dice or Dice.system(), clock)
+        data = setup_to_data(setup, game.dice)
+        game._record("start", data)
+        if save_dir is not None:
+            game.store = GameStore.create(save_dir)
+            game.store.append({"op": "do", "action": game._actions[0].to_dict()})
+        return game
+
+    @classmethod
+    def replay(cls, ops: list[dict], *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
+               where: str = "journal") -> "Game":
+        """Rebuild a game from journal operations ({"op": "do", "action"} | {"op": "undo"} | {"op": "redo"});
+        a bad operation raises SaveError naming its position."""
+        game = cls(dice or Dice.system(), clock)
+        for index, op in enumerate(ops, start=1):
+            try:
+                kind = op.get("op") if isinstance(op, dict) else None
+                if kind == "do":
+                    action = Action.from_dict(op.get("action"))
+                    game._push(action, apply(game._state, action))
+                elif kind in ("undo", "redo"):
+                    getattr(game, f"_{kind}")()
+                else:
+                    raise ValueError(f"unknown operation {op!r}")
+            except (GameError, ValueError, NeedsShuffle) as exc:
+                raise SaveError(f"{where} entry {index} cannot be replayed: {exc}") from None
+        return game
+
+    def to_dict(self) -> dict:
+        """The whole game as one plain document: version, actions, cursor, and the current state."""
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "cursor": self._cursor,
+                "actions": [a.to_dict() for a in self._actions], "state": self.state.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data, *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
+                  where: str = "document") -> "Game":
+        """Rebuild from `to_dict()`'s document; the state is recomputed from the actions, never trusted."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError(f"not a Magic Tactical game (expected format: {SAVE_FORMAT})", path=where)
+        if data.get("version") != SAVE_VERSION:
+            raise SaveError(f"unsupported version {data.get('version')!r} (this app reads {SAVE_VERSION})", path=where)
+        actions = data.get("actions")
+        cursor = data.get("cursor")
+        if not isinstance(actions, list) or not isinstance(cursor, int) or not 0 < cursor <= len(actions):
+            raise SaveError("'actions' must be a list and 'cursor' a position in it", path=where)
+        game = cls.replay([{"op": "do", "action": a} for a in actions], dice=dice, clock=clock, where=where)
+        while game._cursor > cursor:
+            game._undo()
+        return game
+
+    def export(self, path: str | Path) -> Path:
+        """Write the game as one YAML (.yaml/.yml) or JSON file."""
+        path = Path(path)
+        document = self.to_dict()
+        text = (yaml.safe_dump(document, allow_unicode=True, sort_keys=False) if path.suffix in (".yaml", ".yml")
+                else json.dumps(document, ensure_ascii=False, indent=1))
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    @classmethod
+    def import_file(cls, path: str | Path, *, dice: Dice | None = None,
+                    clock: Callable[[], datetime] = local_now) -> "Game":
+        """Read a file written by `export` (YAML or JSON, safe_load only); SaveError says what is wrong."""
+        path = Path(path)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise SaveError(f"cannot read the game file: {exc}", path=path) from None
+        return cls.from_dict(data, dice=dice, clock=clock, where=str(path))
+
+    # -- the log, the cursor, undo and redo ----------------------------------------------
+    @property
+    def state(self) -> GameState:
+        """The state at the cursor. Treat it as read-only: change the game through its methods."""
+        return self._state
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Actions in effect (up to the cursor)."""
+        return tuple(self._actions[:self._cursor])
+
+    @property
+    def can_undo(self) -> bool:
+        return self._cursor > 1  # the setup itself is not undone
+
+    @property
+    def can_redo(self) -> bool:
+        return self._cursor < len(self._actions)
+
+    def undo(self) -> GameState:
+        """Step back one action (its dice results are kept for redo)."""
+        if not self.can_undo:
+            raise GameError("nothing to undo")
+        self._save({"op": "undo"})
+        self._undo()
+        return self._state
+
+    def redo(self) -> GameState:
+        """Re-apply the action undone last, with the same recorded results."""
+        if not self.can_redo:
+            raise GameError("nothing to redo")
+        self._save({"op": "redo"})
+        self._redo()
+        return self._state
+
+    def _undo(self) -> None:
+        if not self.can_undo:
+            raise GameError("nothing to undo")
+        self._cursor -= 1
+        self._state = self._state_at(self._cursor)
+
+    def _redo(self) -> None:
+        if not self.can_redo:
+            raise GameError("nothing to redo")
+        self._state = apply(self._state, self._actions[self._cursor])
+        self._cursor += 1
+
+    def _state_at(self, index: int) -> GameState:
+        base = max(i for i in self._snapshots if i <= index)
+        state = self._snapshots[base]
+        for action in self._actions[base:index]:
+            state = apply(state, action)
+        return state
+
+    def _push(self, action: Action, state: GameState) -> None:
+        before = self._state
+        del self._actions[self._cursor:]
+        del self._summaries[self._cursor:]
+        for index in [i for i in self._snapshots if i > self._cursor]:
+            del self._snapshots[index]
+        self._actions.append(action)
+        self._summaries.append(summarise(before, state, action))
+        self._cursor += 1
+        self._state = state
+        if self._cursor % SNAPSHOT_EVERY == 0:
+            self._snapshots[self._cursor] = state
+
+    def _save(self, op: dict) -> None:
+        if self.store is not None:
+            self.store.append(op)
+
+    def _record(self, kind: str, data: dict) -> GameState:
+        """Apply one new action (drawing any shuffle it needs), save it, then make it current."""
+        action = Action(kind, data, self.clock().isoformat(timespec="seconds"))
+        while True:
+            try:
+                state = apply(self._state, action)
+                break
+            except NeedsShuffle as need:
+                action = Action(kind, {**action.data, need.key: self.dice.shuffled(list(range(need.size)))}, action.time)
+        self._save({"op": "do", "action": action.to_dict()})
+        self._push(action, state)
+        return state
+
+    # -- history -----------------------------------------------------------------------
+    def history_entries(self) -> list[HistoryEntry]:
+        """One entry per action in effect, oldest first."""
+        return [HistoryEntry(action, summary) for action, summary in
+                zip(self._actions[:self._cursor], self._summaries[:self._cursor])]
+
+    def history(self, lang: str = "en") -> list[str]:
+        """The readable log, e.g. "14:02 Anna rolled D12: 7 for Serra Angel" (lang "en" or "fr")."""
+        return [describe(entry, lang) for entry in self.history_entries()]
+
+    # -- turns ---------------------------------------------------------------------------
+    def next_phase(self) -> GameState:
+        """Next phase or movement step (MT 3.01); from the end step, the next turn. From the pregame,
+        turn 1 begins: the first event (MT 7.03) and the first plane (PC) are revealed.
+        The Infernal Horde's end-step D6 (HO 404.3) is rolled here."""
+        data = {}
+        turn, horde = self._state.turn, self._state.horde
+        if turn.phase == "end" and turn.horde and horde and horde.difficulty == "infernal":
+            data["d6"] = self.dice.roll("D6")[0]
+        return self._record("next_phase", data)
+
+    def end_turn(self) -> GameState:
+        """End the turn now (the table skips the remaining phases)."""
+        data = {}
+        turn, horde = self._state.turn, self._state.horde
+        if turn.horde and horde and horde.difficulty == "infernal":
+            data["d6"] = self.dice.roll("D6")[0]
+        return self._record("end_turn", data)
+
+    def mulligan(self, player: int) -> int:
+        """Mulligan before the first turn; returns the new hand size (BR; PC/HO: first one free)."""
+        self._record("mulligan", {"player": player})
+        return self.hand_size(player)
+
+    def keep_hand(self, player: int) -> GameState:
+        return self._record("keep_hand", {"player": player})
+
+    def hand_size(self, player: int) -> int:
+        return reducer.hand_size(self._state, player)
+
+    def draws_this_turn(self) -> int:
+        return reducer.draws_this_turn(self._state)
+
+    # -- pieces ----------------------------------------------------------------------------
+    def add_piece(self, piece: Piece) -> GameState:
+        """Put a token (player colour, number) in play standing for `piece`."""
+        return self._record("add_piece", {"piece": piece_to_dict(piece)})
+
+    def update_piece(self, token: tuple[int, int], **changes) -> GameState:
+        """Change what a token stands for (tapped, power, keywords, ...)."""
+        for key in ("colours", "keywords"):
+            if key in changes:
+                changes[key] = sorted(changes[key])
+        if changes.get("at") is not None:
+            changes["at"] = list(changes["at"])
+        return self._record("update_piece", {"token": list(token), "changes": changes})
+
+    def move_piece(self, token: tuple[int, int], at: tuple[int, int] | None, *, source: str = "hand") -> GameState:
+        """A token now stands on `at` (None: off the grid); `source` is "camera" or "hand"."""
+        return self._record("move_piece", {"token": list(token), "at": list(at) if at is not None else None,
+                                           "source": source})
+
+    def set_positions(self, positions: dict[tuple[int, int], tuple[int, int] | None], *,
+                      source: str = "camera") -> GameState:
+        """Place several tokens at once, e.g. what one camera reading saw: one action, one undo step."""
+        moves = [{"token": list(t), "at": list(at) if at is not None else None} for t, at in positions.items()]
+        return self._record("set_positions", {"positions": moves, "source": source})
+
+    def remove_piece(self, token: tuple[int, int]) -> GameState:
+        return self._record("remove_piece", {"token": list(token)})
+
+    def bonus_options(self, token: tuple[int, int]) -> list[str]:
+        """MT 2.02.c: the colours a multicoloured creature may pick as its bonus this upkeep."""
+        return reducer.bonus_options(self._state, token)
+
+    def choose_bonus(self, token: tuple[int, int], colour: str) -> GameState:
+        """MT 2.02.c: the controller picks one bonus in their upkeep; it lasts until the next one."""
+        return self._record("choose_bonus", {"token": list(token), "colour": colour})
+
+    # -- dice ------------------------------------------------------------------------------
+    def roll_movement(self, token: tuple[int, int]) -> dict:
+        """MT 3.03–3.04: roll the movement dice of the token's object (one extra die when power and
+        toughness are both below 3, MT 3.04.d). Copies of the object share the roll; a second roll
+        for the same object in a turn is refused. Returns {"die", "results", "total", ...}."""
+        piece = self._state.pieces.get(tuple(token))
+        if piece is None:
+            raise GameError(f"no token {token[0]}-{token[1]} in play")
+        results = self.dice.roll(self._state.movement_die, movement_dice(piece, self._state.house))
+        state = self._record("roll_movement", {"token": list(token), "results": results})
+        return state.movement_rolls[piece.roll_key]
+
+    def movement_roll(self, token: tuple[int, int]) -> dict | None:
+        """This turn's roll for the token's object, if any (MT 3.03)."""
+        piece = self._state.pieces.get(tuple(token))
+        return self._state.movement_rolls.get(piece.roll_key) if piece else None
+
+    def movement_allowance(self, token: tuple[int, int]) -> int | None:
+        """Squares the token may move this turn (rules engine: dice total, horsemanship, landwalk)."""
+        roll = self.movement_roll(token)
+        if roll is None:
+            return None
+        state = self._state
+        return movement_allowance(state.board, state.pieces[tuple(token)], roll["results"], house=state.house)
+
+    def roll_die(self, die: str = "D6", *, player: int | None = None, reason: str = "") -> int:
+        """Roll any die for the log (the D6, a D20 ...) and return the result."""
+        result = self.dice.roll(die)[0]
+        self._record("roll_die", {"die": die, "results": [result], "player": player, "reason": reason})
+        return result
+
+    # -- life --------------------------------------------------------------------------------
+    def change_life(self, player: int, amount: int) -> GameState:
+        """Gain (+) or lose (−) life. Two-Headed Giant: the team's total; Horde: the City's (HO 300.3–300.5)."""
+        return self._record("change_life", {"player": player, "amount": amount})
+
+    def set_life(self, player: int, value: int) -> GameState:
+        return self._record("set_life", {"player": player, "value": value})
+
+    def change_poison(self, player: int, amount: int) -> GameState:
+        return self._record("change_poison", {"player": player, "amount": amount})
+
+    def commander_damage(self, player: int, source: int, amount: int) -> GameState:
+        """Damage from `source`'s commander: tracked per commander and lost as life."""
+        return self._record("commander_damage", {"player": player, "source": source, "amount": amount})
+
+    def losing_players(self) -> list[int]:
+        return reducer.losing_players(self._state)
+
+    def player_leaves(self, player: int, reason: str = "lost") -> GameState:
+        """A player loses or concedes; Planechase control/ownership rules apply (PC)."""
+        return self._record("player_leaves", {"player": player, "reason": reason})
+
+    # -- events (MT 7) -------------------------------------------------------------------------
+    def set_event_counter(self, turns: int) -> GameState:
+        """Enter the turn counter X of the revealed event when its card gives none (MT 7.06.d)."""
+        return self._record("set_event_counter", {"turns": turns})
+
+    @property
+    def event_needs_counter(self) -> bool:
+        """True when the revealed event has no counter yet: the app asks the table for one."""
+        events = self._state.events
+        return bool(events and events.revealed is not None and events.counter is None)
+
+    # -- Planechase ---------------------------------------------------------------------------
+    @property
+    def planar_die_cost(self) -> int:
+        """Mana the next planar die roll costs this turn: 0, then 1, 2, ... (PC)."""
+        return self._state.planar.rolls_this_turn if self._state.planar else 0
+
+    def roll_planar_die(self, player: int | None = None) -> str:
+        """The active player rolls the planar die (PC): returns "planeswalk", "chaos" or "blank".
+        A chaos or planeswalk face adds one pending trigger; resolve it with `resolve_planar_trigger`."""
+        player = player if player is not None else (self._state.turn.active or [None])[0]
+        face = self.dice.planar()
+        self._record("roll_planar", {"player": player, "face": face, "cost": self.planar_die_cost})
+        return face
+
+    def resolve_planar_trigger(self, index: int = 0) -> GameState:
+        return self._record("resolve_planar", {"index": index})
+
+    # -- Horde ----------------------------------------------------------------------------------
+    def horde_draw(self) -> list[dict]:
+        """HO 201.2: the Horde's draw step; returns the cards revealed (tokens, then the spell)."""
+        return self._record("horde_draw", {}).horde.last_revealed
+
+    def damage_horde(self, amount: int) -> list[dict]:
+        """HO 301.3: damage to the Horde mills that many cards; returns the cards revealed."""
+        return self._record("damage_horde", {"amount": amount}).horde.last_revealed
+
+    def horde_boss_leaves(self) -> GameState:
+        """HO 202.2: the boss left the battlefield → next wave (or the Horde is defeated, 202.4)."""
+        return self._record("horde_boss_leaves", {})
+
+    def horde_secret_boss(self, reason: str = "") -> GameState:
+        """HO 203: a win/lose effect or an infinite loop brings the secret boss instead."""
+        return self._record("horde_secret_boss", {"reason": reason})
+
+    def city_defeated(self, reason: str = "") -> GameState:
+        """HO 105.4–105.5: an effect makes a player lose or an opponent win."""
+        return self._record("city_defeated", {"reason": reason})
+
+    def horde_choice(self, options: list, question: str = "") -> object:
+        """HO 201.5: the Horde makes a choice at random; returns the chosen option (logged)."""
+        chosen = self.dice.choice(list(options))
+        self._record("horde_choice", {"options": list(options), "chosen": chosen, "question": question})
+        return chosen
+
+    def note(self, text: str) -> GameState:
+        return self._record("note", {"text": text})

@@ -1,0 +1,145 @@
+"""Planechase (PC): planar decks, the face-up plane, the planar die and players leaving."""
+import random
+
+import pytest
+
+from boards import Board
+from companion.game import PLANAR_FACES, Dice, Game, GameError, GameSetup, PlayerSetup
+
+BOARD = Board.from_rows([" ".join(["R"] * 20)] * 12, name="Test")
+PLANESWALK, CHAOS, BLANK = (PLANAR_FACES.index(f) for f in ("planeswalk", "chaos", "blank"))
+
+
+class ScriptedRng(random.Random):
+    """Dice faces in the order given; shuffles keep the order, so decks stay as written."""
+
+    def __init__(self, faces=()):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randrange(self, n):
+        return self.faces.pop(0) if self.faces else 0
+
+    def shuffle(self, items):
+        pass
+
+
+def new_game(faces=(), players=3) -> Game:
+    people = [PlayerSetup(name, i + 1, planar_deck=[f"{name[0]}{k}" for k in range(1, 4)])
+              for i, name in enumerate(["Anna", "Bruno", "Chloé", "David"][:players])]
+    game = Game.new(GameSetup(people, BOARD, planechase=True, starting_player=1), dice=Dice(ScriptedRng(faces)))
+    game.next_phase()
+    return game
+
+
+def to_main(game: Game) -> None:
+    while game.state.turn.phase != "main1":
+        game.next_phase()
+
+
+def next_turn_main(game: Game) -> None:
+    game.end_turn()
+    to_main(game)
+
+
+def test_starting_player_turns_the_first_plane_face_up_after_mulligans_PC():
+    """PC: once hands are kept, the starting player turns their top plane face up; the active player controls it."""
+    people = [PlayerSetup("Anna", 1, planar_deck=["A1", "A2"]), PlayerSetup("Bruno", 2, planar_deck=["B1"])]
+    game = Game.new(GameSetup(people, BOARD, planechase=True, starting_player=2), dice=Dice(ScriptedRng()))
+    assert game.state.planar.face_up is None
+    game.mulligan(1)
+    game.next_phase()
+    planar = game.state.planar
+    assert (planar.face_up, planar.owner, planar.controller) == ("B1", 2, 2)
+    game.end_turn()
+    assert game.state.planar.controller == 1  # control follows the active player
+
+
+def test_planar_die_cost_rises_each_roll_and_does_not_reset_after_planeswalking_PC():
+    """PC: first roll of the turn free, then 1, 2 ...; planeswalking does not reset it; a new turn does."""
+    game = new_game([BLANK, PLANESWALK, BLANK])
+    to_main(game)
+    costs = []
+    for _ in range(3):
+        costs.append(game.planar_die_cost)
+        game.roll_planar_die()
+        if game.state.planar.pending:
+            game.resolve_planar_trigger()
+    assert costs == [0, 1, 2] and game.planar_die_cost == 3
+    assert [r["cost"] for r in game.state.rolls] == [0, 1, 2]
+    next_turn_main(game)
+    assert game.planar_die_cost == 0
+
+
+def test_only_the_active_player_rolls_when_a_sorcery_could_be_cast_PC():
+    game = new_game()
+    with pytest.raises(GameError, match="sorcery"):
+        game.roll_planar_die(1)  # untap step
+    to_main(game)
+    with pytest.raises(GameError, match="only the active player"):
+        game.roll_planar_die(2)
+
+
+def test_one_roll_triggers_one_outcome_PC():
+    """PC: blank → nothing; chaos → one chaos trigger; planeswalk → one planeswalk trigger."""
+    game = new_game([BLANK, CHAOS, PLANESWALK])
+    to_main(game)
+    faces = [game.roll_planar_die() for _ in range(3)]
+    assert faces == ["blank", "chaos", "planeswalk"]
+    assert [t["kind"] for t in game.state.planar.pending] == ["chaos", "planeswalk"]
+    game.resolve_planar_trigger()
+    assert game.state.planar.face_up == "A1"  # chaos does not change the plane
+
+
+def test_planeswalk_puts_the_plane_under_its_owners_deck_roller_reveals_own_top_PC():
+    """PC: the face-up plane goes to the bottom of its OWNER's deck; the roller turns THEIR OWN top plane up."""
+    game = new_game([PLANESWALK])
+    next_turn_main(game)  # Bruno's turn, Anna's plane A1 still face up
+    assert (game.state.planar.face_up, game.state.planar.owner, game.state.planar.controller) == ("A1", 1, 2)
+    game.roll_planar_die()
+    game.resolve_planar_trigger()
+    planar = game.state.planar
+    assert (planar.face_up, planar.owner) == ("B1", 2)
+    assert planar.decks[1] == ["A2", "A3", "A1"] and planar.decks[2] == ["B2", "B3"]
+    assert "plane face up: B1" in game.history("en")[-1]
+
+
+def test_controller_leaving_passes_control_to_next_player_in_turn_order_PC():
+    """PC: if the plane's controller leaves, the next player in turn order controls it until another
+    player's turn begins; the turn of the player who left goes on."""
+    game = new_game()
+    next_turn_main(game)  # Bruno controls Anna's plane
+    game.player_leaves(2)
+    planar = game.state.planar
+    assert (planar.face_up, planar.owner, planar.controller) == ("A1", 1, 3)
+    assert game.state.turn.active == [2]  # Bruno's turn continues to its end
+    game.end_turn()
+    assert game.state.turn.active == [3] and game.state.planar.controller == 3
+
+
+def test_owner_leaving_removes_the_plane_and_only_planeswalk_triggers_vanish_PC():
+    """PC: if the face-up plane's owner leaves, it leaves the game, its controller turns the top of their own
+    deck face up, and pending planeswalk triggers cease to exist; chaos triggers stay."""
+    game = new_game([CHAOS, PLANESWALK])
+    next_turn_main(game)  # Bruno active; Anna owns the face-up plane
+    game.roll_planar_die(), game.roll_planar_die()
+    game.player_leaves(1)
+    planar = game.state.planar
+    assert (planar.face_up, planar.owner, planar.controller) == ("B1", 2, 2)
+    assert [t["kind"] for t in planar.pending] == ["chaos"]
+    assert 1 not in planar.decks
+
+
+def test_triggers_controlled_by_a_player_who_leaves_cease_to_exist_PC():
+    """PC ("Quitter la partie"): abilities the leaving player controlled stop existing."""
+    game = new_game([CHAOS])
+    next_turn_main(game)
+    game.roll_planar_die()
+    game.player_leaves(2)
+    assert game.state.planar.pending == []
+
+
+def test_planechase_needs_a_planar_deck_for_everyone_PC():
+    people = [PlayerSetup("Anna", 1, planar_deck=["A1"]), PlayerSetup("Bruno", 2)]
+    with pytest.raises(GameError, match="player 2 needs a planar deck"):
+        Game.new(GameSetup(people, BOARD, planechase=True), dice=Dice.seeded(1))
