@@ -30,8 +30,8 @@ TOKEN_DIAMETER_MM = 17.5              # printed diameter, inside a 20 mm square
 
 # Player colours, BGR, players 1..5 in this order. Chosen apart from each other and from the
 # square colours of boards.palette; weakest Lab (ΔE76) pairs, measured by `colour_separations`:
-# orange–red square 39.6, cyan–grey obstacle 39.5, pink–purple 43.1, purple–blue square 45.5,
-# yellow–orange 47.8. The ArUco id, not the colour, decides identity; colour is a cross-check.
+# cyan–grey obstacle 39.2, purple–blue square 40.1, pink–purple 42.4, yellow–orange 48.1,
+# cyan–white square 48.9. The ArUco id, not the colour, decides identity; colour is a cross-check.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (20, 205, 245),    # 1 yellow
     (170, 60, 235),    # 2 pink (magenta)
