@@ -81,7 +81,9 @@ def _check_player(player: int) -> None:
 
 
 def token_marker_id(player: int, number: int) -> int:
-    """ArUco id printed on token (player, number): 50 + (player-1)*40 + (number-1)."""
+    """ArUco id printed on token (player, number): 50 + (player-1)*40 + (number-1).
+
+    MT 1.03: every token is numbered and tells its player apart; the id carries both."""
     _check_player(player)
     if not 1 <= number <= MAX_NUMBER:
         raise ValueError(f"token number must be 1..{MAX_NUMBER}, got {number}")
