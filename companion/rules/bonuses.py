@@ -51,6 +51,10 @@ class ColourBonus:
 
 
 NO_BONUS = ColourBonus()
+# No shared colour or exactly one: the bonus applies with no choice (MT 2.02.b); one shared object each,
+# as colour_bonus is asked for every creature on every redraw.
+_SINGLE_BONUS = {frozenset(): NO_BONUS, **{frozenset(c): ColourBonus(frozenset({b}), frozenset({b}), False)
+                                          for c, b in BONUS_OF_COLOUR.items()}}
 
 
 def colour_bonus(board, piece: Piece, *, chosen: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
@@ -66,9 +70,9 @@ def colour_bonus(board, piece: Piece, *, chosen: str | None = None, uncertain: U
     if piece.kind != "creature" or piece.at is None:
         return NO_BONUS
     shared = piece.colours & counted_colours(board, piece.at, uncertain, house)
-    available = frozenset(BONUS_OF_COLOUR[c] for c in shared)
     if len(shared) <= 1:
-        return ColourBonus(available, available, False)
+        return _SINGLE_BONUS[shared]
+    available = frozenset(BONUS_OF_COLOUR[c] for c in shared)
     if chosen is not None:
         colour = next((c for c, b in BONUS_OF_COLOUR.items() if chosen in (c, b)), None)
         if colour is None:
@@ -84,10 +88,8 @@ def landwalks_in_force(board, piece: Piece, at: Pos | None = None, uncertain: Un
     """The creature's landwalk keywords whose colour is on the square `at` (its own by default)
     (MT 6.09: creatures only; square colours never affect players, 2.06)."""
     at = piece.at if at is None else at
-    if at is None or piece.kind != "creature":
+    if at is None or piece.kind != "creature" or piece.keywords.isdisjoint(LANDWALKS):
         return frozenset()
     walks = piece.keywords & LANDWALKS.keys()
-    if not walks:
-        return frozenset()
     colours = counted_colours(board, at, uncertain, house)
     return frozenset(w for w in walks if LANDWALKS[w] in colours)

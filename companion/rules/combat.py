@@ -1,12 +1,12 @@
 """Combat geometry: where to attack from, who may block, trample and provoke (MT 5.03–5.05, 6.06–6.09)."""
 from __future__ import annotations
 
-from typing import Collection, Iterable
+from typing import Collection, Iterable, Sequence
 
 import numpy as np
 
-from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, colour_bonus, landwalks_in_force
-from companion.rules.geometry import Pos, action_radius, adjacent, distance
+from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus, landwalks_in_force
+from companion.rules.geometry import Pos, action_radius, adjacent, distance, radius_of_action
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.moves import free_squares, zone_of
 from companion.rules.pieces import Piece
@@ -48,10 +48,13 @@ class AttackerFacts:
 
     __slots__ = ("x", "y", "unblockable", "flying", "horsemanship", "landwalks", "player")
 
-    def __init__(self, board, piece: Piece, chosen_bonus: str | None, uncertain: Uncertain, house: HouseRules):
+    def __init__(self, board, piece: Piece, chosen_bonus: str | None, uncertain: Uncertain, house: HouseRules,
+                 bonus: ColourBonus | None = None):
+        """`bonus`: the piece's colour bonus when the caller already has it (same chosen_bonus and uncertain)."""
         self.x, self.y = piece.at
         self.player = piece.player
-        bonus = colour_bonus(board, piece, chosen=chosen_bonus, uncertain=uncertain, house=house)
+        if bonus is None:
+            bonus = colour_bonus(board, piece, chosen=chosen_bonus, uncertain=uncertain, house=house)
         self.unblockable = "unblockable" in piece.keywords or "unblockable" in bonus.active
         self.flying = "flying" in piece.keywords
         self.horsemanship = "horsemanship" in piece.keywords
@@ -96,35 +99,94 @@ def why_cannot_block(board, blocker: Piece, attacker: Piece, *, attacker_bonus: 
                           house.metric)
 
 
+_ROWS_KEPT = 4096  # remembered blocker rows (a few hundred bytes each); all forgotten at once when full
+_rows: dict[int, tuple[Piece, bool, tuple]] = {}
+
+
+def _blocker_row(piece: Piece, reach_zero_as_one: bool) -> tuple:
+    """(x, y, radius, player, flying or reach, horsemanship) of one potential blocker.
+
+    Remembered by object identity (the entry holds the piece, so its id stays its own): a game
+    state keeps the same immutable Piece objects from one state to the next, only moved or
+    changed pieces are new, so a new scene's blocker table mostly reuses rows.
+    """
+    entry = _rows.get(id(piece))
+    if entry is not None and entry[0] is piece and entry[1] == reach_zero_as_one:
+        return entry[2]
+    keywords = piece.keywords
+    row = (*piece.at, radius_of_action(piece.mana_value, "reach" in keywords, reach_zero_as_one), piece.player,
+           not keywords.isdisjoint(("flying", "reach")), "horsemanship" in keywords)
+    if len(_rows) >= _ROWS_KEPT:
+        _rows.clear()
+    _rows[id(piece)] = (piece, reach_zero_as_one, row)
+    return row
+
+
+def clear_caches() -> None:
+    """Forget the remembered blocker rows (benchmarks measure cold queries with it)."""
+    _rows.clear()
+
+
 class BlockerTable:
     """Every potential blocker of a scene as numpy columns, so that finding the blockers of one
-    attacker is a handful of array operations instead of a loop over all pairs (MT 5.04.a, 5.05)."""
+    attacker is a handful of array operations instead of a loop over all pairs (MT 5.04.a, 5.05).
+
+    Which blockers an attacker's player, flying and horsemanship allow does not depend on where
+    it stands: that column is built once per (player, flying, horsemanship) and kept.
+    """
 
     def __init__(self, pieces: Iterable[Piece], house: HouseRules = DEFAULT_HOUSE_RULES):
-        facts = [BlockerFacts(p, house) for p in pieces
-                 if p.kind in ("creature", "planeswalker") and p.at is not None and not p.tapped]
-        self.house = house
-        self.facts = facts
-        self.x = np.array([f.x for f in facts], dtype=np.int64)
-        self.y = np.array([f.y for f in facts], dtype=np.int64)
-        self.radius = np.array([f.radius for f in facts], dtype=np.int64)
-        self.player = np.array([f.piece.player for f in facts], dtype=np.int64)
-        self.flying_or_reach = np.array([f.flying_or_reach for f in facts], dtype=bool)
-        self.horsemanship = np.array([f.horsemanship for f in facts], dtype=bool)
+        able = [p for p in pieces if p.kind in ("creature", "planeswalker") and p.at is not None and not p.tapped]
+        self.metric = house.metric
+        self.pieces = able
+        self.keywords = [p.keywords for p in able]
+        zero_as_one = house.reach_zero_as_one
+        columns = list(zip(*(_blocker_row(p, zero_as_one) for p in able))) or [()] * 6
+        self.x, self.y, self.radius, self.player = (np.array(c, dtype=np.int64) for c in columns[:4])
+        self.flying_or_reach, self.horsemanship = (np.array(c, dtype=bool) for c in columns[4:])
+        self._allowed: dict[tuple[int, bool, bool], np.ndarray] = {}
+
+    def _allowed_against(self, attacker: AttackerFacts) -> np.ndarray:
+        """Opposing blockers whose keywords let them block this attacker, wherever it stands."""
+        key = (attacker.player, attacker.flying, attacker.horsemanship)
+        allowed = self._allowed.get(key)
+        if allowed is None:
+            allowed = self.player != attacker.player
+            if attacker.flying:
+                allowed &= self.flying_or_reach
+            if attacker.horsemanship:
+                allowed &= self.horsemanship
+            self._allowed[key] = allowed
+        return allowed
+
+    def _chosen(self, attacker: AttackerFacts, in_reach: Iterable[int]) -> tuple[Piece, ...]:
+        """The blockers among those in reach (by index) that the attacker's evasion leaves."""
+        if attacker.unblockable:
+            return ()
+        walks, keywords = attacker.landwalks, self.keywords
+        return tuple(self.pieces[i] for i in in_reach if walks <= keywords[i])
 
     def blockers_of(self, attacker: AttackerFacts) -> tuple[Piece, ...]:
         """The untapped opposing pieces that may block this attacker where it stands."""
-        if attacker.unblockable or not self.facts:
+        if attacker.unblockable or not self.pieces:
             return ()
         dx, dy = np.abs(self.x - attacker.x), np.abs(self.y - attacker.y)
-        dist = dx + dy if self.house.metric == "manhattan" else np.maximum(dx, dy)
-        able = (dist <= self.radius) & (self.player != attacker.player)
-        if attacker.flying:
-            able &= self.flying_or_reach
-        if attacker.horsemanship:
-            able &= self.horsemanship
-        found = (self.facts[i] for i in np.flatnonzero(able).tolist())
-        return tuple(f.piece for f in found if attacker.landwalks <= f.keywords)
+        dist = dx + dy if self.metric == "manhattan" else np.maximum(dx, dy)
+        return self._chosen(attacker, np.flatnonzero((dist <= self.radius) & self._allowed_against(attacker)).tolist())
+
+    def blockers_of_each(self, attackers: Sequence[AttackerFacts]) -> list[tuple[Piece, ...]]:
+        """`blockers_of` of many attackers at once: one attacker × blocker distance matrix takes
+        about as many array operations as one attacker does."""
+        if not self.pieces or not attackers:
+            return [() for _ in attackers]
+        dx = np.abs(np.array([a.x for a in attackers], dtype=np.int64)[:, None] - self.x)
+        dy = np.abs(np.array([a.y for a in attackers], dtype=np.int64)[:, None] - self.y)
+        dist = dx + dy if self.metric == "manhattan" else np.maximum(dx, dy)
+        able = (dist <= self.radius) & np.array([self._allowed_against(a) for a in attackers])
+        in_reach: list[list[int]] = [[] for _ in attackers]
+        for row, column in zip(*(index.tolist() for index in np.nonzero(able))):
+            in_reach[row].append(column)
+        return [self._chosen(a, columns) for a, columns in zip(attackers, in_reach)]
 
 
 def blockers(board, attacker: Piece, pieces: Iterable[Piece], *, attacker_bonus: str | None = None,

@@ -4,15 +4,16 @@ from __future__ import annotations
 from typing import Callable, Collection, Iterable
 
 from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, colour_bonus, counted_colours, landwalks_in_force
-from companion.rules.geometry import Pos, action_radius, spell_radius, whole_grid, zone_around
+from companion.rules.geometry import (Pos, check_on_board, radius_of_action, spell_radius, whole_grid, zone_around,
+                                      zone_mask)
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
-from companion.rules.movement import reachable
+from companion.rules.movement import board_masks, reachable
 from companion.rules.pieces import LANDWALKS, Piece
 
 
 def crosses_obstacles(piece: Piece) -> bool:
     """Flying and distortion let a piece cross and stop on obstacles (MT 6.03, 6.10)."""
-    return bool(piece.keywords & {"flying", "distortion"})
+    return not piece.keywords.isdisjoint(("flying", "distortion"))
 
 
 def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
@@ -24,9 +25,11 @@ def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> fro
         raise ValueError("a player has no action zone of their own (MT 4.08.a); use spell_zone")
     if piece.at is None:
         return whole_grid(board.width, board.height)
-    radius = action_radius(piece.mana_value, reach="reach" in piece.keywords,
-                           reach_zero_as_one=house.reach_zero_as_one)
-    return zone_around(board, piece.at, radius, house.metric)
+    return zone_around(board, piece.at, _radius_of(piece, house), house.metric)
+
+
+def _radius_of(piece: Piece, house: HouseRules) -> int:
+    return radius_of_action(piece.mana_value, "reach" in piece.keywords, house.reach_zero_as_one)
 
 
 def spell_zone_of(board, caster_at: Pos, mana_value: int,
@@ -117,10 +120,10 @@ def legal_moves(board, piece: Piece, dice: Collection[int], *, occupied: Collect
     allowance = movement_allowance(board, piece, dice, uncertain=uncertain, house=house)
     flying = crosses_obstacles(piece)
     moves = reachable(board, piece.at, allowance, occupied=occupied, flying=flying)
-    walks = piece.keywords & LANDWALKS.keys() if piece.kind == "creature" else ()
-    if (allowance and walks and house.landwalk_reading == "start_or_end_square"
+    if (allowance and house.landwalk_reading == "start_or_end_square" and piece.kind == "creature"
+            and not piece.keywords.isdisjoint(LANDWALKS)
             and not landwalks_in_force(board, piece, uncertain=uncertain, house=house)):
-        colours = {LANDWALKS[w] for w in walks}
+        colours = {LANDWALKS[w] for w in piece.keywords & LANDWALKS.keys()}
         farther = reachable(board, piece.at, 2 * allowance, occupied=occupied, flying=flying)
         moves |= {q for q in farther if colours & counted_colours(board, q, uncertain, house)}
     return moves
@@ -147,4 +150,10 @@ def move_to_target_squares(board, piece: Piece, *, occupied: Collection[Pos] = f
     if piece.kind == "creature" and ("defender" not in piece.keywords or (
             piece.summoning_sick and not has_haste(board, piece, chosen_bonus, uncertain, house))):
         return frozenset()
-    return free_squares(board, zone_of(board, piece, house), occupied, flying=crosses_obstacles(piece))
+    # free_squares(zone_of(...)) as masks: the zone's squares are never hashed one by one
+    check_on_board(board, piece.at, "centre")
+    masks = board_masks(board)
+    grid = masks.grid
+    zone = zone_mask(grid.width, grid.height, piece.at, _radius_of(piece, house), house.metric)
+    standable = grid.full if crosses_obstacles(piece) else masks.walkable
+    return grid.squares(zone & standable & ~grid.mask_of(occupied))

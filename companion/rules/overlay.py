@@ -1,17 +1,22 @@
 """Everything the app draws for a piece, computed in one call per piece (or for all pieces at once).
 
-Costs are shared across pieces: the occupied set, the attack targets and each
-potential blocker's facts are built once per call of `overlays`.
+Costs are shared across pieces by a scene: the occupied squares, the blocker table and the
+attack targets are built once per call of `overlays`, and once per game state for `overlay`,
+which the app calls for one piece after another of the same unchanged state.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from itertools import repeat
+from operator import attrgetter, is_, or_
 from typing import Collection, Iterable, Mapping
 
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus
-from companion.rules.combat import AttackerFacts, BlockerTable, attack_squares
-from companion.rules.geometry import Pos
+from companion.rules.combat import AttackerFacts, BlockerTable
+from companion.rules.geometry import Pos, zone_mask
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
+from companion.rules.movement import board_masks
 from companion.rules.moves import crosses_obstacles, legal_moves, move_to_target_squares, zone_of
 from companion.rules.pieces import Piece
 
@@ -38,29 +43,65 @@ class PieceOverlay:
 
 class _Scene:
     """What every piece's overlay shares: occupied squares, the blocker table, and the squares
-    touching each player's opponents (players and planeswalkers, MT 5.03.a)."""
+    touching each player's opponents (players and planeswalkers, MT 5.03.a).
 
-    def __init__(self, board, on_grid: list[Piece], house: HouseRules):
-        self.occupied = frozenset(p.at for p in on_grid)
-        self.blockers = BlockerTable(on_grid, house)
-        self._targets = [p for p in on_grid if p.kind in ("player", "planeswalker")]
-        self._attack: dict[tuple[int, bool], tuple[frozenset[Pos], frozenset[Pos]]] = {}
+    The blocker table and the attack squares are built on first use: a scene asked only for a
+    player's pawn or a planeswalker never needs them.
+    """
+
+    def __init__(self, board, pieces: tuple[Piece, ...], house: HouseRules):
+        self.board, self.pieces, self.house = board, pieces, house
+        self.on_grid = [p for p in pieces if p.at is not None]
+        self.occupied = frozenset(p.at for p in self.on_grid)
+        self._blockers: BlockerTable | None = None
+        self._touching: list[tuple[int, int]] | None = None
+        self._attack: dict[tuple[int, bool], tuple[int, frozenset[Pos]]] = {}  # touching mask, free squares
+        self._members: frozenset[int] | None = None
+
+    def is_for(self, board, pieces: tuple[Piece, ...], house: HouseRules) -> bool:
+        """Whether this scene was built from these exact objects (pieces are immutable)."""
+        return (self.board is board and len(self.pieces) == len(pieces) and all(map(is_, self.pieces, pieces))
+                and (self.house is house or self.house == house))
+
+    def holds(self, piece: Piece) -> bool:
+        """Whether `piece` itself is among the scene's pieces, and alone with its token: then its
+        overlay's scene is this one, with no entry to replace."""
+        if self._members is None:
+            tokens = set(map(attrgetter("player", "number"), self.pieces))
+            self._members = frozenset(map(id, self.pieces)) if len(tokens) == len(self.pieces) else frozenset()
+        return id(piece) in self._members
+
+    @property
+    def blockers(self) -> BlockerTable:
+        if self._blockers is None:
+            self._blockers = BlockerTable(self.on_grid, self.house)
+        return self._blockers
 
     def attack_squares(self, board, piece: Piece, flying: bool) -> frozenset[Pos]:
         """Squares touching an opposing player or planeswalker where this creature could stand:
-        free ones, plus its own square when it already touches a target."""
+        free ones, plus its own square when it already touches a target. Built as masks once per
+        (player, flying): the union of combat.attack_squares over the opposing targets."""
         key = (piece.player, flying)
         if key not in self._attack:
-            touching = frozenset().union(*(attack_squares(board, t.at, flying=flying)
-                                           for t in self._targets if t.player != piece.player))
-            self._attack[key] = (touching, touching - self.occupied)
+            masks = board_masks(board)
+            grid = masks.grid
+            if self._touching is None:  # squares touching each target (MT 5.03.a), by the target's player
+                self._touching = [(t.player, zone_mask(grid.width, grid.height, t.at, 1, "chebyshev"))
+                                  for t in self.on_grid if t.kind in ("player", "planeswalker")]
+            touching = reduce(or_, (mask for player, mask in self._touching if player != piece.player), 0)
+            touching &= grid.full if flying else masks.walkable
+            self._attack[key] = (touching, grid.squares(touching & ~grid.mask_of(self.occupied)))
         touching, free = self._attack[key]
-        return free | {piece.at} if piece.at in touching else free
+        x, y = piece.at
+        return free | {piece.at} if touching >> (y * board.width + x) & 1 else free
 
 
 def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choice: str | None,
-                uncertain: Uncertain, house: HouseRules) -> PieceOverlay:
-    bonus = colour_bonus(board, piece, chosen=choice, uncertain=uncertain, house=house)
+                uncertain: Uncertain, house: HouseRules, bonus: ColourBonus | None = None,
+                stoppers: tuple[Piece, ...] | None = None) -> PieceOverlay:
+    """`bonus` and `stoppers` (its blockers), when given, were computed for many pieces at once."""
+    if bonus is None:
+        bonus = colour_bonus(board, piece, chosen=choice, uncertain=uncertain, house=house)
     moves = legal_moves(board, piece, dice, occupied=scene.occupied, uncertain=uncertain, house=house)
     if piece.kind == "player":
         return PieceOverlay(piece, frozenset(), moves, frozenset(), bonus, (), frozenset())
@@ -69,7 +110,8 @@ def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choic
                                    uncertain=uncertain, house=house)
     if piece.kind != "creature":
         return PieceOverlay(piece, zone, moves, jumps, bonus, (), frozenset())
-    stoppers = scene.blockers.blockers_of(AttackerFacts(board, piece, choice, uncertain, house))
+    if stoppers is None:
+        stoppers = scene.blockers.blockers_of(AttackerFacts(board, piece, choice, uncertain, house, bonus))
     attack = scene.attack_squares(board, piece, crosses_obstacles(piece))
     return PieceOverlay(piece, zone, moves, jumps, bonus, stoppers, attack)
 
@@ -85,25 +127,28 @@ def overlays(board, pieces: Iterable[Piece], *, dice: Mapping[str, Collection[in
     """
     dice = dice or {}
     bonus_choices = bonus_choices or {}
-    on_grid = [p for p in pieces if p.at is not None]
-    scene = _Scene(board, on_grid, house)
-    return {p.token: _overlay_of(board, p, scene, dice.get(p.roll_key, ()), bonus_choices.get(p.token),
-                                 uncertain, house) for p in on_grid}
+    scene = _Scene(board, tuple(pieces), house)
+    choices = [bonus_choices.get(p.token) for p in scene.on_grid]
+    bonuses = [colour_bonus(board, p, chosen=c, uncertain=uncertain, house=house)
+               for p, c in zip(scene.on_grid, choices)]
+    attackers = {i: AttackerFacts(board, p, choices[i], uncertain, house, bonuses[i])
+                 for i, p in enumerate(scene.on_grid) if p.kind == "creature"}
+    stoppers = dict(zip(attackers, scene.blockers.blockers_of_each(list(attackers.values())))) if attackers else {}
+    return {p.token: _overlay_of(board, p, scene, dice.get(p.roll_key, ()), choices[i], uncertain, house,
+                                 bonuses[i], stoppers.get(i)) for i, p in enumerate(scene.on_grid)}
 
 
-_last_scene: tuple[object, HouseRules, tuple[Piece, ...], _Scene] | None = None
+_last_scene: _Scene | None = None
 
 
 def _scene_for(board, pieces: tuple[Piece, ...], house: HouseRules) -> _Scene:
     """The scene of these exact piece objects; the last one is reused, since the app asks the
-    overlays of many pieces of one unchanged game state in a row (pieces are immutable)."""
+    overlays of many pieces of one unchanged game state in a row."""
     global _last_scene
     last = _last_scene
-    if (last is not None and last[0] is board and last[1] == house and len(last[2]) == len(pieces)
-            and all(a is b for a, b in zip(last[2], pieces))):
-        return last[3]
-    scene = _Scene(board, [p for p in pieces if p.at is not None], house)
-    _last_scene = (board, house, pieces, scene)
+    if last is not None and last.is_for(board, pieces, house):
+        return last
+    _last_scene = scene = _Scene(board, pieces, house)
     return scene
 
 
@@ -114,7 +159,11 @@ def overlay(board, piece: Piece, pieces: Iterable[Piece], *, dice: Collection[in
     None when it is off the grid."""
     if piece.at is None:
         return None
-    everyone = tuple(piece if p.token == piece.token else p for p in pieces)
-    if not any(p is piece for p in everyone):
-        everyone += (piece,)
-    return _overlay_of(board, piece, _scene_for(board, everyone, house), dice, bonus_choice, uncertain, house)
+    given = tuple(pieces)
+    scene = _scene_for(board, given, house)
+    if not scene.holds(piece):   # an edited piece: the scene of the pieces with it in its token's place
+        everyone = tuple(piece if p.token == piece.token else p for p in given)
+        if not any(map(is_, everyone, repeat(piece))):
+            everyone += (piece,)
+        scene = _scene_for(board, everyone, house)
+    return _overlay_of(board, piece, scene, dice, bonus_choice, uncertain, house)
