@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import yaml
 
+from boards.yamlfile import read_yaml
 from companion.game.errors import EventDeckError
 
 RARITY_LIMITS = {"mythic": 1, "uncommon": 2, "common": 4}  # MT 7.02.c
@@ -130,17 +130,7 @@ def parse_event_deck(data, path=None) -> EventDeckList:
 
 def load_event_deck(path) -> EventDeckList:
     """Read and check a deck list file (YAML or JSON); raise EventDeckError saying where it is wrong."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise EventDeckError(f"cannot read the file: {exc.strerror or exc}", path=path) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise EventDeckError(f"not valid YAML{where}: {getattr(exc, 'problem', exc)}", path=path) from None
+    data = read_yaml(path, lambda message: EventDeckError(message, path=path))
     return parse_event_deck(data, path)
 
 

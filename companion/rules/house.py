@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-import yaml
+from boards.yamlfile import read_yaml
 
 from companion.rules.geometry import METRICS
 
@@ -90,17 +90,7 @@ class HouseRules:
     @classmethod
     def load(cls, path: str | Path) -> "HouseRules":
         """Read a YAML house-rules file (yaml.safe_load only)."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise HouseRulesError(f"cannot read the file ({exc.strerror})", path=path) from None
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f" at line {mark.line + 1}" if mark else ""
-            raise HouseRulesError(f"not valid YAML{line}", path=path) from None
+        data = read_yaml(path, lambda message: HouseRulesError(message, path=path))
         return cls.from_mapping(data, path=path)
 
 
