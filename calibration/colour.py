@@ -1,0 +1,221 @@
+"""Colour between a camera and a printed sheet: white balance and a learnt palette.
+
+Lighting is read from the sheet itself: the paper of the label band around
+our grid gives a smooth illumination field (gradient, warm/cool cast) that is
+divided out. Square colours are then Gaussians in CIELAB (mean, covariance)
+per class — the five colours and the obstacle grey — started from the printing
+palette, adapted to the board under the current light, and saved with the
+calibration.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from boards.palette import OBSTACLE_BGR, SQUARE_BGR
+from calibration.config import DEFAULT_CONFIG, ColourConfig
+
+CLASSES = ("W", "U", "B", "R", "G", "O")  # O = uncoloured obstacle grey (MT 2.03.a)
+UNKNOWN = -1
+BIN_BITS = 3  # colours are classified through a 32×32×32 BGR lookup table: 8-level bins
+
+
+def bgr_bins(image_bgr: np.ndarray) -> np.ndarray:
+    """Bin index per pixel of a (white-balanced) BGR image, for the lookup table."""
+    q = (np.clip(image_bgr, 0, 255).astype(np.uint8) >> BIN_BITS).astype(np.int32)
+    shift = 8 - BIN_BITS
+    return (q[..., 0] << (2 * shift)) | (q[..., 1] << shift) | q[..., 2]
+
+
+def _bin_lab() -> np.ndarray:
+    levels = (np.arange(1 << (8 - BIN_BITS)) << BIN_BITS) + (1 << BIN_BITS) / 2
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    return to_lab(np.stack([b, g, r], axis=-1).reshape(-1, 1, 3)).reshape(-1, 3)
+
+
+def to_lab(image_bgr: np.ndarray) -> np.ndarray:
+    """float32 CIELAB (L 0..100) of a BGR image, uint8 or float in 0..255."""
+    return cv2.cvtColor(np.clip(image_bgr, 0, 255).astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+
+
+def _lab_of(bgr) -> np.ndarray:
+    return to_lab(np.array([[bgr]], np.float32)).reshape(3)
+
+
+@dataclass
+class ColourProfile:
+    """Per-class Gaussian in Lab; classify pixels by Mahalanobis distance."""
+
+    means: np.ndarray  # (k, 3)
+    covs: np.ndarray   # (k, 3, 3)
+    classes: tuple[str, ...] = CLASSES
+
+    @classmethod
+    def from_palette(cls, config: ColourConfig = DEFAULT_CONFIG.colour) -> "ColourProfile":
+        """The printing palette as a prior: what the colours should look like on paper
+        under white light."""
+        means = np.array([_lab_of(SQUARE_BGR[c]) for c in CLASSES[:5]] + [_lab_of(OBSTACLE_BGR)])
+        sigma = config.default_sigma_lab
+        cov = np.diag([(1.6 * sigma) ** 2, sigma ** 2, sigma ** 2])  # lightness varies most
+        return cls(means, np.repeat(cov[None], len(CLASSES), axis=0))
+
+    def distances(self, lab: np.ndarray) -> np.ndarray:
+        """(N, k) Mahalanobis distances of N Lab pixels to every class."""
+        pixels = lab.reshape(-1, 3).astype(np.float32)
+        out = np.empty((len(pixels), len(self.classes)), np.float32)
+        for k in range(len(self.classes)):
+            whiten = np.linalg.inv(np.linalg.cholesky(self.covs[k])).T.astype(np.float32)
+            z = (pixels - self.means[k].astype(np.float32)) @ whiten
+            out[:, k] = np.sqrt(np.einsum("ni,ni->n", z, z))
+        return out
+
+    def classify(self, lab: np.ndarray, config: ColourConfig = DEFAULT_CONFIG.colour) -> np.ndarray:
+        """Class index per pixel (shape of lab[..., 0]); UNKNOWN beyond max_distance."""
+        d = self.distances(lab)
+        labels = d.argmin(axis=1)
+        labels[d[np.arange(len(d)), labels] > config.max_distance] = UNKNOWN
+        return labels.reshape(lab.shape[:-1])
+
+    def lookup_table(self, config: ColourConfig = DEFAULT_CONFIG.colour) -> np.ndarray:
+        """Class of every BGR bin: classifying a frame is then one table look-up per pixel."""
+        return self.classify(BIN_LAB, config).astype(np.int8)
+
+    def classify_bgr(self, image_bgr: np.ndarray, config: ColourConfig = DEFAULT_CONFIG.colour) -> np.ndarray:
+        return self.lookup_table(config)[bgr_bins(image_bgr)]
+
+    def adapt(self, bins: np.ndarray, config: ColourConfig = DEFAULT_CONFIG.colour) -> "ColourProfile":
+        """Re-learn the Gaussians from a histogram of the board's own pixels, keeping
+        only those the current profile is sure of (MT 2.02.d: the light changes,
+        the colours stay)."""
+        counts = np.bincount(bins.ravel(), minlength=len(BIN_LAB)).astype(np.float64)
+        occupied = counts > 0
+        lab, weight = BIN_LAB[occupied], counts[occupied]
+        profile = self
+        for _ in range(config.adapt_iterations):
+            d = profile.distances(lab)
+            best = d.argmin(axis=1)
+            sure = d[np.arange(len(d)), best] < config.adapt_sure_distance
+            profile = profile.learn_weighted(lab, np.where(sure, best, UNKNOWN), weight)
+        return profile
+
+    def learn_weighted(self, lab: np.ndarray, labels: np.ndarray, weight: np.ndarray, *, min_weight: float = 30,
+                       prior_weight: float = 0.05) -> "ColourProfile":
+        """A new profile re-estimated from labelled Lab histogram bins (with their pixel
+        counts); classes with too few pixels keep their current Gaussian."""
+        means, covs = self.means.copy(), self.covs.copy()
+        for k in range(len(self.classes)):
+            pick = labels == k
+            w = weight[pick]
+            if w.sum() < min_weight:
+                continue
+            means[k] = np.average(lab[pick], axis=0, weights=w)
+            spread = np.cov(lab[pick].T, aweights=w) if pick.sum() > 1 else np.zeros((3, 3))
+            covs[k] = (1 - prior_weight) * spread + prior_weight * self.covs[k] + _COV_FLOOR
+        return ColourProfile(means, covs, self.classes)
+
+    # -- persistence ---------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"space": "CIELAB (L 0..100) after white balance on the paper",
+                "classes": {c: {"mean": self.means[k].round(3).tolist(), "cov": self.covs[k].round(4).tolist()}
+                            for k, c in enumerate(self.classes)}}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ColourProfile":
+        classes = data["classes"]
+        names = tuple(classes)
+        if set(names) != set(CLASSES):
+            raise ValueError(f"colour profile classes {sorted(names)} != {sorted(CLASSES)}")
+        return cls(np.array([classes[c]["mean"] for c in CLASSES], float),
+                   np.array([classes[c]["cov"] for c in CLASSES], float))
+
+
+BIN_LAB = _bin_lab()
+_COV_FLOOR = np.diag([9.0, 6.0, 6.0])  # never collapse: noise, print texture and the 8-level bins
+
+
+def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percentile: float = 90.0,
+                       iterations: int = 3) -> np.ndarray | None:
+    """Per-pixel paper colour (H, W, 3) fitted as a quadratic surface to the pixels of
+    `paper_mask`; ink of labels and smudges are dropped by robust re-fitting."""
+    h, w = paper_mask.shape
+    ys, xs = np.nonzero(paper_mask)
+    step = max(1, len(xs) // 4000)  # a few thousand samples fit a quadratic surface well
+    ys, xs = ys[::step], xs[::step]
+    if len(xs) < 50:
+        return None
+    values = image_bgr[ys, xs].astype(np.float32)
+    u, v = xs / w - 0.5, ys / h - 0.5
+    design = np.stack([np.ones_like(u), u, v, u * v, u * u, v * v], axis=1).astype(np.float32)
+    bright = values.sum(axis=1)
+    keep = bright >= np.percentile(bright, 100 - percentile)
+    coef = None
+    for _ in range(iterations):
+        if keep.sum() < 30:
+            break
+        a = design[keep]
+        coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(a.shape[1]), a.T @ values[keep])
+        fitted = design @ coef
+        keep = (values.sum(axis=1) >= 0.85 * fitted.sum(axis=1))
+    if coef is None:
+        return None
+    gu, gv = np.meshgrid((np.arange(w) + 0.5) / w - 0.5, (np.arange(h) + 0.5) / h - 0.5)
+    full = np.stack([np.ones_like(gu), gu, gv, gu * gv, gu * gu, gv * gv], axis=-1).astype(np.float32)
+    return np.maximum(full @ coef.astype(np.float32), 8.0)
+
+
+def white_balance(image_bgr: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """Divide out the illumination so that paper is white (float32, 0..255)."""
+    return image_bgr.astype(np.float32) * (255.0 / field)
+
+
+def white_patch_field(image_bgr: np.ndarray, percentile: float) -> np.ndarray:
+    """Uniform illumination from the brightest pixels, for boards with no paper margin."""
+    level = np.percentile(image_bgr.reshape(-1, 3), percentile, axis=0).astype(np.float32)
+    return np.broadcast_to(np.maximum(level, 8.0), image_bgr.shape).astype(np.float32)
+
+
+@dataclass
+class Calibration:
+    """What `tactical calibrate` saves: the board size, the camera pose (homography)
+    and the colour profile learnt under this light."""
+
+    width: int
+    height: int
+    homography: np.ndarray
+    profile: ColourProfile
+    source: str = ""
+
+    FILE_NAME = "calibration.json"
+
+    def save(self, directory: Path) -> Path:
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / self.FILE_NAME
+        path.write_text(json.dumps({"grid": {"width": self.width, "height": self.height},
+                                    "homography": np.asarray(self.homography).tolist(),
+                                    "source": self.source, "colour_profile": self.profile.to_dict()},
+                                   indent=1), encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, directory: Path) -> "Calibration":
+        path = Path(directory) / cls.FILE_NAME
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(int(data["grid"]["width"]), int(data["grid"]["height"]),
+                       np.array(data["homography"], float), ColourProfile.from_dict(data["colour_profile"]),
+                       str(data.get("source", "")))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: not a usable calibration ({exc})") from None
+
+
+def default_calibration_dir() -> Path:
+    """Per-user data directory (XDG_DATA_HOME on Linux), where calibrations live by default."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or (Path.home() / ".local" / "share")
+    return Path(base) / "magic-tactical" / "calibration"

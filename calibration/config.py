@@ -1,0 +1,115 @@
+"""Thresholds of the camera pipeline, one dataclass per stage (chesscog style).
+
+Nothing in the pipeline hard-codes a threshold: each stage reads its section
+of `VisionConfig`, which loads from YAML so that a user can tune a camera
+without touching code. Unknown keys are errors that name the key.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+import yaml
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used, with where and why."""
+
+
+@dataclass(frozen=True)
+class RegistrationConfig:
+    """Finding our printed boards by their ArUco markers."""
+
+    ransac_reprojection_px: float = 4.0    # corner error tolerated by RANSAC, at 1080p scale
+    min_markers: int = 2                   # fewer than this and the registration is not trusted
+    max_mean_error_px: float = 3.0         # mean corner error of inliers above this: not our board
+    detect_max_side_px: int = 1000         # first marker search on a frame downscaled to this
+    fast_threshold_window: int = 11        # one adaptive-threshold window in the fast pass (px)
+    full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
+    subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
+    min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this
+    track_roi_margin: float = 0.8          # fast path: ROI margin around a marker, in marker sides
+    track_markers: int = 4                 # fast path: markers re-detected per check
+    track_tolerance_px: float = 3.0        # fast path: a marker moved more than this -> full scan
+
+
+@dataclass(frozen=True)
+class ColourConfig:
+    """White balance and the per-square colour classifier (MT 2.02.d–e)."""
+
+    px_per_square: int = 24                # canonical warp resolution for boards up to 20×12
+    max_warp_px: int = 960                 # longest side of the canonical warp (40×25 -> 24 px/square)
+    inner_margin: float = 0.14             # fraction of the side ignored at each edge (grid lines)
+    glyph_radius: float = 0.30             # central disc ignored for colours when a glyph is found
+    min_cover: float = 0.09                # a colour must cover this much of a square to count
+    doubt_below: float = 0.04              # coverage within [min - below, min + above): doubtful colour
+    doubt_above: float = 0.03
+    max_distance: float = 4.0              # Mahalanobis distance beyond which a pixel is 'unknown'
+    min_confidence: float = 0.80           # a reading less sure than this is flagged (MT 2.02.e)
+    min_explained: float = 0.55            # below this fraction of known pixels: uncertain
+    min_line_contrast: float = 12.0        # gray levels: a light square with fainter lines is covered
+    max_covered_share: float = 0.5         # markerless fit with more squares hidden: not a board
+    covered_unknown: float = 0.60          # above this fraction of unknown pixels: covered (a hand)
+    adapt_iterations: int = 2              # re-estimate colour means from the board itself
+    adapt_sure_distance: float = 1.5       # ...from pixels this close to a class only (a hand is not paper)
+    wb_percentile: float = 90.0            # paper brightness percentile used for white balance
+    default_sigma_lab: float = 8.0         # spread of a colour before it is learnt
+
+
+@dataclass(frozen=True)
+class SymbolConfig:
+    """Start / Temple glyphs and obstacle hatching on our printed boards (MT 2.03, 2.04)."""
+
+    glyph_min_score: float = 0.45          # correlation with render_board's own glyph to accept it
+    glyph_sure_score: float = 0.60         # below this an accepted glyph is flagged uncertain
+    glyph_min_evidence: float = 0.25       # start-vs-Temple evidence (1 = clean print) below: uncertain
+    hatch_min_score: float = 0.43          # spectrum correlation with render_board's hatch to call it hatched
+    hatch_doubt: float = 0.05              # ...within this of the threshold: doubtful (unless grey anyway)
+    hatch_min_chroma: float = 18.0         # on a hatched square, pixels at least this colourful give the hue
+    hatch_hue_cover: float = 0.12          # a hue must cover this much of a hatched square to count
+    hatch_hue_doubt: float = 0.04
+    hatch_lightness_doubt: float = 15.0    # hatched W/B told apart by gray level: doubtful this close
+    min_structure: float = 6.0             # gray std of a square's inside below this: no mark at all
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    registration: RegistrationConfig = field(default_factory=RegistrationConfig)
+    colour: ColourConfig = field(default_factory=ColourConfig)
+    symbols: SymbolConfig = field(default_factory=SymbolConfig)
+
+    @classmethod
+    def from_dict(cls, data: dict, *, source: str = "config") -> "VisionConfig":
+        if not isinstance(data, dict):
+            raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
+        sections = {f.name: f for f in fields(cls)}
+        config = cls()
+        for name, values in data.items():
+            if name not in sections:
+                raise ConfigError(f"{source}: unknown section '{name}' (expected {', '.join(sections)})")
+            current = getattr(config, name)
+            if not isinstance(values, dict):
+                raise ConfigError(f"{source}: section '{name}' must be a mapping")
+            known = {f.name: f for f in fields(current)}
+            for key, value in values.items():
+                if key not in known:
+                    raise ConfigError(f"{source}: section '{name}': unknown key '{key}'")
+                expected = type(getattr(current, key))
+                if not isinstance(value, (int, float)) or isinstance(value, bool):
+                    raise ConfigError(f"{source}: {name}.{key}: expected a number, got {value!r}")
+                values = {**values, key: expected(value)}
+            config = replace(config, **{name: replace(current, **values)})
+        return config
+
+    @classmethod
+    def load(cls, path: Path) -> "VisionConfig":
+        """Read a YAML file with sections registration/colour/symbols (safe_load only)."""
+        path = Path(path)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise ConfigError(f"{path}: cannot read the configuration: {exc}") from None
+        return cls.from_dict(data, source=str(path))
+
+
+DEFAULT_CONFIG = VisionConfig()

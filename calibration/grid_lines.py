@@ -1,0 +1,238 @@
+"""Line evidence for the markerless grid finder: segments, vanishing points, lattice period.
+
+Pure geometry on line segments (no decisions about the board's extent): the
+finder in `calibration.grid_finder` chains these steps. Coordinates are pixels
+of the working (downscaled) image unless said otherwise.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Line segments as endpoint arrays, with derived quantities kept together."""
+    p: np.ndarray       # (n, 2) first endpoints
+    q: np.ndarray       # (n, 2) second endpoints
+
+    @property
+    def length(self) -> np.ndarray:
+        return np.hypot(*(self.q - self.p).T)
+
+    @property
+    def angle(self) -> np.ndarray:
+        """Undirected angle in [0, pi)."""
+        d = self.q - self.p
+        return np.mod(np.arctan2(d[:, 1], d[:, 0]), np.pi)
+
+    @property
+    def mid(self) -> np.ndarray:
+        return (self.p + self.q) / 2
+
+    def subset(self, mask: np.ndarray) -> "Segments":
+        return Segments(self.p[mask], self.q[mask])
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+
+def detect_segments(gray: np.ndarray, min_length: float) -> Segments:
+    """LSD segments longer than `min_length` px. LSD needs no thresholds tuned per
+    photo, which matters for faint pencil grids as much as for printed ones."""
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    found = lsd.detect(gray)[0]
+    if found is None:
+        return Segments(np.zeros((0, 2)), np.zeros((0, 2)))
+    xy = found.reshape(-1, 4).astype(np.float64)
+    segs = Segments(xy[:, :2], xy[:, 2:])
+    return segs.subset(segs.length >= min_length)
+
+
+def homogeneous_lines(segs: Segments) -> np.ndarray:
+    """(n, 3) lines through each segment, scaled so that (a, b) is a unit normal."""
+    ones = np.ones((len(segs), 1))
+    lines = np.cross(np.hstack([segs.p, ones]), np.hstack([segs.q, ones]))
+    return lines / np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+
+
+def dominant_angles(segs: Segments, min_separation_deg: float, count: int) -> list[float]:
+    """Up to `count` strongest undirected orientations (length-weighted circular
+    histogram, peaks at least `min_separation_deg` apart), strongest first."""
+    if len(segs) < 4:
+        return []
+    bins = 180
+    hist = np.bincount((segs.angle / np.pi * bins).astype(int) % bins, weights=segs.length, minlength=bins)
+    kernel = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
+    smooth = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), kernel, mode="same")[6:-6]
+    peaks: list[float] = []
+    for _ in range(count):
+        k = int(np.argmax(smooth))
+        if smooth[k] <= 0:
+            break
+        peaks.append((k + 0.5) * np.pi / bins)
+        dist = np.abs((np.arange(bins) - k + bins / 2) % bins - bins / 2)
+        smooth = np.where(dist < min_separation_deg, 0.0, smooth)
+    return peaks
+
+
+def angle_to_point(segs: Segments, vp: np.ndarray) -> np.ndarray:
+    """Angle (rad, 0..pi/2) between each segment and the direction from its midpoint
+    to the homogeneous point `vp` (a direction when vp[2] == 0); vp may be (k, 3),
+    giving (k, n) angles."""
+    vps = np.atleast_2d(vp)
+    d = segs.q - segs.p
+    mid = segs.mid
+    # direction from midpoint m to v = (vx, vy, vw): (vx - vw * mx, vy - vw * my), valid at infinity too
+    tx = vps[:, 0:1] - vps[:, 2:3] * mid[None, :, 0]
+    ty = vps[:, 1:2] - vps[:, 2:3] * mid[None, :, 1]
+    cross = np.abs(d[None, :, 0] * ty - d[None, :, 1] * tx)
+    dot = np.abs(d[None, :, 0] * tx + d[None, :, 1] * ty)
+    out = np.arctan2(cross, dot)
+    return out[0] if np.ndim(vp) == 1 else out
+
+
+def angle_tolerance(segs: Segments, tol_rad: float, endpoint_px: float = 0.5) -> np.ndarray:
+    """Per-segment angular tolerance: `tol_rad`, or more for short segments, whose angle
+    LSD knows only to about `endpoint_px` at each end."""
+    return np.maximum(tol_rad, np.arctan2(endpoint_px, segs.length / 2))
+
+
+def vanishing_point(segs: Segments, tol_rad: float, rng: np.random.Generator, iterations: int = 100) -> np.ndarray | None:
+    """RANSAC vanishing point of one family of segments, refined by least squares.
+
+    Returned as a unit homogeneous 3-vector in the coordinates of `segs`; may lie at
+    infinity (a top-down photo). All hypotheses are scored at once (vectorised)."""
+    n = len(segs)
+    if n < 2:
+        return None
+    lines = homogeneous_lines(segs)
+    w = segs.length
+    pick = rng.choice(n, size=(iterations, 2), p=w / w.sum())
+    pick = pick[pick[:, 0] != pick[:, 1]]
+    hyp = np.cross(lines[pick[:, 0]], lines[pick[:, 1]])
+    norm = np.linalg.norm(hyp, axis=1)
+    hyp = hyp[norm > 1e-12] / norm[norm > 1e-12, None]
+    if len(hyp) == 0:
+        return None
+    scores = (angle_to_point(segs, hyp) < angle_tolerance(segs, tol_rad)) @ w
+    return refine_vanishing_point(segs, hyp[int(np.argmax(scores))], tol_rad)
+
+
+def refine_vanishing_point(segs: Segments, vp: np.ndarray, tol_rad: float) -> np.ndarray:
+    """Weighted least-squares point closest to the lines of the segments agreeing with `vp`."""
+    lines = homogeneous_lines(segs)
+    for _ in range(2):
+        inl = angle_to_point(segs, vp) < angle_tolerance(segs, tol_rad)
+        if inl.sum() < 2:
+            break
+        m = (lines[inl] * segs.length[inl, None]).T @ lines[inl]
+        vp = np.linalg.eigh(m)[1][:, 0]
+    return vp
+
+
+def rectifying_transform(vp_a: np.ndarray, vp_b: np.ndarray) -> np.ndarray | None:
+    """Image -> plane coordinates where lines through vp_a are horizontal and lines
+    through vp_b are vertical (an affine rectification, then an un-shear)."""
+    horizon = np.cross(vp_a, vp_b)
+    if abs(horizon[2]) < 1e-9 * np.linalg.norm(horizon):
+        return None
+    horizon = horizon / horizon[2]
+    to_affine = np.array([[1.0, 0, 0], [0, 1.0, 0], horizon])
+    da, db = to_affine @ vp_a, to_affine @ vp_b
+    basis = np.array([[da[0], db[0]], [da[1], db[1]]])
+    if abs(np.linalg.det(basis)) < 1e-12:
+        return None
+    unshear = np.eye(3)
+    unshear[:2, :2] = np.linalg.inv(basis)
+    return unshear @ to_affine
+
+
+def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Apply a 3x3 homography to (n, 2) points."""
+    ph = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    return ph[:, :2] / ph[:, 2:3]
+
+
+def line_positions(pos: np.ndarray, weight: np.ndarray, separation: float) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct lines among 1-D segment positions: peaks of the weighted histogram at
+    least `separation` apart, each with its share (0..1] of a typical line's weight.
+
+    Counting lines rather than segments keeps a band of clutter (a frame's ridges,
+    printed coordinates) from outvoting the grid's lines."""
+    lo, hi = pos.min(), pos.max()
+    step = separation / 4
+    n = int((hi - lo) / step) + 3
+    hist = np.bincount(np.round((pos - lo) / step).astype(int) + 1, weights=weight, minlength=n)
+    hist = np.convolve(hist, [0.25, 0.5, 0.25], mode="same")
+    order = np.argsort(-hist)
+    taken = np.zeros(n, bool)
+    peaks = []
+    for k in order:
+        if hist[k] <= 0:
+            break
+        if not taken[max(0, k - 3): k + 4].any():
+            peaks.append(k)
+        taken[k] = True
+    peaks = np.array(sorted(peaks), dtype=int)
+    mass = hist[peaks]
+    return lo + (peaks - 1) * step, np.minimum(1.0, mass / np.median(mass))
+
+
+def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float,
+             tol: float = 0.1, miss_cost: float = 1.0, max_seeds: int = 32, max_reach: int = 150) -> tuple[float, float, float, float]:
+    """Equally spaced lattice (period, phase, quality, score) best explaining 1-D line positions.
+
+    Hypotheses come from pairs of the `max_seeds` strongest lines, k = 1..4 steps apart. Along each hypothesis'
+    lattice, a position scores the strength of the line on it (soft: clutter falls
+    anywhere in the tolerance, true lines near its centre) or -`miss_cost` when empty;
+    the hypothesis' score is its best run of consecutive positions (maximum subarray).
+    So a half period (every other position empty), a double one (lines left out) and
+    stray lines far from the grid all lose. Quality is the share of the run's positions
+    holding a line. Lattice positions are counted up to `max_reach` steps from the
+    hypothesis' first line (memory stays bounded when a position is far out)."""
+    n = len(lines)
+    if n < 2:
+        return p_max, 0.0, 0.0, 0.0
+    seeds = np.sort(np.argsort(-strength, kind="stable")[:max_seeds])   # hypotheses from the strongest lines
+    i, j = np.triu_indices(len(seeds), 1)
+    i, j = seeds[i], seeds[j]
+    ks = np.arange(1, 5)
+    periods = ((lines[j] - lines[i])[:, None] / ks[None, :]).ravel()
+    phases = np.repeat(lines[i], len(ks))
+    keep = (periods >= p_min) & (periods <= p_max)
+    periods, phases = periods[keep], phases[keep]
+    if len(periods) == 0:
+        return p_max, 0.0, 0.0, 0.0
+    # many pairs propose the same lattice: keep one per (period within 0.5 %, phase within 3 %)
+    key = np.round(np.log(periods) / 0.005).astype(np.int64) * 64 + np.round((phases / periods) % 1.0 / 0.03).astype(np.int64) % 34
+    _, first = np.unique(key, return_index=True)
+    periods, phases = periods[first], phases[first]
+    t = (lines[None, :] - phases[:, None]) / periods[:, None]
+    reach = min(int(np.ceil((lines[-1] - lines[0]) / periods.min())) + 1, max_reach)
+    idx = np.clip(np.round(t), -reach, reach)
+    dist = np.abs(t - idx)
+    hit = dist < tol                      # lines beyond `reach` steps are never hits
+    value = np.where(hit, strength[None, :] * (1 - (dist / tol) ** 2), 0.0)
+    slots = 2 * reach + 1
+    flat = (np.arange(len(periods))[:, None] * slots + (idx.astype(int) + reach)).ravel()
+    best_at = np.zeros(len(periods) * slots)
+    np.maximum.at(best_at, flat, value.ravel())
+    best_at = best_at.reshape(len(periods), slots)
+    gain = np.where(best_at > 0, best_at, -miss_cost)
+    cum = np.concatenate([np.zeros((len(periods), 1)), np.cumsum(gain, axis=1)], axis=1)
+    low = np.minimum.accumulate(cum, axis=1)
+    run = cum[:, 1:] - low[:, :-1]                 # best run ending at each position
+    h = int(np.argmax(run.max(axis=1)))
+    end = int(np.argmax(run[h]))
+    start = int(np.argmin(cum[h, : end + 1]))      # run covers positions start..end
+    score = float(run[h, end])
+    in_run = hit[h] & (idx[h] + reach >= start) & (idx[h] + reach <= end)
+    if in_run.sum() < 2:
+        return p_max, 0.0, 0.0, 0.0
+    a = np.stack([idx[h, in_run], np.ones(in_run.sum())], axis=1)
+    (period, phase), *_ = np.linalg.lstsq(a, lines[in_run], rcond=None)
+    quality = float((best_at[h, start: end + 1] > 0).sum() / (end - start + 1))
+    return float(period), float(phase), quality, score

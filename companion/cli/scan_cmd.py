@@ -1,0 +1,90 @@
+"""`tactical scan IMAGE [--board FILE | --grid WxH] [--json] [--debug-image OUT.png]`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def grid_size(text: str) -> tuple[int, int]:
+    """'20x12' -> (20, 12), for argparse."""
+    try:
+        w, h = (int(v) for v in text.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a grid size like 20x12") from None
+    if w < 1 or h < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': width and height must be positive")
+    return w, h
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", type=Path, help="photo of the board (PNG, JPEG, ...)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--board", type=Path, help="board file: fixes the size and reports mismatches")
+    which.add_argument("--grid", type=grid_size, help="grid size WxH for a board without a file (e.g. 8x8)")
+    parser.add_argument("--json", action="store_true", help="print the scan JSON (architecture.md)")
+    parser.add_argument("--debug-image", type=Path, metavar="OUT.png", help="write the photo with the scan drawn")
+    parser.add_argument("--calibration", type=Path, metavar="DIR", help="use the colour profile saved there")
+    parser.add_argument("--config", type=Path, metavar="FILE.yaml", help="vision thresholds (VisionConfig YAML)")
+
+
+def summary(result) -> str:
+    """A human-readable account of a scan."""
+    from boards.model import square_label
+
+    if not result.found:
+        return f"no board found: {result.error}"
+    doubtful = [square_label((s.x, s.y)) for s in result.squares if s.uncertain and not s.covered]
+    covered = [square_label((s.x, s.y)) for s in result.squares if s.covered]
+    lines = [f"board {result.width}×{result.height} found ({result.method}), {len(result.squares)} squares read "
+             f"in {result.timing_ms['total']:.0f} ms"]
+    rows = []
+    for y in range(result.height):
+        row = []
+        for x in range(result.width):
+            s = result.square(x, y)
+            code = "?" if s.covered else (s.colours or ".") + ("#" if s.obstacle and s.colours else "") + \
+                ("@" if s.start else "") + ("*" if s.temple else "")
+            row.append(code + ("?" if s.uncertain and not s.covered else ""))
+        rows.append(row)
+    width = max(len(c) for r in rows for c in r) + 1
+    lines += ["  " + "".join(c.ljust(width) for c in r).rstrip() for r in rows]
+    lines.append(f"to confirm (uncertain, MT 2.02.e): {', '.join(doubtful) or 'none'}")
+    lines.append(f"hidden (token or hand): {', '.join(covered) or 'none'}")
+    if result.tokens:
+        lines.append("tokens: " + ", ".join(f"player {t.player} #{t.number} on {square_label((t.x, t.y))}"
+                                            for t in result.tokens))
+    if result.mismatches:
+        lines.append("differs from the board file: " + ", ".join(
+            f"{m['square']} ({'/'.join(m['fields'])})" for m in result.mismatches))
+    elif result.mismatches is not None:
+        lines.append("agrees with the board file")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from boards import BoardFileError, load_board
+    from calibration.colour import Calibration
+    from calibration.config import ConfigError, DEFAULT_CONFIG, VisionConfig
+    from calibration.sources import SourceError, read_image
+    from vision import scan
+    from vision.debug import draw_scan
+
+    try:
+        image = read_image(args.image)
+        board = load_board(args.board) if args.board else None
+        config = VisionConfig.load(args.config) if args.config else DEFAULT_CONFIG
+        profile = Calibration.load(args.calibration).profile if args.calibration else None
+    except (SourceError, BoardFileError, ConfigError, ValueError, OSError) as exc:
+        print(f"tactical scan: {exc}", file=sys.stderr)
+        return 2
+    result = scan(image, board=board, grid=args.grid, config=config, profile=profile)
+    if args.debug_image:
+        if not cv2.imwrite(str(args.debug_image), draw_scan(image, result)):
+            print(f"tactical scan: cannot write {args.debug_image}", file=sys.stderr)
+            return 2
+    print(json.dumps(result.to_dict(), indent=1) if args.json else summary(result))
+    return 0 if result.found else 1

@@ -1,0 +1,85 @@
+"""Marker registration of our printed boards: detect -> fit -> fast re-check (issue 5)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from boards import load_board, library_boards
+from boards.markers import board_markers
+from calibration.registration import (RegistrationTracker, detect_markers, fit_homography, infer_board_size,
+                                      register_board)
+from vision.printed import render_printed
+from vision.synth import photograph
+
+
+@pytest.fixture(scope="module")
+def duel():
+    board = load_board(library_boards()["duel-20x12"])
+    return board, render_printed(board, 48)
+
+
+def _corner_error(homography, truth, width, height) -> float:
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64).reshape(-1, 1, 2)
+    return float(np.abs(cv2.perspectiveTransform(corners, homography)
+                        - cv2.perspectiveTransform(corners, truth)).max())
+
+
+def test_every_printed_marker_is_detected_with_its_id(duel):
+    board, printed = duel
+    found = {d.id for d in detect_markers(printed.image)}
+    assert found == {m.id for m in board_markers(board.width, board.height)}
+
+
+def test_homography_maps_grid_units_to_the_printed_pixels(duel):
+    """Grid point (x, y) lands on origin + (x, y) · px of render_board's image."""
+    board, printed = duel
+    registration = register_board(printed.image, board.width, board.height)
+    truth = np.array([[48, 0, printed.origin[0]], [0, 48, printed.origin[1]], [0, 0, 1]], float)
+    assert _corner_error(registration.homography, truth, board.width, board.height) < 1.0
+
+
+def test_registration_rate_over_random_poses_tilt_up_to_45_degrees(duel):
+    """20 photos, tilt ≤ 45°, any rotation, hands: found in all, corners within 1/4 square."""
+    board, printed = duel
+    errors = []
+    for seed in range(20):
+        photo = photograph(printed, board=board, seed=seed, distortion=False)
+        registration = register_board(photo.image, board.width, board.height)
+        if registration is not None:
+            square_px = np.linalg.norm(photo.homography[:2, 0])
+            errors.append(_corner_error(registration.homography, photo.homography, board.width, board.height)
+                          / max(square_px, 1))
+    assert len(errors) == 20
+    assert np.median(errors) < 0.1 and max(errors) < 0.25
+
+
+def test_markers_hidden_by_a_hand_still_register(duel):
+    """Robust to a hand over some markers: half of them painted over."""
+    board, printed = duel
+    image = printed.image.copy()
+    image[:, : image.shape[1] // 2] = (120, 150, 200)
+    registration = register_board(image, board.width, board.height)
+    assert registration is not None and registration.markers_used < len(board_markers(board.width, board.height))
+
+
+def test_wrong_size_is_refused_and_unknown_size_is_inferred(duel):
+    board, printed = duel
+    detections = detect_markers(printed.image)
+    assert fit_homography(detections, board.width + 3, board.height) is None
+    inferred = infer_board_size(detections)
+    assert (inferred.width, inferred.height) == (board.width, board.height)
+
+
+def test_no_markers_no_registration():
+    rng = np.random.default_rng(0)
+    assert register_board(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), 20, 12) is None
+
+
+def test_still_camera_fast_path_notices_a_moved_camera(duel):
+    board, printed = duel
+    photo = photograph(printed, board=board, seed=3, hand=0.0, distortion=False)
+    tracker = RegistrationTracker(register_board(photo.image, board.width, board.height))
+    assert tracker.still_valid(photo.image)
+    moved = np.roll(photo.image, 25, axis=1)
+    assert not tracker.still_valid(moved)

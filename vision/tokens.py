@@ -1,0 +1,324 @@
+"""Reading tokens on a calibrated view: which token (player, number) stands on which square.
+
+Method (docs/tokens.md):
+1. ArUco markers are searched in the image region covering the grid only (the homography says
+   where), with contour sizes limited to a token marker's; token ids are 50..249
+   (`boards.tokens`). The decoder gives identity and orientation, and its error-correcting code
+   makes a wrong id much rarer than a missed one. Marker-sized quads that fail to decode get a
+   second look, enlarged and sharpened (far, blurred tokens).
+2. Each marker's corners go back to grid units through the inverse homography. A printed token
+   lies flat on the board, so its marker must come out as a square of the printed size there;
+   anything else (a token held in the air, a false detection) is dropped. The token centre is
+   found from the marker and the known layout; the square is the one containing it, and a token
+   whose centre is outside the grid (the twin lying beside the board) is not reported.
+3. Colour cross-check: the token's colour area is sampled at fixed points of the layout and
+   divided by the token's own white (its marker's white cells, so the light's colour cancels), then compared in
+   Lab with the five player colours. The decoded player must win on most sample points; a hand
+   over part of the token makes it fail, and the token is then not reported rather than guessed.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from boards.markers import ARUCO_DICTIONARY
+from boards.tokens import LAYOUT, PLAYER_COLOURS, TOKEN_DIAMETER_MM, bgr_to_lab, token_from_marker_id
+
+TOKEN_SQUARES = TOKEN_DIAMETER_MM / 20.0   # token diameter in grid units (2 cm squares)
+
+# Sample points in token units (fraction of the diameter, y down, marker up): the colour area
+# left and right of the marker and beside the number, away from the edge, quiet zone and digits.
+_COLOUR_POINTS = np.array([(-0.39, -0.08), (0.39, -0.08), (-0.36, 0.14), (0.36, 0.14),
+                           (-0.31, 0.29), (0.31, 0.29), (-0.37, -0.22), (0.37, -0.22)])
+
+
+@dataclass(frozen=True)
+class TokenObservation:
+    """One token read in one image: square (x, y), identity, and how sure we are (0..1)."""
+
+    x: int
+    y: int
+    player: int
+    number: int
+    confidence: float
+
+    @property
+    def token(self) -> tuple[int, int]:
+        return self.player, self.number
+
+    @property
+    def square(self) -> tuple[int, int]:
+        return self.x, self.y
+
+    def to_dict(self) -> dict:
+        return {"x": self.x, "y": self.y, "player": self.player, "number": self.number,
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class TokenConfig:
+    """Tunable tolerances of `detect_tokens`; defaults measured on the synthetic bench."""
+
+    size_tolerance: float = 0.35        # marker side in grid units may differ this much (relative)
+    shape_tolerance: float = 0.25       # max relative difference between the marker's sides/diagonals
+    min_colour_agreement: float = 0.6   # share of colour samples that must name the decoded player
+    max_colour_distance: float = 45.0   # Lab ΔE above which a sample names no player at all
+    upsample_below_px: float = 3.0      # search a 2× enlarged image when a marker cell is smaller
+    upsample_region_below_px: float = 5.0  # the same for a few squares re-read (cheap to enlarge)
+    region_squares: int = 30            # up to this many squares, a read counts as a few squares
+    margin_squares: float = 0.3         # extra search border around the grid, in squares
+
+
+@dataclass
+class _DetectorCache:
+    detector: cv2.aruco.ArucoDetector | None = None
+    rescue: cv2.aruco.ArucoDetector | None = None
+    dictionary: cv2.aruco.Dictionary | None = None
+    player_labs: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    white_cells: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+_CACHE = _DetectorCache()   # one detector, re-tuned per call: call detect_tokens from one thread
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    if _CACHE.detector is None:
+        _CACHE.dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
+        params = cv2.aruco.DetectorParameters()
+        params.polygonalApproxAccuracyRate = 0.05
+        params.minCornerDistanceRate = 0.05
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        params.perspectiveRemovePixelPerCell = 6
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.2
+        params.maxErroneousBitsInBorderRate = 0.35
+        params.errorCorrectionRate = 0.6
+        _CACHE.detector = cv2.aruco.ArucoDetector(_CACHE.dictionary, params)
+        _CACHE.player_labs = np.array([bgr_to_lab(c) for c in PLAYER_COLOURS])
+    return _CACHE.detector
+
+
+def _tune_for_size(detector: cv2.aruco.ArucoDetector, cell_range: tuple[float, float], image_side: int) -> None:
+    """Only contours of about a token marker's size are examined: the board's own squares (three
+    times larger) are rejected before any decoding, which is most of the speed."""
+    params = detector.getDetectorParameters()
+    smallest, largest = cell_range
+    params.minMarkerPerimeterRate = 0.7 * 24 * smallest / image_side
+    params.maxMarkerPerimeterRate = 1.6 * 24 * largest / image_side
+    window = int(round(3 * smallest)) | 1
+    params.adaptiveThreshWinSizeMin = max(3, window)
+    params.adaptiveThreshWinSizeMax = max(3, int(round(3 * largest)) | 1)
+    params.adaptiveThreshWinSizeStep = max(2, params.adaptiveThreshWinSizeMax - params.adaptiveThreshWinSizeMin)
+    detector.setDetectorParameters(params)
+
+
+def _white_cells(marker_id: int) -> np.ndarray:
+    """Centres, in token units, of the white data cells of a marker: the token's own white."""
+    if marker_id not in _CACHE.white_cells:
+        bits = cv2.aruco.generateImageMarker(_CACHE.dictionary, marker_id, 6)[1:5, 1:5]
+        rows, cols = np.nonzero(bits > 127)
+        pts = np.stack([(cols - 1.5) * LAYOUT.cell, (rows - 1.5) * LAYOUT.cell + LAYOUT.marker_centre_y], axis=1)
+        _CACHE.white_cells[marker_id] = pts
+    return _CACHE.white_cells[marker_id]
+
+
+def _project(points: np.ndarray, h: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
+
+
+def _search_region(shape: tuple[int, int], homography: np.ndarray, squares: tuple[int, int, int, int],
+                   margin: float) -> tuple[int, int, int, int] | None:
+    """Image rectangle (x0, y0, x1, y1) covering the given grid squares plus `margin` squares."""
+    gx0, gy0, gx1, gy1 = squares
+    corners = np.array([[gx0 - margin, gy0 - margin], [gx1 + margin, gy0 - margin],
+                        [gx1 + margin, gy1 + margin], [gx0 - margin, gy1 + margin]])
+    img_pts = _project(corners, homography)
+    x0, y0 = np.floor(img_pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(img_pts.max(axis=0)).astype(int)
+    h, w = shape
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    return x0, y0, x1, y1
+
+
+def _cell_range(homography: np.ndarray, width: int, height: int) -> tuple[float, float]:
+    """Smallest and largest image size of a marker cell over the grid (near and far side of a tilt)."""
+    cell = LAYOUT.cell * TOKEN_SQUARES
+    sizes = []
+    for gx, gy in ((0.5, 0.5), (width - 0.5, 0.5), (0.5, height - 0.5), (width - 0.5, height - 0.5),
+                   (width / 2, height / 2)):
+        p = _project(np.array([[gx, gy], [gx + cell, gy], [gx, gy + cell]]), homography)
+        sizes += [np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])]
+    return float(min(sizes)), float(max(sizes))
+
+
+_NEIGHBOURS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+
+
+def _sample(image: np.ndarray, pts: np.ndarray, reduce=np.mean) -> np.ndarray:
+    """BGR of a 3×3 neighbourhood at each point, reduced per channel (NaN rows outside the image)."""
+    h, w = image.shape[:2]
+    xy = np.rint(pts).astype(int)
+    inside = (xy[:, 0] >= 1) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 1) & (xy[:, 1] < h - 1)
+    out = np.full((len(pts), 3), np.nan)
+    if inside.any():
+        around = xy[inside][:, None, :] + _NEIGHBOURS[None, :, :]
+        out[inside] = reduce(image[around[..., 1], around[..., 0]], axis=1)
+    return out
+
+
+def _colour_votes(image: np.ndarray, token_to_image: np.ndarray, marker_id: int,
+                  config: TokenConfig) -> np.ndarray:
+    """Player index voted by each colour sample point (-1: no player close enough)."""
+    colours = _sample(image, _project(_COLOUR_POINTS, token_to_image))
+    # The token's white: the brightest pixel near each white cell centre. Cells are 3-5 px in a
+    # photo, so means mix in the black around them; the maximum does not.
+    whites = _sample(image, _project(_white_cells(marker_id), token_to_image), reduce=np.max)
+    votes = np.full(len(colours), -1)
+    whites = whites[np.isfinite(whites).all(axis=1)]
+    if not len(whites):
+        return votes
+    white = whites.max(axis=0)
+    ok = np.all(np.isfinite(colours), axis=1)
+    if white.min() < 20 or not ok.any():
+        return votes
+    delta = bgr_to_lab(np.clip(colours[ok] / white * 255.0, 0, 255))[:, None, :] - _CACHE.player_labs[None, :, :]
+    delta[..., 0] *= 0.5   # lightness suffers most from uneven light; hue and chroma decide
+    dist = np.linalg.norm(delta, axis=2)
+    best = dist.argmin(axis=1)
+    best[dist.min(axis=1) > config.max_colour_distance] = -1
+    votes[ok] = best
+    return votes
+
+
+def _token_frame(grid_corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From a marker's corners in grid units (TL, TR, BR, BL of the marker's own up): the token's
+    centre, its x axis and y axis as grid vectors one token diameter long."""
+    tl, tr, br, bl = grid_corners
+    right = ((tr - tl) + (br - bl)) / 2 / LAYOUT.marker_side
+    down = ((bl - tl) + (br - tr)) / 2 / LAYOUT.marker_side
+    centre = grid_corners.mean(axis=0) - LAYOUT.marker_centre_y * down
+    return centre, right, down
+
+
+def _is_flat_token_marker(grid_corners: np.ndarray, config: TokenConfig) -> bool:
+    """A printed marker lying on the board: a square of the printed size in grid units."""
+    sides = np.linalg.norm(np.roll(grid_corners, -1, axis=0) - grid_corners, axis=1)
+    diagonals = np.array([np.linalg.norm(grid_corners[2] - grid_corners[0]),
+                          np.linalg.norm(grid_corners[3] - grid_corners[1])])
+    expected = LAYOUT.marker_side * TOKEN_SQUARES
+    if abs(sides.mean() / expected - 1) > config.size_tolerance:
+        return False
+    if (sides.max() - sides.min()) / sides.mean() > config.shape_tolerance:
+        return False
+    return abs(diagonals[0] - diagonals[1]) / diagonals.mean() <= config.shape_tolerance
+
+
+def _rescue(image_bgr: np.ndarray, quad: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """Second look at a marker-sized quad that did not decode: the patch around it, enlarged so a
+    cell spans about 8 px and sharpened, decoded again. Far, tilted tokens (cells of ~3 px) are read this way
+    without enlarging the whole frame."""
+    side = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+    pad = 0.6 * side
+    h, w = image_bgr.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - pad).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + pad).astype(int), (w, h))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return []
+    factor = max(1.0, 8.0 / (side / 6))
+    patch = cv2.resize(cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), None, fx=factor, fy=factor,
+                       interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    # Unsharp mask: undoes part of the lens/motion blur that merges 3 px cells.
+    patch = cv2.addWeighted(patch, 2.0, cv2.GaussianBlur(patch, (0, 0), factor), -1.0, 0)
+    patch = np.clip(patch, 0, 255).astype(np.uint8)
+    detector = _rescue_detector()
+    corners_list, ids, _ = detector.detectMarkers(patch)
+    if ids is None:
+        return []
+    return [(c.reshape(4, 2) / factor + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())]
+
+
+def _rescue_detector() -> cv2.aruco.ArucoDetector:
+    """Detector for enlarged patches: cells of about 8 px, the marker a large part of the patch."""
+    if _CACHE.rescue is None:
+        _detector()
+        params = cv2.aruco.DetectorParameters()
+        params.minMarkerPerimeterRate = 0.5
+        params.maxMarkerPerimeterRate = 4.0
+        params.adaptiveThreshWinSizeMin = 13
+        params.adaptiveThreshWinSizeMax = 33
+        params.adaptiveThreshWinSizeStep = 10
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        params.errorCorrectionRate = 0.6
+        _CACHE.rescue = cv2.aruco.ArucoDetector(_CACHE.dictionary, params)
+    return _CACHE.rescue
+
+
+def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
+                  config: TokenConfig | None = None) -> list[TokenObservation]:
+    """Tokens standing on the width×height grid seen in `image_bgr` (MT 2.05: a token per permanent).
+
+    `homography` maps grid units to image pixels. Returns one observation per token whose marker
+    decodes, lies flat on the board, has its centre inside the grid and whose colour agrees with
+    the decoded player; sorted by square. Tokens half hidden (by a hand) are left out, not guessed.
+    """
+    return read_tokens_in(image_bgr, homography, width, height, (0, 0, width, height), config=config)
+
+
+def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
+                   squares: tuple[int, int, int, int], *, config: TokenConfig | None = None
+                   ) -> list[TokenObservation]:
+    """`detect_tokens` limited to the squares x0 <= x < x1, y0 <= y < y1 (x0, y0, x1, y1): the
+    tracker re-reads only where the picture changed, which is what keeps a video frame cheap."""
+    config = config or TokenConfig()
+    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError("detect_tokens needs a BGR colour image (H×W×3)")
+    h_mat = np.asarray(homography, np.float64).reshape(3, 3)
+    gx0, gy0, gx1, gy1 = squares
+    region = _search_region(image_bgr.shape[:2], h_mat, (gx0, gy0, gx1, gy1), config.margin_squares)
+    if region is None:
+        return []
+    x0, y0, x1, y1 = region
+    grey = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    smallest, largest = _cell_range(h_mat, width, height)
+    few = (gx1 - gx0) * (gy1 - gy0) <= config.region_squares
+    zoom = 2.0 if smallest < (config.upsample_region_below_px if few else config.upsample_below_px) else 1.0
+    if zoom != 1.0:
+        grey = cv2.resize(grey, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+    detector = _detector()
+    _tune_for_size(detector, (smallest * zoom, largest * zoom), max(grey.shape))
+    corners_list, ids, rejected = detector.detectMarkers(grey)
+    inverse = np.linalg.inv(h_mat)
+    found = [(c.reshape(4, 2) / zoom + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())] \
+        if ids is not None else []
+    for quad in rejected:
+        img_quad = quad.reshape(4, 2) / zoom + (x0, y0)
+        if _is_flat_token_marker(_project(img_quad, inverse), config):
+            found += _rescue(image_bgr, img_quad)
+    observations: list[TokenObservation] = []
+    for img_corners, marker_id in found:
+        identity = token_from_marker_id(marker_id)
+        if identity is None:
+            continue
+        grid_corners = _project(img_corners, inverse)
+        if not _is_flat_token_marker(grid_corners, config):
+            continue
+        centre, right, down = _token_frame(grid_corners)
+        sx, sy = int(math.floor(centre[0])), int(math.floor(centre[1]))
+        if not (gx0 <= sx < gx1 and gy0 <= sy < gy1 and 0 <= sx < width and 0 <= sy < height):
+            continue  # beside the grid (the twin lying off the board) or outside the asked squares
+        token_to_grid = np.array([[right[0], down[0], centre[0]], [right[1], down[1], centre[1]], [0, 0, 1]])
+        votes = _colour_votes(image_bgr, h_mat @ token_to_grid, marker_id, config)
+        agreement = float(np.mean(votes == identity[0] - 1))
+        if agreement < config.min_colour_agreement:
+            continue
+        # Confidence: colour agreement, lowered when the centre sits near a square edge.
+        edge = min(centre[0] - sx, sx + 1 - centre[0], centre[1] - sy, sy + 1 - centre[1])
+        confidence = agreement * min(1.0, 0.5 + edge * 2)
+        observations.append(TokenObservation(sx, sy, identity[0], identity[1], round(confidence, 3)))
+    observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
+    return observations
