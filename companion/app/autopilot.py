@@ -1,0 +1,195 @@
+"""Drive the real app from a script of steps, as a person would, and report what it shows.
+
+Used by the tests (each in its own process, since Kivy owns one window and one
+event loop per process) and handy to reproduce a bug report. Run as::
+
+    python -m companion.app.autopilot SCRIPT.json REPORT.json
+
+SCRIPT is {"data_dir": str, "demo": bool, "lang": "fr"|"en", "steps": [...]}; steps are
+{"tap_token": [player, number]}, {"tap_square": [x, y]}, {"tap_drawn": layer} (the first
+square drawn in that overlay layer, the selected token's own square excepted), {"tap": id}
+('undo'/'redo' of the top bar, '<screen>.<kv id>', or '<screen>.<part>.<kv id>' for a part the
+screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
+showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
+(a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
+{"hold": true} (stay open until killed: crash tests). Every step waits for the frame
+to settle first. The report maps each label to what the app shows then.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+SETTLE_FRAMES = 3
+
+
+def _state_summary(app) -> dict:
+    """What a person sees of the game, in plain JSON."""
+    session = app.session
+    state = session.state
+    board_screen = app.screen("board")
+    return {
+        "screen": app.root.ids.manager.current,
+        "selected": list(app.selected) if app.selected else None,
+        "drawn": {k: sorted(map(list, v)) for k, v in board_screen.board_view.surface.drawn.items()},
+        "pieces": {f"{p}-{n}": list(piece.at) if piece.at else None for (p, n), piece in state.pieces.items()},
+        "life": {str(p.id): p.life for p in state.players},
+        "rolls": [{"results": r["results"], "die": r["die"]} for r in state.rolls],
+        "turn": {"number": state.turn.number, "phase": state.turn.phase, "step": state.turn.step},
+        "history": session.history(app.lang),
+        "message": app.message,
+        "info": board_screen.info,
+        "dice_result": app.screen("dice").result,
+        "players": {str(p.id): {"life": p.life, "left": p.left, "mulligans": p.mulligans, "kept": p.kept,
+                                "commander_damage": {str(k): v for k, v in p.commander_damage.items()}}
+                    for p in state.players},
+        "board_rows": session.board.to_rows(),
+        "game": {"format": state.format, "planar_decks": {str(k): v for k, v in state.planar.decks.items()}
+                 if state.planar else None, "events": len(state.events.deck) if state.events else None,
+                 "house": dict(state.house_rules)},
+        "screens": {name: screen.autopilot_report() for name, screen in
+                    ((s.name, s) for s in app.root.ids.manager.screens) if hasattr(screen, "autopilot_report")},
+    }
+
+
+def _tap_window_point(x: float, y: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def _export_window(path: Path) -> None:
+    """The window as a person sees it, pop-ups included, rendered through an Fbo (reading the
+    offscreen window's own buffer gives black)."""
+    from kivy.core.window import Window
+    from kivy.graphics import ClearBuffers, ClearColor, Fbo
+
+    fbo = Fbo(size=Window.size, with_stencilbuffer=True)
+    with fbo:
+        ClearColor(0, 0, 0, 1)
+        ClearBuffers()
+    layers = list(reversed(Window.children))  # bottom first: the app's root, then pop-ups
+    for widget in layers:
+        Window.canvas.remove(widget.canvas)
+        fbo.add(widget.canvas)
+    fbo.draw()
+    fbo.texture.save(str(path), flipped=True)
+    for widget in layers:
+        fbo.remove(widget.canvas)
+        Window.canvas.add(widget.canvas)
+
+
+def _find_target(app, target: str):
+    """A widget by kv id: 'undo'/'redo' in the top bar, '<screen>.<id>', or '<screen>.<part>.<id>'."""
+    if "." in target:
+        name, wid = target.split(".", 1)
+        screen = app.screen(name)
+        return screen.ids[wid] if wid in screen.ids else screen.find_widget(wid)
+    return app.root.ids[target]
+
+
+def _visible_buttons(root):
+    """Buttons a person could tap under `root`, topmost first (shown: some size and opacity)."""
+    from kivy.uix.button import Button
+
+    found = []
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Button) and not widget.disabled and widget.opacity > 0 and widget.height > 0 \
+                and widget.width > 1 and widget.get_root_window() is not None:
+            found.append(widget)
+    return found
+
+
+def _find_text(app, text: str):
+    """The button showing `text`: in an open pop-up first, else on the current screen."""
+    from kivy.core.window import Window
+
+    popups = [w for w in Window.children if w is not app.root]
+    manager = app.root.ids.manager
+    for root in [*popups, manager.current_screen]:
+        for button in _visible_buttons(root):
+            if button.text == text:
+                return button
+    raise LookupError(f"no visible button shows {text!r}")
+
+
+def run_script(script: dict, report_path: Path) -> int:
+    from companion.app.env import prepare_kivy
+
+    prepare_kivy(headless=True)
+    from kivy.clock import Clock
+
+    from companion.app.main import TacticalApp
+
+    report: dict = {}
+    steps = list(script.get("steps", []))
+    app = TacticalApp(demo=script.get("demo", True), lang=script.get("lang", "en"),
+                      data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"))
+
+    def write_report():
+        """Atomically (temp file + rename): a test may read it while the app is being killed."""
+        temp = report_path.with_suffix(".tmp")
+        temp.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(temp, report_path)
+
+    def run_next(*_):
+        if not steps:
+            write_report()
+            app.stop()
+            return
+        step = steps.pop(0)
+        (kind, value), = step.items()
+        if kind == "tap_token":
+            at = app.session.piece(tuple(value)).at
+            _tap_window_point(*app.screen("board").board_view.window_point_of(at))
+        elif kind == "tap_square":
+            _tap_window_point(*app.screen("board").board_view.window_point_of(tuple(value)))
+        elif kind == "tap_drawn":  # the first drawn square of a layer other than the selected token's own
+            view = app.screen("board").board_view
+            own = app.session.piece(app.selected).at
+            target = min(at for at in view.surface.drawn[value] if at != own)
+            _tap_window_point(*view.window_point_of(target))
+        elif kind == "tap":
+            widget = _find_target(app, value)
+            _tap_window_point(*widget.to_window(*widget.center))
+        elif kind == "tap_text":
+            widget = _find_text(app, value)
+            _tap_window_point(*widget.to_window(*widget.center))
+        elif kind == "type":
+            _find_target(app, value[0]).text = value[1]
+        elif kind == "pick":
+            _find_target(app, value[0]).text = value[1]
+        elif kind == "show":
+            app.show(value)
+        elif kind == "report":
+            report[value] = _state_summary(app)
+            write_report()  # written at once: a crash test kills the app right after
+        elif kind == "screenshot":
+            from companion.app.main import compact_png
+
+            _export_window(Path(value))
+            compact_png(Path(value))
+        elif kind == "hold":
+            return  # stay open; the test kills the process
+        app._wait_then(run_next, frames=SETTLE_FRAMES, seconds=0.0)
+
+    Clock.schedule_once(lambda dt: app._wait_then(run_next), 0)
+    app.run()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2:
+        print("usage: python -m companion.app.autopilot SCRIPT.json REPORT.json", file=sys.stderr)
+        return 2
+    script = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    return run_script(script, Path(argv[1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

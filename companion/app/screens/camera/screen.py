@@ -1,0 +1,188 @@
+"""Camera screen: the live feed with the selected piece's overlays drawn on the real board (AR),
+the camera source, a calibrate button, the recognition status, the doubtful squares to confirm
+one by one, and the detected moves."""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.button import Button
+from kivy.uix.screenmanager import Screen
+
+from boards import COLOURS, square_label
+from companion.app.kv import load_kv_beside
+from companion.app.platform_services import ON_ANDROID
+from companion.app.screens.camera.feed import FeedUnavailable, KivyCameraFeed, Reading, SourceFeed, SyntheticFeed, \
+    draw_on_photo, read_board
+from companion.app.widgets import controls  # noqa: F401
+from companion.app.widgets.board_view import bgr_texture
+
+load_kv_beside(__file__)
+
+LIVE_FPS = 10  # a real camera is polled this often while the screen is shown
+DEFAULT_SOURCE = "0"  # desktop: the first webcam
+
+
+class CameraScreen(Screen):
+    status = StringProperty("")
+    moves_text = StringProperty("")
+    doubtful = ListProperty([])          # squares still to confirm (camera's and a scanned board's)
+    has_moves = BooleanProperty(False)
+    confirming = ObjectProperty(None, allownone=True)  # the doubtful square being confirmed
+    confirm_colours = StringProperty("")
+    confirm_obstacle = BooleanProperty(False)
+
+    def on_kv_post(self, *_):
+        app = App.get_running_app()
+        self.feed = None  # opened on first visit: the camera stays off until someone wants it
+        self.reading = Reading()
+        self._poll = None
+        self.ids.source.text = app.camera_source
+        app.bind(revision=lambda *_: (self.describe(), self.show_frame()), selected=lambda *_: self.show_frame(),
+                 lang=lambda *_: self.describe())
+
+    def autopilot_report(self) -> dict:
+        return {"status": self.status, "doubtful": [list(at) for at in self.doubtful],
+                "tokens_read": sorted([t["player"], t["number"], t["x"], t["y"]] for t in self.reading.tokens),
+                "found": self.reading.found, "source": App.get_running_app().camera_source,
+                "confirming": list(self.confirming) if self.confirming is not None else None}
+
+    def find_widget(self, path: str):
+        """'doubt-0': the first listed doubtful square's button (driven by the autopilot like a tap)."""
+        return list(reversed(self.ids.doubtful_list.children))[int(path.split("-")[1])]
+
+    # -- source --------------------------------------------------------
+    def _open_feed(self):
+        """The source typed by the table; else the demo's photographer, Android's camera, or webcam 0."""
+        app = App.get_running_app()
+        if app.camera_source.strip():
+            return SourceFeed(app.camera_source)
+        if app.demo:
+            return SyntheticFeed()
+        if ON_ANDROID:
+            return KivyCameraFeed(0)
+        return SourceFeed(DEFAULT_SOURCE)
+
+    def open_source(self) -> None:
+        """Switch to the source in the text field ("0", a URL, a file; empty = default). A source that
+        cannot be opened is said in the status line; the game is untouched."""
+        app = App.get_running_app()
+        app.camera_source = self.ids.source.text.strip()
+        if self.feed is not None:
+            self.feed.close()
+        self.feed, self.reading = None, Reading()
+        self._start_feed()
+
+    def _start_feed(self) -> bool:
+        app = App.get_running_app()
+        if self.feed is None:
+            try:
+                self.feed = self._open_feed()
+            except FeedUnavailable as exc:
+                self.status = app.t(f"camera.{exc.key}", **exc.fields)
+                return False
+        if not self.reading.found:
+            self.calibrate()
+        return True
+
+    def on_pre_enter(self, *_):
+        if not self._start_feed():
+            return
+        self.show_frame()
+        if not isinstance(self.feed, SyntheticFeed):
+            self._poll = Clock.schedule_interval(lambda dt: self.show_frame(), 1 / LIVE_FPS)
+
+    def on_leave(self, *_):
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+
+    def _frame(self):
+        """The current frame, or None with the reason shown in the status line."""
+        session = App.get_running_app().session
+        if not session.has_game or self.feed is None:
+            return None
+        try:
+            return self.feed.frame(session.board, session.photo_tokens())
+        except FeedUnavailable as exc:
+            self.status = App.get_running_app().t(f"camera.{exc.key}", **exc.fields)
+            return None
+
+    # -- reading -------------------------------------------------------
+    def calibrate(self) -> None:
+        """Read the board in the current frame: homography, doubtful squares, tokens and their moves."""
+        image = self._frame()
+        if image is None:
+            return
+        self.reading = read_board(image, App.get_running_app().session.board)
+        self.describe()
+        self.show_frame()
+
+    def describe(self) -> None:
+        app = App.get_running_app()
+        reading = self.reading
+        if not app.session.has_game:
+            return
+        if reading.found:
+            self.status = app.t("camera.found", app.lang, tokens=len(reading.tokens), ms=round(reading.timing_ms))
+        elif reading.error:
+            self.status = app.t("camera.not_found", app.lang, error=reading.error)
+        self.doubtful = app.session.doubtful_squares(reading.doubtful)
+        if self.confirming is not None and tuple(self.confirming) not in self.doubtful:
+            self.confirming = None
+        self._list_doubtful()
+        self.moves_text = app.session.detected_moves_text(reading.tokens, app.lang) if reading.found else ""
+        self.has_moves = reading.found and bool(app.session.seen_moves(reading.tokens))
+
+    def _list_doubtful(self) -> None:
+        box = self.ids.doubtful_list
+        box.clear_widgets()
+        for at in self.doubtful:
+            button = Button(text=square_label(at), font_size="18sp", size_hint=(None, None), size=("72dp", "52dp"))
+            button.bind(on_release=lambda _, at=at: self.pick_doubtful(at))
+            box.add_widget(button)
+
+    # -- confirming a doubtful square (MT 2.02.e) ------------------------
+    def pick_doubtful(self, at) -> None:
+        """Start confirming one square: the choice starts from what the board says now."""
+        square = App.get_running_app().session.board.square(*at)
+        self.confirming = tuple(at)
+        self.confirm_colours = "".join(c for c in COLOURS if c in square.colours)
+        self.confirm_obstacle = square.obstacle and bool(square.colours)
+
+    def toggle_colour(self, colour: str) -> None:
+        chosen = set(self.confirm_colours) ^ {colour}
+        self.confirm_colours = "".join(c for c in COLOURS if c in chosen)
+
+    def confirm(self) -> None:
+        """Record the square as the table says it is (one undoable game action)."""
+        if self.confirming is None:
+            return
+        at, self.confirming = self.confirming, None
+        App.get_running_app().perform("confirm_square", at, self.confirm_colours, self.confirm_obstacle)
+
+    def confirm_label(self, lang: str) -> str:
+        if self.confirming is None:
+            return App.get_running_app().t("camera.pick_doubtful", lang)
+        return App.get_running_app().t("camera.confirm_square", lang, label=square_label(self.confirming))
+
+    # -- moves ---------------------------------------------------------
+    def accept_moves(self) -> None:
+        """The table agrees with what the camera saw: record the moves (legal or not: cards may allow them)."""
+        app = App.get_running_app()
+        app.perform("apply_camera_moves", self.reading.tokens)
+        self.describe()
+
+    def show_frame(self) -> None:
+        if self.manager is None or self.manager.current != self.name:
+            return
+        image = self._frame()
+        if image is None:
+            return
+        if self.reading.found:
+            app = App.get_running_app()
+            overlay = app.session.overlays(app.selected) if app.selected in app.session.tokens() else None
+            layers = dict(overlay.layers) if overlay else {}
+            layers["doubtful"] = set(self.doubtful)
+            image = draw_on_photo(image, self.reading.homography, layers)
+        self.ids.photo.texture = bgr_texture(image)

@@ -1,0 +1,27 @@
+"""History screen: the game's readable log (from companion.game, in the UI language), undo and redo."""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.app.kv import load_kv_beside
+from companion.app.widgets import controls  # noqa: F401
+
+load_kv_beside(__file__)
+
+
+class HistoryScreen(Screen):
+    log_text = StringProperty("")
+
+    def on_kv_post(self, *_):
+        App.get_running_app().bind(revision=lambda *_: self.refresh())
+        self.refresh()
+
+    def on_pre_enter(self, *_):
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        lines = app.session.history(app.lang) if app.session.has_game else []
+        self.log_text = "\n".join(reversed(lines)) or app.t("history.empty")

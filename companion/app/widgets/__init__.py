@@ -1,0 +1,1 @@
+"""Widgets shared by several screens (board view, big buttons, trackers)."""

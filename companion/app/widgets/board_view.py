@@ -1,0 +1,286 @@
+"""The board as the players see it, tokens on it, overlays over it; pinch to zoom, drag to pan.
+
+One texture for the board, one Mesh per overlay layer and per ring style, and
+all tokens as ONE Mesh over one atlas texture: a full frame of a 40×25 board with
+120 tokens and every overlay is a handful of draw calls, not a thousand widgets.
+Only what changed is rebuilt: a layer whose squares are the same keeps its Mesh,
+and the tokens' mesh is rebuilt only when a token moves (measured by `companion.bench.app`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+from kivy.graphics import Color, InstructionGroup, Mesh, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.properties import NumericProperty, ObjectProperty
+from kivy.uix.scatter import Scatter
+from kivy.uix.stencilview import StencilView
+from kivy.uix.widget import Widget
+
+from companion.app.widgets.board_image import BoardPicture
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class OverlayStyle:
+    """How one overlay layer looks: RGBA fill and how far the quad is inset in its square (0..0.5)."""
+
+    rgba: tuple[float, float, float, float]
+    inset: float = 0.0
+
+
+# Drawn in this order, so later layers sit on top of earlier ones.
+OVERLAY_STYLES: dict[str, OverlayStyle] = {
+    "zone": OverlayStyle((1.0, 0.85, 0.1, 0.30)),          # action zone (MT 4.03)
+    "moves": OverlayStyle((0.1, 1.0, 0.35, 0.60), 0.22),   # where the piece may end its move (MT 3.04.b)
+    "attack": OverlayStyle((1.0, 0.15, 0.1, 0.75), 0.36),  # squares to attack from (MT 5.03.a)
+    "doubtful": OverlayStyle((1.0, 0.0, 1.0, 0.45), 0.10), # camera: colour to confirm (MT 2.02.e)
+}
+RING_STYLES = {
+    "blockers": (1.0, 0.45, 0.0, 1.0),   # pieces that may block the selected one (MT 5.04)
+    "selected": (1.0, 1.0, 1.0, 1.0),
+}
+
+
+def bgr_texture(image_bgr: np.ndarray) -> Texture:
+    """A Kivy texture (origin bottom-left) from an OpenCV-style BGR/BGRA image (origin top-left)."""
+    height, width = image_bgr.shape[:2]
+    fmt = "bgra" if image_bgr.ndim == 3 and image_bgr.shape[2] == 4 else "bgr"
+    texture = Texture.create(size=(width, height), colorfmt=fmt)
+    texture.blit_buffer(np.ascontiguousarray(image_bgr[::-1]).tobytes(), colorfmt=fmt, bufferfmt="ubyte")
+    return texture
+
+
+def quad_mesh_arrays(corners: np.ndarray, uvs: np.ndarray | None = None) -> tuple[list[float], list[int]]:
+    """Vertices (x, y, u, v) and triangle indices for quads given as an (n, 4, 2) array
+    (texture coordinates `uvs` of the same shape, for textured quads)."""
+    n = len(corners)
+    vertices = np.zeros((n, 4, 4), dtype=np.float32)
+    vertices[:, :, :2] = corners
+    if uvs is not None:
+        vertices[:, :, 2:] = uvs
+    base = (np.arange(n, dtype=np.int64) * 4)[:, None]
+    indices = (base + np.array([0, 1, 2, 2, 3, 0])).ravel()
+    return vertices.ravel().tolist(), indices.tolist()
+
+
+class BoardSurface(Widget):
+    """The board in image-pixel units (1 unit = 1 texture pixel, y up); the scatter scales it."""
+
+    picture = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.size_hint = (None, None)
+        self._board_group = InstructionGroup()
+        self._overlay_group = InstructionGroup()
+        self._token_group = InstructionGroup()
+        self._ring_group = InstructionGroup()
+        for group in (self._board_group, self._overlay_group, self._token_group, self._ring_group):
+            self.canvas.add(group)
+        # one group per layer / ring style, in drawing order, rebuilt only when its squares change
+        self._layer_groups = {name: InstructionGroup() for name in OVERLAY_STYLES}
+        for group in self._layer_groups.values():
+            self._overlay_group.add(group)
+        self._ring_groups = {name: InstructionGroup() for name in RING_STYLES}
+        for group in self._ring_groups.values():
+            self._ring_group.add(group)
+        self._atlas: tuple[tuple, Texture, dict] | None = None  # (token keys, texture, key -> uv quad)
+        self._drawn_tokens: tuple | None = None
+        self.drawn: dict[str, frozenset[Square]] = {}  # squares of each layer/ring now on screen
+
+    # -- geometry ------------------------------------------------------
+    def square_origin(self, at: Square) -> tuple[float, float]:
+        """Bottom-left corner of square `at` in surface coordinates."""
+        pic: BoardPicture = self.picture
+        left, top, side, _ = pic.square_rect(at)
+        return float(left), float(pic.image.shape[0] - top - side)
+
+    def square_at(self, x: float, y: float) -> Square | None:
+        """The square under a surface point, or None outside the grid."""
+        pic: BoardPicture = self.picture
+        if pic is None:
+            return None
+        side = pic.px_per_square
+        col = int((x - pic.origin[0]) // side)
+        row = int((pic.image.shape[0] - y - pic.origin[1]) // side)
+        width, height = self._grid_size
+        return (col, row) if 0 <= col < width and 0 <= row < height else None
+
+    def set_picture(self, picture: BoardPicture, grid_size: tuple[int, int]) -> None:
+        self.picture = picture
+        self._grid_size = grid_size
+        height, width = picture.image.shape[:2]
+        self.size = (width, height)
+        self._board_group.clear()
+        self._board_group.add(Color(1, 1, 1, 1))
+        self._board_group.add(Rectangle(texture=bgr_texture(picture.image), pos=(0, 0), size=(width, height)))
+        self.drawn, self._drawn_tokens = {}, None  # a new picture: every layer is drawn afresh
+        for group in (*self._layer_groups.values(), *self._ring_groups.values(), self._token_group):
+            group.clear()
+
+    # -- drawing -------------------------------------------------------
+    def _quads(self, squares: Iterable[Square], inset: float) -> np.ndarray:
+        pic: BoardPicture = self.picture
+        side = pic.px_per_square
+        pts = np.array(sorted(squares), dtype=np.float32).reshape(-1, 2)
+        left = pic.origin[0] + pts[:, 0] * side + inset * side
+        bottom = pic.image.shape[0] - pic.origin[1] - (pts[:, 1] + 1) * side + inset * side
+        size = side * (1 - 2 * inset)
+        corners = np.stack([np.stack([left, bottom], 1), np.stack([left + size, bottom], 1),
+                            np.stack([left + size, bottom + size], 1), np.stack([left, bottom + size], 1)], 1)
+        return corners
+
+    def _ring_quads(self, squares: Iterable[Square]) -> np.ndarray:
+        """Four thin quads (a frame) inside each square, as an (4n, 4, 2) array."""
+        side = self.picture.px_per_square
+        width = max(2.0, side / 14)
+        inner = self._quads(squares, 2 / side)  # (n, 4, 2): bottom-left, bottom-right, top-right, top-left
+        (x0, y0), (x1, y1) = inner[:, 0].T, inner[:, 2].T
+        bars = [(x0, y0, x1, y0 + width), (x0, y1 - width, x1, y1), (x0, y0, x0 + width, y1), (x1 - width, y0, x1, y1)]
+        quads = [np.stack([np.stack([l, b], 1), np.stack([r, b], 1), np.stack([r, t], 1), np.stack([l, t], 1)], 1)
+                 for l, b, r, t in bars]
+        return np.concatenate(quads)
+
+    def draw_overlays(self, layers: dict[str, Iterable[Square]], rings: dict[str, Iterable[Square]]) -> None:
+        """Show these overlays: filled layers (OVERLAY_STYLES) and rings around squares (RING_STYLES).
+        A layer or ring whose squares did not change keeps its Mesh (nothing re-sent to the GPU)."""
+        wanted = {name: frozenset(squares) for name, squares in {**layers, **rings}.items()}
+        if self.picture is None:
+            self.drawn = wanted
+            return
+        for name, style in OVERLAY_STYLES.items():
+            squares = wanted.get(name, frozenset())
+            if squares != self.drawn.get(name, frozenset()):
+                self._fill(self._layer_groups[name], style.rgba, self._quads(squares, style.inset) if squares else None)
+        for name, rgba in RING_STYLES.items():
+            squares = wanted.get(name, frozenset())
+            if squares != self.drawn.get(name, frozenset()):
+                self._fill(self._ring_groups[name], rgba, self._ring_quads(squares) if squares else None)
+        self.drawn = wanted
+
+    @staticmethod
+    def _fill(group: InstructionGroup, rgba, corners: np.ndarray | None) -> None:
+        group.clear()
+        if corners is not None:
+            vertices, indices = quad_mesh_arrays(corners)
+            group.add(Color(*rgba))
+            group.add(Mesh(vertices=vertices, indices=indices, mode="triangles"))
+
+    def _token_atlas(self, keys: tuple, render_token, diameter: int) -> tuple[Texture, dict]:
+        """All token pictures in one texture (a grid of `diameter` cells): one texture bind for every token."""
+        if self._atlas is None or not set(keys) <= set(self._atlas[0]):
+            keys = tuple(sorted(set(keys) | set(self._atlas[0] if self._atlas else ())))
+            cols = max(1, int(np.ceil(np.sqrt(len(keys)))))
+            rows = max(1, -(-len(keys) // cols))
+            sheet = np.zeros((rows * diameter, cols * diameter, 4), np.uint8)
+            uv = {}
+            for index, key in enumerate(keys):
+                row, col = divmod(index, cols)
+                picture = render_token(key[0], key[1], diameter)
+                if picture.shape[2] == 3:
+                    picture = np.dstack([picture, np.full(picture.shape[:2], 255, np.uint8)])
+                sheet[row * diameter:(row + 1) * diameter, col * diameter:(col + 1) * diameter] = picture
+                # texture v grows upwards; the sheet is flipped when uploaded (bgr_texture)
+                u0, u1 = col / cols, (col + 1) / cols
+                v0, v1 = 1 - (row + 1) / rows, 1 - row / rows
+                uv[key] = np.array([(u0, v0), (u1, v0), (u1, v1), (u0, v1)], np.float32)
+            self._atlas = (keys, bgr_texture(sheet), uv)
+        return self._atlas[1], self._atlas[2]
+
+    def draw_tokens(self, tokens: Iterable[tuple[int, int, Square]], render_token) -> None:
+        """Tokens (player, number, square) drawn with `render_token(player, number, diameter) -> BGRA`,
+        all in one Mesh; nothing is rebuilt when no token moved."""
+        tokens = tuple(sorted(tokens))
+        if self.picture is None or tokens == self._drawn_tokens:
+            return
+        self._drawn_tokens = tokens
+        self._token_group.clear()
+        if not tokens:
+            return
+        side = self.picture.px_per_square
+        diameter = int(side * 0.86)
+        texture, uv = self._token_atlas(tuple((p, n) for p, n, _ in tokens), render_token, diameter)
+        pad = (side - diameter) / 2 / side
+        corners = self._quads([at for _, _, at in tokens], pad)
+        # _quads sorts squares: keep each token's uv with its own square
+        order = sorted(range(len(tokens)), key=lambda i: tokens[i][2])
+        uvs = np.stack([uv[(tokens[i][0], tokens[i][1])] for i in order])
+        vertices, indices = quad_mesh_arrays(corners, uvs)
+        self._token_group.add(Color(1, 1, 1, 1))
+        self._token_group.add(Mesh(vertices=vertices, indices=indices, mode="triangles", texture=texture))
+
+
+class BoardView(StencilView):
+    """Clips the zoomable board; dispatches `on_square_tap(square)` for a tap that did not pan."""
+
+    min_zoom = NumericProperty(0.3)
+    max_zoom = NumericProperty(6.0)
+    TAP_SLOP = 12  # pixels a finger may drift and still count as a tap
+
+    __events__ = ("on_square_tap",)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.scatter = Scatter(do_rotation=False, auto_bring_to_front=False,
+                               size_hint=(None, None), scale_min=0.05, scale_max=8)
+        self.surface = BoardSurface()
+        self.scatter.add_widget(self.surface)
+        self.add_widget(self.scatter)
+        self.bind(size=lambda *_: self.fit(), pos=lambda *_: self.fit())
+
+    def set_picture(self, picture: BoardPicture, grid_size: tuple[int, int]) -> None:
+        self.surface.set_picture(picture, grid_size)
+        self.scatter.size = self.surface.size
+        self.fit()
+
+    def fit(self) -> None:
+        """Show the whole board centred in the view (the state before any pinch)."""
+        if self.surface.picture is None or not self.width or not self.height:
+            return
+        width, height = self.surface.size
+        scale = min(self.width / width, self.height / height)
+        self.scatter.scale = scale
+        self.scatter.pos = (self.x + (self.width - width * scale) / 2, self.y + (self.height - height * scale) / 2)
+
+    def window_point_of(self, at: Square) -> tuple[float, float]:
+        """Window coordinates of the centre of square `at` (used by tests to tap a token)."""
+        x, y = self.surface.square_origin(at)
+        half = self.surface.picture.px_per_square / 2
+        return self.to_window(*self.scatter.to_parent(x + half, y + half))
+
+    WHEEL_STEP = 1.15  # desktop: one mouse-wheel notch zooms by this factor around the pointer
+
+    def on_touch_down(self, touch):
+        if not self.collide_point(*touch.pos):
+            return super().on_touch_down(touch)
+        if touch.is_mouse_scrolling:
+            factor = self.WHEEL_STEP if touch.button == "scrolldown" else 1 / self.WHEEL_STEP
+            new_scale = min(self.max_zoom, max(self.min_zoom, self.scatter.scale * factor))
+            if new_scale != self.scatter.scale:
+                from kivy.graphics.transformation import Matrix
+
+                anchor = self.scatter.to_local(*self.to_widget(*touch.pos, relative=False))
+                self.scatter.apply_transform(Matrix().scale(new_scale / self.scatter.scale,
+                                                            new_scale / self.scatter.scale, 1), anchor=anchor)
+            return True
+        touch.ud.setdefault("board_tap_start", touch.pos)
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch):
+        handled = super().on_touch_up(touch)
+        start = touch.ud.get("board_tap_start")
+        if start and self.collide_point(*touch.pos) and touch.grab_current in (None, self):
+            if abs(touch.x - start[0]) <= self.TAP_SLOP and abs(touch.y - start[1]) <= self.TAP_SLOP:
+                square = self.surface.square_at(*self.scatter.to_local(*touch.pos))
+                touch.ud.pop("board_tap_start")
+                if square is not None:
+                    self.dispatch("on_square_tap", square)
+                    return True
+        return handled
+
+    def on_square_tap(self, square: Square) -> None:
+        """Default handler: screens bind to this event."""
