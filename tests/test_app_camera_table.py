@@ -80,7 +80,7 @@ def test_a_doubtful_square_is_confirmed_through_an_undoable_action(demo_run):
     colours = lambda code: set(code.rstrip("#@*.")) if code != "." else set()  # noqa: E731
     assert colours(after) == colours(before) ^ {"G"}
     assert [x, y] not in report["confirmed"]["screens"]["camera"]["doubtful"]
-    assert any(line.endswith(f"= {after}") for line in report["confirmed"]["history"])
+    assert any(line.endswith(f": {after}") for line in report["confirmed"]["history"])
     assert square(report["unconfirmed"]) == before
     assert [x, y] in report["unconfirmed"]["screens"]["camera"]["doubtful"]
 

@@ -362,3 +362,29 @@ def test_game_layer_imports_neither_kivy_nor_cv2():
     code = "import sys, companion.game; print(sorted({m.split('.')[0] for m in sys.modules} & {'kivy', 'cv2'}))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_confirming_a_doubtful_square_changes_the_board_and_undoes_MT_2_02_e():
+    """MT 2.02.e: a doubtful square is settled by the table; the game's board follows, undo restores it."""
+    game = new_game()
+    before = game.state.board.square(0, 1)
+    game.set_square((0, 1), "UG")
+    assert game.state.board.square(0, 1).colours == frozenset("UG")
+    assert "A2" in game.history("en")[-1] and "UG" in game.history("en")[-1]
+    assert "confirmée" in game.history("fr")[-1]
+    game.undo()
+    assert game.state.board.square(0, 1) == before
+    game.redo()
+    game.set_square((0, 1), "W")
+    game.undo()
+    assert game.state.board.square(0, 1).colours == frozenset("UG")
+
+
+def test_a_square_under_a_walking_token_cannot_become_an_obstacle_MT_2_03_b():
+    """MT 2.03.b: nobody stands on an obstacle, so a square holding a walker cannot be confirmed as one."""
+    game = new_game()
+    game.add_piece(ANGEL)
+    with pytest.raises(GameError, match="obstacle"):
+        game.set_square(ANGEL.at, ".")
+    game.set_square(ANGEL.at, "R")
+    assert game.state.board.square(*ANGEL.at).colours == frozenset("R")

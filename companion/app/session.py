@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from boards import Board, COLOURS, library_boards, load_board, parse_square_label, square_label
+from boards import Board, COLOURS, library_boards, load_board, square_label
 from boards.model import Square as BoardSquare
 from boards.tokens import PLAYER_COLOURS, PLAYER_NAMES, render_token
 from companion.app.i18n import translate
@@ -28,7 +28,6 @@ PLANES_PER_DECK = 10  # planar cards the table did not name are numbered in deck
 # A doubtful square the table confirmed is journaled as a game note "✓ E5 = WU#" (board-file code):
 # undoable, autosaved and in the history, until companion.game has a board-edit action.
 DOUBTS_FILE = "board-doubts.json"  # a scanned board's squares to confirm, beside the game's save
-CONFIRMED_SQUARE = re.compile(r"^✓ (?P<label>[A-Z]+\d+) = (?P<code>\S+)$")
 
 
 class ScanError(ValueError):
@@ -68,10 +67,9 @@ class GameSession:
         self.save_dir = Path(save_dir)
         self.demo = demo
         self.game: Game | None = None
-        self._board_cache: tuple[tuple, Board] | None = None
         self._picture_cache: tuple[Board, BoardPicture] | None = None
         self._overlay_cache: dict[tuple[int, Token], Overlay] = {}
-        self._corrections_cache: tuple[int, dict[Square, BoardSquare]] | None = None
+        self._confirmed_cache: tuple[int, set[Square]] | None = None
         self.board_doubts: frozenset[Square] = frozenset()  # a scanned board's squares still to confirm
         self.demo_focus: Token | None = None  # the demo's token shown selected at start
         if latest_game(self.save_dir) is not None:
@@ -241,26 +239,23 @@ class GameSession:
         return self.game.player_leaves(player, "conceded")
 
     def confirm_square(self, at: Square, colours: str, obstacle: bool):
-        """The table says what a doubtful square really is (MT 2.02.e); undoable like any action.
-        Start and Temple marks of the square are kept (a colourless square is an obstacle, MT 2.03.a)."""
+        """The table says what a doubtful square really is (MT 2.02.e): a game action, so it is
+        saved, logged and undoable like any other. Start and Temple marks of the square are kept
+        (a colourless square is an obstacle, MT 2.03.a)."""
         current = self.board.square(*at)
         obstacle = obstacle or not colours
         square = BoardSquare(frozenset(colours), obstacle=obstacle, start=current.start and not obstacle,
                              temple=current.temple and not obstacle)
-        return self.game.note(f"✓ {square_label(at)} = {square.code}")
+        return self.game.set_square(at, square.code)
 
-    def confirmed_squares(self) -> dict[Square, BoardSquare]:
-        """Squares the table confirmed, from the notes in effect (undo takes one back)."""
+    def confirmed_squares(self) -> set[Square]:
+        """Squares the table confirmed, from the actions in effect (undo takes one back)."""
         state = self.state
-        if self._corrections_cache is None or self._corrections_cache[0] != id(state):
-            found: dict[Square, BoardSquare] = {}
-            for entry in self.game.history_entries():
-                if entry.action.kind == "note":
-                    match = CONFIRMED_SQUARE.match(entry.action.data.get("text", ""))
-                    if match:
-                        found[parse_square_label(match["label"])] = BoardSquare.parse(match["code"])
-            self._corrections_cache = (id(state), found)
-        return self._corrections_cache[1]
+        if self._confirmed_cache is None or self._confirmed_cache[0] != id(state):
+            found = {tuple(entry.action.data["at"]) for entry in self.game.history_entries()
+                     if entry.action.kind == "set_square"}
+            self._confirmed_cache = (id(state), found)
+        return self._confirmed_cache[1]
 
     def remove_piece(self, token: Token):
         """The permanent left the grid: its token number is free again (MT 5.02.d)."""
@@ -279,21 +274,13 @@ class GameSession:
 
     @property
     def board(self) -> Board:
-        """The game's board with the squares the table confirmed, rebuilt only when either changes."""
-        state = self.state
-        corrections = self.confirmed_squares()
-        key = (state.board_name, tuple(state.board_rows), tuple(sorted((at, sq.code) for at, sq in corrections.items())))
-        if self._board_cache is None or self._board_cache[0] != key:
-            board = state.board
-            for at, square in corrections.items():
-                board = board.replace_square(at, square)
-            self._board_cache = (key, board)
-        return self._board_cache[1]
+        """The game's board, squares confirmed by the table included."""
+        return self.state.board
 
     def doubtful_squares(self, seen: list[Square] = ()) -> list[Square]:
         """Squares still to confirm: the camera's doubts and a scanned board's, minus the confirmed ones."""
-        confirmed = self.confirmed_squares() if self.has_game else {}
-        return sorted((set(seen) | self.board_doubts) - set(confirmed))
+        confirmed = self.confirmed_squares() if self.has_game else set()
+        return sorted((set(seen) | self.board_doubts) - confirmed)
 
     @property
     def can_undo(self) -> bool:

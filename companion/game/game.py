@@ -421,5 +421,9 @@ class Game:
         self._record("horde_choice", {"options": list(options), "chosen": chosen, "question": question})
         return chosen
 
+    def set_square(self, at: tuple[int, int], code: str) -> GameState:
+        """The table confirms what a square is, in board-file notation ("WU", "R#", "."): MT 2.02.e."""
+        return self._record("set_square", {"at": list(at), "code": code})
+
     def note(self, text: str) -> GameState:
         return self._record("note", {"text": text})

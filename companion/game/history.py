@@ -64,6 +64,7 @@ TEMPLATES = {
     "city_defeated": {"en": "The City is defeated", "fr": "La Cité est défaite"},
     "horde_choice": {"en": "The Horde chose at random: {chosen}", "fr": "La Horde choisit au hasard : {chosen}"},
     "note": {"en": "{text}", "fr": "{text}"},
+    "set_square": {"en": "square {square} confirmed: {code}", "fr": "case {square} confirmée : {code}"},
     "wave": {"en": "wave {wave} begins", "fr": "la vague {wave} commence"},
     "boss": {"en": "the boss {boss} is revealed and cast", "fr": "le boss {boss} est révélé et lancé"},
     "horde_won": {"en": "the Horde is defeated!", "fr": "la Horde est vaincue !"},
@@ -189,6 +190,8 @@ def _main_text(entry: HistoryEntry, lang: str) -> str:
         at = data.get("at") if kind == "move_piece" else data["piece"].get("at")
         square = square_label(tuple(at)) if at is not None else _t("off_grid", lang)
         return _t(kind, lang, **{**fields, "square": square})
+    if kind == "set_square":
+        return _t(kind, lang, square=square_label(tuple(data["at"])), code=data["code"])
     if kind == "set_positions":
         return _t(kind, lang, count=len(data["positions"]), source=data.get("source", ""))
     if kind == "update_piece":

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable
 
+from boards import Square, SquareCodeError, square_label
 from companion.game.dice import PLANAR_FACES, die_sides
 from companion.game.errors import GameError
 from companion.game.events import EventCard, check_deck_size
@@ -744,6 +745,27 @@ def _horde_choice(state: GameState, data: dict) -> None:
     options = data.get("options")
     _require(isinstance(options, list) and data.get("chosen") in options, "the chosen option must be one of the options")
     state.rolls.append({"die": "choice", "results": [data["chosen"]], "by": "horde", "for": data.get("question", "")})
+
+
+@handles("set_square")
+def _set_square(state: GameState, data: dict) -> None:
+    """The table settles what a square really is (MT 2.02.e: a doubtful colour is confirmed by a
+    person); the board of the game changes, so bonuses and moves follow it."""
+    at = _check_square(state, data.get("at"))
+    _require(at is not None, "set_square needs a square")
+    try:
+        square = Square.parse(str(data.get("code", "")))
+    except SquareCodeError as exc:
+        raise GameError(f"square {square_label(at)}: {exc}") from None
+    x, y = at
+    codes = state.board_rows[y].split()
+    codes[x] = square.code
+    # A new list, never an edit in place: states share their rows with the snapshots kept for undo.
+    state.board_rows = [*state.board_rows[:y], " ".join(codes), *state.board_rows[y + 1:]]
+    if not square.walkable:
+        standing = next((p for p in state.pieces.values() if p.at == at and "flying" not in p.keywords), None)
+        _require(standing is None, f"token {standing and standing.player}-{standing and standing.number} stands on "
+                 f"{square_label(at)}: an obstacle cannot hold it", "MT 2.03.b")
 
 
 @handles("note")
