@@ -143,7 +143,7 @@ def test_the_scanned_board_is_the_photographed_board_except_doubtful_squares(new
     wrong = [(x, y) for (x, y) in truth.positions()
              if (x, y) not in doubtful and board.square(x, y).code != truth.square(x, y).code]
     assert wrong == []
-    assert 0 < len(doubtful) < truth.width * truth.height // 4
+    assert len(doubtful) < truth.width * truth.height // 4  # a few, or none on a clean photo
 
 
 def test_mulligan_then_keep_before_the_first_turn(newgame_run):

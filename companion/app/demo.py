@@ -15,6 +15,7 @@ from boards import Board, library_boards, load_board
 from companion.rules import Piece, distance
 
 DEMO_PLAYERS = (("Anna", 1), ("Bruno", 2))
+DEMO_SEED = 11  # seeds the demo's set-up: deck order and the first roll (see GameSession._start_demo)
 # Real planes (Planechase, 2009), so the table screen reads like a real game.
 DEMO_PLANAR_DECKS = (("Naya", "Sokenzan", "Raven's Run", "The Great Forest", "Turri Island"),
                      ("Agyrem", "Tazeem", "Goldmeadow", "Velis Vel", "The Dark Barony"))

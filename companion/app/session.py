@@ -17,7 +17,7 @@ from boards.model import Square as BoardSquare
 from boards.tokens import PLAYER_COLOURS, PLAYER_NAMES, render_token
 from companion.app.i18n import translate
 from companion.app.widgets.board_image import BoardPicture, board_picture
-from companion.game import (MOVEMENT_STEPS, Game, GameError, GameSetup, PlayerSetup, SaveError, latest_game,
+from companion.game import (MOVEMENT_STEPS, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError, latest_game,
                             load_game, prebuilt_event_deck)
 from companion.move_check import check_move
 from companion.rules import HouseRules, Piece, PieceOverlay, movement_dice, overlay, why_cannot_move
@@ -79,14 +79,16 @@ class GameSession:
 
     # -- game life cycle -----------------------------------------------------------
     def _start_demo(self) -> None:
-        from companion.app.demo import DEMO_PLANAR_DECKS, DEMO_PLAYERS, demo_board, demo_pieces
+        from companion.app.demo import DEMO_PLANAR_DECKS, DEMO_PLAYERS, DEMO_SEED, demo_board, demo_pieces
 
         board = demo_board()
         players = [PlayerSetup(name, colour, planar_deck=list(planes))
                    for (name, colour), planes in zip(DEMO_PLAYERS, DEMO_PLANAR_DECKS)]
         setup = GameSetup(players=players, board=board, starting_player=DEMO_PLAYERS[0][1],
                           events=prebuilt_event_deck(), planechase=True)
-        self.game = Game.new(setup, save_dir=self.save_dir)
+        # The demo is set up with seeded dice (same deck order and same first roll every time, so a
+        # newcomer and the screenshots always see the selected flyer's moves), then plays with real dice.
+        self.game = Game.new(setup, save_dir=self.save_dir, dice=Dice.seeded(DEMO_SEED))
         for piece in demo_pieces(board):
             self.game.add_piece(piece)
         while self.state.turn.phase != "movement" or self.state.turn.step != "creatures":
@@ -95,6 +97,7 @@ class GameSession:
         self.demo_focus = next(p.token for p in self.state.pieces_of(active)
                                if p.kind == "creature" and "flying" in p.keywords)
         self.roll_movement(self.demo_focus)
+        self.game.dice = Dice.system()
 
     def new_game(self, choices) -> Game:
         """Start a game from the new-game form (`NewGameChoices`): board, players, variant, planar decks
