@@ -3,7 +3,8 @@
 Used when our fiducial markers are hidden and for boards we did not print
 (a chessboard, a hand-drawn grid). Method (docs/grid-finding.md):
 
-1. LSD line segments on a downscaled grey image (CLAHE first, for faint pencil);
+1. LSD line segments on a downscaled grey image (CLAHE first, for faint pencil), at a
+   scale where a requested grid's squares stay >= `min_square_px`;
 2. the strongest line directions, a RANSAC vanishing point for each; pairs of
    directions are the hypotheses;
 3. affine rectification from a pair's vanishing points, where each family becomes
@@ -11,7 +12,8 @@ Used when our fiducial markers are hidden and for boards we did not print
    its spacing and phase -> a lattice;
 4. the lattice homography is refined on all segments that fall on lattice lines
    (a linear fit of point-on-line incidences, reweighted);
-5. every lattice edge is scored by the edge contrast along it; the grid's extent is
+5. every lattice edge is scored by the edge contrast along it (in the CLAHE image and,
+   so that table grain lifted by CLAHE does not count, in the plain one); the grid's extent is
    the rectangle of lattice edges with the most supported edges (and supported
    borders), of the requested size when it is known;
 6. a last refinement on the segments inside that rectangle, then the orientation
@@ -51,7 +53,11 @@ class GridFit:
 @dataclass(frozen=True)
 class GridFinderConfig:
     """Thresholds of the finder. Defaults are tuned on the real photos and the synthetic set."""
-    working_size: int = 1000             # long side (px) of the image the finder works on
+    working_size: int = 1000             # long side (px) of the image the finder works on ...
+    min_square_px: float = 20.0          # ... or more when a requested grid would otherwise have squares
+    min_board_fraction: float = 0.45     #     smaller than this while spanning this share of the short side
+    max_working_size: int = 2000         # (never more than this, nor than the photo itself)
+    min_segment_squares: float = 0.6     # shortest segment kept is also at most this many such squares
     clahe_clip: float = 3.0              # local contrast normalisation, for faint drawn grids
     min_segment_frac: float = 0.012      # shortest segment kept, fraction of the working long side
     family_separation_deg: float = 12.0  # candidate directions (histogram peaks) at least this far apart
@@ -65,7 +71,8 @@ class GridFinderConfig:
     min_squares: int = 3                 # smallest grid side accepted when the size is unknown
     min_periodicity: float = 0.5         # share of lattice lines present between the outer ones, each axis
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
-    min_edge_contrast: float = 3.0       # grey levels per px; weaker edges never count as lines
+    min_edge_contrast: float = 3.0       # grey levels per px (after CLAHE); weaker edges never count as lines
+    min_plain_contrast: float = 1.8      # ... nor edges weaker than this in the photo itself (before CLAHE)
     relative_edge_contrast: float = 0.12 # ... nor edges weaker than this share of the strong ones
     empty_edge_cost: float = 0.5         # cost of an unsupported edge inside the grid (a supported one gains 1 - this)
     min_border_support: float = 0.3      # share of supported edges on each border line (a chequer's
@@ -74,7 +81,7 @@ class GridFinderConfig:
     subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
     subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
     min_score: float = 0.6               # below this confidence: no grid
-    good_enough_score: float = 0.97      # stop trying direction pairs once a grid scores this
+    good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
     min_known_edges: int = 12            # fewer measurable edges than this: no grid
 
 
@@ -86,12 +93,13 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
     in the photo; the rotation returned is the one closest to upright. `grid=None`
     also finds the size. Raises only for a programming error (not an image)."""
     cfg = config or GridFinderConfig()
-    gray, scale = _working_gray(image_bgr, cfg)
     if grid is not None:
         w, h = (int(v) for v in grid)
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
-    finder = _Finder(gray, cfg)
+        grid = (w, h)
+    gray, plain, scale = _working_gray(image_bgr, grid, cfg)
+    finder = _Finder(gray, plain, grid, cfg)
     found = finder.run(grid)
     if found is None:
         return None
@@ -99,7 +107,20 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
     return GridFit(to_image / to_image[2, 2], found.width, found.height, found.score)
 
 
-def _working_gray(image: np.ndarray, cfg: GridFinderConfig) -> tuple[np.ndarray, float]:
+def _working_long_side(shape: tuple[int, int], grid: tuple[int, int] | None, cfg: GridFinderConfig) -> float:
+    """Long side of the working image: `working_size`, or more when the requested grid's
+    squares would be under `min_square_px` there for a board spanning `min_board_fraction`
+    of the photo's short side (a 40x25 board at 1080p needs the full frame)."""
+    if grid is None:
+        return cfg.working_size
+    short_needed = cfg.min_square_px * max(grid) / cfg.min_board_fraction
+    needed = short_needed * max(shape) / min(shape)
+    return min(max(cfg.working_size, needed), cfg.max_working_size)
+
+
+def _working_gray(image: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig
+                  ) -> tuple[np.ndarray, np.ndarray, float]:
+    """(contrast-normalised grey, plain grey, scale) of the working image."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise TypeError("find_grid expects a BGR or grey image as a numpy array")
     if image.ndim == 3 and image.shape[2] == 1:
@@ -107,12 +128,11 @@ def _working_gray(image: np.ndarray, cfg: GridFinderConfig) -> tuple[np.ndarray,
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     if gray.dtype != np.uint8:
         gray = cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-    scale = min(1.0, cfg.working_size / max(gray.shape))
+    scale = min(1.0, _working_long_side(gray.shape[:2], grid, cfg) / max(gray.shape))
     if scale < 1.0:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     tile = max(2, round(max(gray.shape) / 120))
-    gray = cv2.createCLAHE(cfg.clahe_clip, (tile, tile)).apply(gray)
-    return gray, scale
+    return cv2.createCLAHE(cfg.clahe_clip, (tile, tile)).apply(gray), gray, scale
 
 
 @dataclass(frozen=True)
@@ -128,39 +148,63 @@ class _Lattice:
 class _Finder:
     """One search on one working image; holds the shared intermediate results."""
 
-    def __init__(self, gray: np.ndarray, cfg: GridFinderConfig):
+    def __init__(self, gray: np.ndarray, plain: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig):
         self.gray, self.cfg = gray, cfg
+        min_length = cfg.min_segment_frac * max(gray.shape)
+        if grid is not None:   # a big board's squares may be shorter than that
+            smallest_square = cfg.min_board_fraction * min(gray.shape) / max(grid)
+            min_length = min(min_length, cfg.min_segment_squares * smallest_square)
+        self.min_segment_px = max(min_length, 3.0)
         self.rng = np.random.default_rng(0)   # deterministic: same photo, same answer
-        blur = cv2.GaussianBlur(gray, (3, 3), 0)
-        self.gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3) / 8
-        self.gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3) / 8
+        # gradients of the contrast-normalised image (faint pencil lines stand out) and of the
+        # plain one (CLAHE also lifts a table's smooth grain to the strength of a drawn line)
+        self.gradients = cv2.merge([cv2.Sobel(cv2.GaussianBlur(g, (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
+                                    for g in (gray, plain) for dx in (1, 0)])
 
     def run(self, grid: tuple[int, int] | None) -> GridFit | None:
-        """Pair the strongest line directions; search the pairs whose lattices hold the most
-        lines for a grid, best score wins."""
+        """Pair the strongest line directions and search the pairs for a grid, best score wins.
+
+        Early scoring: the pair of the two strongest directions is searched first, and a fit
+        scoring `good_enough_score` ends the search before the other pairs' lattices are even
+        built. Otherwise the other pairs are ranked by the lattice lines they explain (1-D comb
+        fits) and searched best first, up to `max_hypotheses` searches in all."""
         cfg = self.cfg
-        segs = detect_segments(self.gray, cfg.min_segment_frac * max(self.gray.shape))
+        segs = detect_segments(self.gray, self.min_segment_px)
         peaks = dominant_angles(segs, cfg.family_separation_deg, cfg.direction_candidates)
         vps = [self._peak_vanishing_point(segs, peak) for peak in peaks]
-        candidates = []
+        pairs = []
         for i in range(len(peaks)):
             for j in range(i + 1, len(peaks)):
                 apart = np.degrees(abs((peaks[i] - peaks[j] + np.pi / 2) % np.pi - np.pi / 2))
-                if vps[i] is None or vps[j] is None or apart < cfg.min_pair_angle_deg:
-                    continue   # directions this close are one family spread by perspective
-                families = self._families(segs, (vps[i], vps[j]))
-                if families is None:
-                    continue
-                lattice, lines_seen = self._initial_lattice(*families)
-                if lattice is not None:
-                    candidates.append((lines_seen, lattice, families[0], families[1]))
-        candidates.sort(key=lambda c: -c[0])
+                if vps[i] is not None and vps[j] is not None and apart >= cfg.min_pair_angle_deg:
+                    pairs.append((vps[i], vps[j]))   # closer directions: one family spread by perspective
         best: GridFit | None = None
-        for _, lattice, fam_x, fam_y in candidates[: cfg.max_hypotheses]:
+        searched = 0
+
+        def search(lattice: _Lattice, fam_x: Segments, fam_y: Segments) -> bool:
+            nonlocal best, searched
+            searched += 1
             fit = self._fit_lattice(lattice, fam_x, fam_y, grid)
             if fit is not None and (best is None or fit.score > best.score):
                 best = fit
-            if best is not None and best.score >= cfg.good_enough_score:
+            return best is not None and best.score >= cfg.good_enough_score
+
+        candidates = []
+        for k, pair in enumerate(pairs):
+            families = self._families(segs, pair)
+            if families is None:
+                continue
+            lattice, lines_seen = self._initial_lattice(*families)
+            if lattice is None:
+                continue
+            if k == 0:   # the two strongest directions: the grid's in most photos
+                if search(lattice, families[0], families[1]):
+                    return best
+            else:
+                candidates.append((lines_seen, lattice, families[0], families[1]))
+        candidates.sort(key=lambda c: -c[0])
+        for _, lattice, fam_x, fam_y in candidates[: cfg.max_hypotheses - searched]:
+            if search(lattice, fam_x, fam_y):
                 break
         return best
 
@@ -291,11 +335,16 @@ class _Finder:
         v_scores = self._edge_scores(lattice, va, vb + vt, along=(0.0, 1.0))
         ha, hb, ht = np.meshgrid(a_lines[:-1], b_lines, t, indexing="ij")
         h_scores = self._edge_scores(lattice, ha + ht, hb, along=(1.0, 0.0))
-        finite = np.concatenate([v_scores[np.isfinite(v_scores)], h_scores[np.isfinite(h_scores)]])
+        finite = np.concatenate([v_scores[0][np.isfinite(v_scores[0])], h_scores[0][np.isfinite(h_scores[0])]])
         if finite.size == 0:
-            return v_scores, h_scores
+            return v_scores[0], h_scores[0]
         threshold = max(cfg.min_edge_contrast, cfg.relative_edge_contrast * np.percentile(finite, 90))
-        support = lambda s: np.where(np.isfinite(s), (s >= threshold).astype(float), np.nan)
+
+        def support(scores):
+            normalised, plain = scores
+            strong = (normalised >= threshold) & (plain >= cfg.min_plain_contrast)
+            return np.where(np.isfinite(normalised), strong.astype(float), np.nan)
+
         return support(v_scores), support(h_scores)
 
     def _edge_scores(self, lattice: _Lattice, a: np.ndarray, b: np.ndarray, along: tuple[float, float]) -> np.ndarray:
@@ -313,29 +362,33 @@ class _Finder:
         on_off = np.concatenate([np.linspace(-1, 1, 5)[None, :] * r, -(2 * r + 2), 2 * r + 2], axis=1)
         xs = pc[:, 0:1] + on_off * normal[:, 0:1]
         ys = pc[:, 1:2] + on_off * normal[:, 1:2]
-        gx, gy = _sample(self.gx, xs, ys), _sample(self.gy, xs, ys)
-        across = np.abs(gx * normal[:, 0:1] + gy * normal[:, 1:2])
-        contrast = across[:, :5].max(axis=1) - across[:, 5:].mean(axis=1)
+        grads = _sample(self.gradients, xs, ys)
         hgt, wid = self.gray.shape
-        inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2) & np.isfinite(contrast)
-        contrast = np.where(inside, contrast, np.nan).reshape(shape)
-        known = np.isfinite(contrast).mean(axis=-1) >= 0.6
-        with warnings.catch_warnings():   # all-NaN rows are edges outside the photo: handled below
-            warnings.simplefilter("ignore", RuntimeWarning)
-            med = np.nanmedian(contrast, axis=-1)
-        return np.where(known, med, np.nan)
+        inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2)
+        medians = []
+        for gx, gy in ((grads[..., 0], grads[..., 1]), (grads[..., 2], grads[..., 3])):
+            across = np.abs(gx * normal[:, 0:1] + gy * normal[:, 1:2])
+            contrast = across[:, :5].max(axis=1) - across[:, 5:].mean(axis=1)
+            contrast = np.where(inside & np.isfinite(contrast), contrast, np.nan).reshape(shape)
+            known = np.isfinite(contrast).mean(axis=-1) >= 0.6
+            with warnings.catch_warnings():   # all-NaN rows are edges outside the photo: handled below
+                warnings.simplefilter("ignore", RuntimeWarning)
+                medians.append(np.where(known, np.nanmedian(contrast, axis=-1), np.nan))
+        return medians
 
 
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Bilinear samples of a float image at (xs, ys), NaN outside. cv2.remap limits
-    its maps to 32767 rows, so the points are laid out in rows of 1024."""
+    """Bilinear samples of a float image (channels on the last axis of the result)
+    at (xs, ys), NaN outside. cv2.remap limits its maps to 32767 rows, so the points are
+    laid out in rows of 1024."""
     n = xs.size
     rows = -(-n // 1024)
     pad = rows * 1024 - n
     mx = np.concatenate([xs.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
     my = np.concatenate([ys.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
-    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=np.nan)
-    return out.ravel()[:n].reshape(xs.shape)
+    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 4)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    return out.reshape(rows * 1024, channels)[:n].reshape(*xs.shape, channels)
 
 
 def _coarser_lattice(vert: np.ndarray, horiz: np.ndarray, rect: tuple[int, int, int, int],
@@ -434,8 +487,9 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     Unknown edges (outside the photo) count for nothing, so a board running out of
     the frame keeps its size when the size is given. Each border line must be supported
     on `min_border_support` of its measured edges, the separators across each outer row
-    and column on `min_separator_support`. Searched one width at a time
-    (all positions and heights at once) to keep memory small."""
+    and column on `min_separator_support`. The objective of every rectangle is two
+    prefix-sum look-ups; the border conditions are checked only on the best ones, in
+    batches, until one passes."""
     na, nb = vert.shape[0], horiz.shape[1]       # number of a lines, b lines
     known_v, known_h = np.isfinite(vert), np.isfinite(horiz)
     sup_v, sup_h = np.nan_to_num(vert), np.nan_to_num(horiz)
@@ -457,38 +511,37 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
         shapes = [(da, None) for da in range(cfg.min_squares, min(cfg.max_squares, na - 1) + 1)]
     else:
         shapes = sorted({(grid[0], grid[1]), (grid[1], grid[0])})
-    best, best_value = None, -np.inf
+    # 1. the objective of every admissible rectangle (two prefix-sum look-ups each)
+    values, rects = [], []
     b0, b1 = np.meshgrid(np.arange(nb), np.arange(nb), indexing="ij", sparse=True)
     for da, db in shapes:
         if da > na - 1:
             continue
-        a0 = np.arange(na - da)[:, None, None]
-        a1 = a0 + da
         valid = (b1 > b0) if db is None else (b1 - b0 == db)
         if db is None:
             valid = valid & (b1 - b0 >= cfg.min_squares) & (b1 - b0 <= cfg.max_squares)
-        valid = np.broadcast_to(valid, (na - da, nb, nb))
-        if not valid.any():
+        j0, j1 = np.nonzero(np.broadcast_to(valid, (nb, nb)))
+        if len(j0) == 0:
             continue
-        total = inside(pv, a0, a1, b0, b1) + inside(ph, b0, b1, a0, a1)
-        known = inside(kv, a0, a1, b0, b1) + inside(kh, b0, b1, a0, a1)
-        ok = valid & (known >= cfg.min_known_edges)
-        # each border line must be supported (one line: the same prefix sums with lo == hi) ...
-        for p_s, p_k, line, lo, hi in ((sv, kv, a0, b0, b1), (sv, kv, a1, b0, b1), (sh, kh, b0, a0, a1), (sh, kh, b1, a0, a1)):
-            s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
-            ok &= (k == 0) | (s >= cfg.min_border_support * k)
-        # ... and so must the separators across each outer row and column: a band closed by a
-        # line but not divided into squares (a title strip) is not part of the grid
-        for p_s, p_k, lo, hi, cell in ((sv, kv, a0, a1, b0), (sv, kv, a0, a1, b1 - 1), (sh, kh, b0, b1, a0), (sh, kh, b0, b1, a1 - 1)):
-            cell = np.clip(cell, 0, p_s.shape[1] - 2)   # out of range only where `valid` is False
-            s, k = inside(p_s, lo, hi, cell, cell + 1), inside(p_k, lo, hi, cell, cell + 1)
-            ok &= (k == 0) | (s >= cfg.min_separator_support * k)
-        if not ok.any():
-            continue
-        objective = np.where(ok, total, -np.inf)
-        idx = np.unravel_index(int(np.argmax(objective)), objective.shape)
-        if objective[idx] > best_value:
-            best_value, best = objective[idx], (int(idx[0]), int(idx[0]) + da, int(idx[1]), int(idx[2]))
+        i0 = np.repeat(np.arange(na - da), len(j0))
+        j0, j1 = np.tile(j0, na - da), np.tile(j1, na - da)
+        i1 = i0 + da
+        known = inside(kv, i0, i1, j0, j1) + inside(kh, j0, j1, i0, i1)
+        keep = known >= cfg.min_known_edges
+        values.append((inside(pv, i0, i1, j0, j1) + inside(ph, j0, j1, i0, i1))[keep])
+        rects.append(np.stack([i0, i1, j0, j1], axis=1)[keep])
+    if not values:
+        return None
+    values, rects = np.concatenate(values), np.concatenate(rects)
+    # 2. the borders, best objective first, in batches: the best rectangles nearly always pass
+    order = np.argsort(-values, kind="stable")
+    best = None
+    for start in range(0, len(order), 256):
+        batch = rects[order[start:start + 256]]
+        ok = _borders_supported(batch, (sv, kv, sh, kh), inside, cfg)
+        if ok.any():
+            best = tuple(int(v) for v in batch[int(np.argmax(ok))])
+            break
     if best is None:
         return None
     # confidence from the edges inside the border lines: a chequer's border is half invisible
@@ -503,6 +556,23 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     if score < cfg.min_score:
         return None
     return best, score
+
+
+def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig) -> np.ndarray:
+    """Per rectangle (rows i0, i1, j0, j1): each border line is supported on
+    `min_border_support` of its measured edges, and the separators across each outer row and
+    column on `min_separator_support` (a band closed by a line but not divided into squares,
+    a title strip, is not part of the grid)."""
+    sv, kv, sh, kh = sums
+    i0, i1, j0, j1 = rects.T
+    ok = np.ones(len(rects), bool)
+    for p_s, p_k, line, lo, hi in ((sv, kv, i0, j0, j1), (sv, kv, i1, j0, j1), (sh, kh, j0, i0, i1), (sh, kh, j1, i0, i1)):
+        s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
+        ok &= (k == 0) | (s >= cfg.min_border_support * k)
+    for p_s, p_k, lo, hi, cell in ((sv, kv, i0, i1, j0), (sv, kv, i0, i1, j1 - 1), (sh, kh, j0, j1, i0), (sh, kh, j0, j1, i1 - 1)):
+        s, k = inside(p_s, lo, hi, cell, cell + 1), inside(p_k, lo, hi, cell, cell + 1)
+        ok &= (k == 0) | (s >= cfg.min_separator_support * k)
+    return ok
 
 
 def _oriented_fit(lattice: _Lattice, extent: tuple[int, int, int, int], grid, score: float) -> GridFit | None:

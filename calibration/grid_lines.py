@@ -182,7 +182,7 @@ def line_positions(pos: np.ndarray, weight: np.ndarray, separation: float) -> tu
 
 
 def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float,
-             tol: float = 0.1, miss_cost: float = 1.0, max_seeds: int = 32, max_reach: int = 150) -> tuple[float, float, float, float]:
+             tol: float = 0.1, miss_cost: float = 1.0, max_seeds: int = 16, max_reach: int = 150) -> tuple[float, float, float, float]:
     """Equally spaced lattice (period, phase, quality, score) best explaining 1-D line positions.
 
     Hypotheses come from pairs of the `max_seeds` strongest lines, k = 1..4 steps apart. Along each hypothesis'
@@ -230,9 +230,11 @@ def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float
     start = int(np.argmin(cum[h, : end + 1]))      # run covers positions start..end
     score = float(run[h, end])
     in_run = hit[h] & (idx[h] + reach >= start) & (idx[h] + reach <= end)
-    if in_run.sum() < 2:
+    if len(np.unique(idx[h, in_run])) < 2:   # lines on one lattice position say nothing of the period
         return p_max, 0.0, 0.0, 0.0
     a = np.stack([idx[h, in_run], np.ones(in_run.sum())], axis=1)
     (period, phase), *_ = np.linalg.lstsq(a, lines[in_run], rcond=None)
+    if not p_min * 0.5 <= period <= p_max * 2:   # degenerate fit (near-coincident lines)
+        return p_max, 0.0, 0.0, 0.0
     quality = float((best_at[h, start: end + 1] > 0).sum() / (end - start + 1))
     return float(period), float(phase), quality, score

@@ -158,39 +158,91 @@ def register_board(image_bgr: np.ndarray, width: int | None = None, height: int 
 class RegistrationTracker:
     """Fast re-check that a still camera has not moved (≤ 10 ms at 1080p).
 
-    Instead of searching the whole frame, it re-detects a few well-spread
-    markers inside small regions around where the known homography puts them.
+    Tracks a few markers, the ones nearest the board's corners (well spread, so a
+    small rotation shows too). The first check re-detects them with ArUco inside
+    small ROIs around where the homography puts them and keeps a grey patch of each
+    as it was seen; later checks only correlate that patch within ± the tolerance
+    (a few hundred pixels of work, lighting changes cancel out in a normalised
+    correlation). A patch that no longer matches there (a hand over it, the camera
+    moved) falls back to ArUco in its ROI, which decides and refreshes the patch.
+    Only the ROIs are converted to grey: the whole frame never is.
     """
 
-    def __init__(self, registration: Registration, config: RegistrationConfig = DEFAULT_CONFIG.registration):
+    def __init__(self, registration: Registration, config: RegistrationConfig = DEFAULT_CONFIG.registration,
+                 *, min_correlation: float = 0.9):
         self.registration = registration
         self.config = config
+        self.min_correlation = min_correlation   # normalised correlation of a patch that has not moved
         layout = _layout(registration.width, registration.height)
-        ids = sorted(layout)
-        step = max(1, len(ids) // config.track_markers)
+        centre = np.array([registration.width, registration.height], np.float32) / 2
+        # the markers farthest out in each quadrant direction first: well spread over the board
+        by_direction: dict[tuple[bool, bool], list[tuple[float, int]]] = {}
+        for marker_id, corners in layout.items():
+            offset = corners.mean(axis=0) - centre
+            by_direction.setdefault((offset[0] >= 0, offset[1] >= 0), []).append((-float(np.abs(offset).sum()), marker_id))
+        ranked = [sorted(group) for group in by_direction.values()]
+        chosen = []
+        while len(chosen) < config.track_markers and any(ranked):
+            for group in ranked:
+                if group and len(chosen) < config.track_markers:
+                    chosen.append(group.pop(0)[1])
         self._expected = {}
-        for marker_id in ids[::step]:
+        for marker_id in chosen:
             pts = cv2.perspectiveTransform(layout[marker_id].reshape(-1, 1, 2), registration.homography)
             self._expected[marker_id] = pts.reshape(4, 2)
+        self._patches: dict[int, tuple[np.ndarray, int, int]] = {}   # id -> (grey patch, x0, y0)
 
     def still_valid(self, image_bgr: np.ndarray) -> bool:
         """True when enough of the tracked markers are found where expected."""
-        gray = _gray(image_bgr)
-        h, w = gray.shape
+        needed = min(self.config.min_markers, len(self._expected))
         agreeing = 0
         for marker_id, expected in self._expected.items():
-            side = float(np.linalg.norm(expected[1] - expected[0]))
-            pad = side * self.config.track_roi_margin
-            x0, y0 = np.floor(expected.min(axis=0) - pad).astype(int)
-            x1, y1 = np.ceil(expected.max(axis=0) + pad).astype(int)
-            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-            if x1 - x0 < 8 or y1 - y0 < 8:
+            agreeing += self._unmoved_patch(image_bgr, marker_id) or self._redetected(image_bgr, marker_id, expected)
+            if agreeing >= needed:
+                return True
+        return False
+
+    def _unmoved_patch(self, image: np.ndarray, marker_id: int) -> bool:
+        """The patch kept from the last detection is still at its place (± tolerance)."""
+        if marker_id not in self._patches:
+            return False
+        patch, x0, y0 = self._patches[marker_id]
+        slack = int(np.ceil(self.config.track_tolerance_px))
+        ph, pw = patch.shape
+        ih, iw = image.shape[:2]
+        if x0 - slack < 0 or y0 - slack < 0 or x0 + pw + slack > iw or y0 + ph + slack > ih:
+            return False
+        window = _gray(image[y0 - slack:y0 + ph + slack, x0 - slack:x0 + pw + slack])
+        score = cv2.matchTemplate(window, patch, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(score)
+        return best >= self.min_correlation and np.hypot(bx - slack, by - slack) <= self.config.track_tolerance_px
+
+    def _redetected(self, image: np.ndarray, marker_id: int, expected: np.ndarray) -> bool:
+        """ArUco inside the marker's ROI, reduced so that the marker is ~32 px wide;
+        on agreement the marker's patch is kept for the next checks."""
+        h, w = image.shape[:2]
+        side = float(np.linalg.norm(expected[1] - expected[0]))
+        pad = side * self.config.track_roi_margin
+        x0, y0 = np.floor(expected.min(axis=0) - pad).astype(int)
+        x1, y1 = np.ceil(expected.max(axis=0) + pad).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return False
+        roi = _gray(image[y0:y1, x0:x1])
+        scale = min(1.0, 32.0 / max(side, 1.0))
+        small = roi if scale >= 1.0 else cv2.resize(roi, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners, ids, _ = _detector(self.config.fast_threshold_window).detectMarkers(small)
+        if ids is None:
+            return False
+        for c, i in zip(corners, ids.ravel()):
+            if int(i) != marker_id:
                 continue
-            corners, ids, _ = _detector(self.config.fast_threshold_window).detectMarkers(gray[y0:y1, x0:x1])
-            if ids is None:
-                continue
-            for c, i in zip(corners, ids.ravel()):
-                if int(i) == marker_id:
-                    moved = np.linalg.norm(c.reshape(4, 2) + (x0, y0) - expected, axis=1).max()
-                    agreeing += moved <= self.config.track_tolerance_px
-        return agreeing >= min(self.config.min_markers, len(self._expected))
+            moved = np.linalg.norm(c.reshape(4, 2) / scale + (x0, y0) - expected, axis=1).max()
+            if moved > self.config.track_tolerance_px:
+                return False
+            px0, py0 = np.floor(expected.min(axis=0)).astype(int)
+            px1, py1 = np.ceil(expected.max(axis=0)).astype(int)
+            if px0 >= x0 and py0 >= y0 and px1 <= x1 and py1 <= y1:
+                self._patches[marker_id] = (roi[py0 - y0:py1 - y0, px0 - x0:px1 - x0].copy(), int(px0), int(py0))
+            return True
+        return False

@@ -83,3 +83,20 @@ def test_still_camera_fast_path_notices_a_moved_camera(duel):
     assert tracker.still_valid(photo.image)
     moved = np.roll(photo.image, 25, axis=1)
     assert not tracker.still_valid(moved)
+
+
+def test_still_camera_fast_path_tolerates_light_and_jitter_but_not_a_move(duel):
+    """The re-check after the first one correlates kept patches: a dimmer room or a 1-px jitter
+    is the same camera pose, a 6-px shift (beyond the 3-px tolerance) or a rotation is not."""
+    board, printed = duel
+    photo = photograph(printed, board=board, seed=5, hand=0.0, distortion=False)
+    tracker = RegistrationTracker(register_board(photo.image, board.width, board.height))
+    assert tracker.still_valid(photo.image)                       # first check: ArUco, patches kept
+    dimmer = (photo.image.astype(np.float32) * 0.7 + 10).astype(np.uint8)
+    assert tracker.still_valid(dimmer)
+    assert tracker.still_valid(np.roll(photo.image, 1, axis=0))
+    assert not tracker.still_valid(np.roll(photo.image, 6, axis=0))
+    h, w = photo.image.shape[:2]
+    turned = cv2.warpAffine(photo.image, cv2.getRotationMatrix2D((w / 2, h / 2), 1.5, 1.0), (w, h))
+    assert not tracker.still_valid(turned)
+    assert tracker.still_valid(photo.image)                       # back in place: valid again
