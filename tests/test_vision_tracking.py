@@ -92,3 +92,28 @@ def test_stream_reports_true_positions_soon_after_hands_leave():
             right += tracker.positions == {(t.player, t.number): t.square for t in frame.tokens}
     assert checked >= 10 and right == checked
     assert moves == 2
+
+
+def test_long_stream_reuses_still_frames_and_keeps_true_positions():
+    """The bench's long streams (vision.video.make_long_video): hand episodes, then still stretches
+    whose frames are cycled renders; the tracker is right from the 5th frame after each hand."""
+    from vision.video import make_long_video
+
+    rng = np.random.default_rng(8)
+    board = random_board(20, 12, rng)
+    camera, count, frames = make_long_video(board, size=(1280, 720), moves=2, still_frames=9, tokens=6, seed=8,
+                                            max_tilt_deg=25)
+    frames = list(frames)
+    assert count == len(frames) == 2 * 6 + 3 * 9
+    assert frames[-1].image is frames[-4].image             # a still stretch cycles 3 renders
+    reader = StillCameraReader(camera.homography, board.width, board.height)
+    tracker = TokenTracker()
+    last_hand, checked, right = -100, 0, 0
+    for i, frame in enumerate(frames):
+        reading = reader.read(frame.image)
+        tracker.update(reading.observations, reading.covered)
+        last_hand = i if frame.hands else last_hand
+        if i >= 2 and i - last_hand >= 5:
+            checked += 1
+            right += tracker.positions == {(t.player, t.number): t.square for t in frame.tokens}
+    assert checked >= 15 and right == checked

@@ -15,6 +15,10 @@ Method (docs/tokens.md):
    divided by the token's own white (its marker's white cells, so the light's colour cancels), then compared in
    Lab with the five player colours. The decoded player must win on most sample points; a hand
    over part of the token makes it fail, and the token is then not reported rather than guessed.
+4. Second reader, where a marker cell is under 4 px: squares without a decoded token are rectified
+   and matched against the 200 printed token pictures (marker bits, number and colour together);
+   a code read where cells are under 3 px must agree with its picture (tiny bits can decode to a
+   neighbouring id). Reported only when the match is strong and clearly beats every other token.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ import cv2
 import numpy as np
 
 from boards.markers import ARUCO_DICTIONARY
-from boards.tokens import LAYOUT, PLAYER_COLOURS, TOKEN_DIAMETER_MM, bgr_to_lab, token_from_marker_id
+from boards.tokens import LAYOUT, PLAYER_COLOURS, TOKEN_DIAMETER_MM, bgr_to_lab, number_ink, token_from_marker_id
 
 TOKEN_SQUARES = TOKEN_DIAMETER_MM / 20.0   # token diameter in grid units (2 cm squares)
 
@@ -70,6 +74,16 @@ class TokenConfig:
     upsample_region_below_px: float = 5.0  # the same for a few squares re-read (cheap to enlarge)
     region_squares: int = 30            # up to this many squares, a read counts as a few squares
     margin_squares: float = 0.3         # extra search border around the grid, in squares
+    read_pictures: bool = True          # second reader for tokens whose code is too small to decode
+    picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
+    picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
+    picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
+    picture_min_contrast: float = 12.0  # grey spread under which a square is plain (no token)
+    picture_min_score: float = 0.78     # correlation the best printed token must reach ...
+    picture_min_margin: float = 0.02    # ... and by how much it must beat every other token
+    picture_sure_score: float = 0.88    # from this score, half the margin will do (wrong reads seen: ≤ 0.85)
+    picture_min_part: float = 0.6       # every quarter of the picture must match this well (partly hidden)
+    picture_colour_slack: float = 20.0  # ΔE by which another player's colour may fit better
 
 
 @dataclass
@@ -79,6 +93,7 @@ class _DetectorCache:
     dictionary: cv2.aruco.Dictionary | None = None
     player_labs: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     white_cells: dict[int, np.ndarray] = field(default_factory=dict)
+    pictures: "_TokenPictures | None" = None
 
 
 _CACHE = _DetectorCache()   # one detector, re-tuned per call: call detect_tokens from one thread
@@ -171,28 +186,54 @@ def _sample(image: np.ndarray, pts: np.ndarray, reduce=np.mean) -> np.ndarray:
     return out
 
 
+def _nearby_white(image: np.ndarray, homography: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """The light's colour around a token: the brightest neutral-looking patch within a square of it
+    (white squares, the paper, the token's own white), smoothed over a few pixels. Small tokens'
+    white cells are too blurred to show it; a wrong white would cast every colour vote wrong."""
+    px = 12
+    origin = centre - 1.5
+    to_grid = np.array([[1 / px, 0, origin[0]], [0, 1 / px, origin[1]], [0, 0, 1]])
+    view = cv2.warpPerspective(image, homography @ to_grid, (3 * px, 3 * px),
+                               flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    view = cv2.blur(view, (3, 3)).reshape(-1, 3).astype(np.float64)
+    weakest = view.min(axis=1)              # a white has all three channels high; yellow has not
+    return view[weakest >= np.percentile(weakest, 98)].mean(axis=0)
+
+
 def _colour_votes(image: np.ndarray, token_to_image: np.ndarray, marker_id: int,
-                  config: TokenConfig) -> np.ndarray:
+                  config: TokenConfig, nearby_white: np.ndarray | None = None) -> np.ndarray:
     """Player index voted by each colour sample point (-1: no player close enough)."""
+    dist = _colour_distances(image, token_to_image, marker_id, nearby_white)
+    votes = np.full(len(dist), -1)
+    ok = np.isfinite(dist).all(axis=1)
+    best = dist[ok].argmin(axis=1)
+    best[dist[ok].min(axis=1) > config.max_colour_distance] = -1
+    votes[ok] = best
+    return votes
+
+
+def _colour_distances(image: np.ndarray, token_to_image: np.ndarray, marker_id: int,
+                      nearby_white: np.ndarray | None = None) -> np.ndarray:
+    """(sample points, players) Lab distances of the token's colour area to each player colour,
+    after dividing by the white; NaN rows where a point cannot be measured."""
     colours = _sample(image, _project(_COLOUR_POINTS, token_to_image))
     # The token's white: the brightest pixel near each white cell centre. Cells are 3-5 px in a
     # photo, so means mix in the black around them; the maximum does not.
     whites = _sample(image, _project(_white_cells(marker_id), token_to_image), reduce=np.max)
-    votes = np.full(len(colours), -1)
+    dist = np.full((len(colours), len(PLAYER_COLOURS)), np.nan)
     whites = whites[np.isfinite(whites).all(axis=1)]
     if not len(whites):
-        return votes
+        return dist
     white = whites.max(axis=0)
+    if nearby_white is not None and nearby_white.min() > white.min():
+        white = nearby_white
     ok = np.all(np.isfinite(colours), axis=1)
     if white.min() < 20 or not ok.any():
-        return votes
+        return dist
     delta = bgr_to_lab(np.clip(colours[ok] / white * 255.0, 0, 255))[:, None, :] - _CACHE.player_labs[None, :, :]
     delta[..., 0] *= 0.5   # lightness suffers most from uneven light; hue and chroma decide
-    dist = np.linalg.norm(delta, axis=2)
-    best = dist.argmin(axis=1)
-    best[dist.min(axis=1) > config.max_colour_distance] = -1
-    votes[ok] = best
-    return votes
+    dist[ok] = np.linalg.norm(delta, axis=2)
+    return dist
 
 
 def _token_frame(grid_corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -258,6 +299,209 @@ def _rescue_detector() -> cv2.aruco.ArucoDetector:
     return _CACHE.rescue
 
 
+# --- second reader: the whole printed token, matched as a picture ----------------------------
+#
+# Below ≈ 3 px per marker cell (a board filling little of the frame) the ArUco bits blur into each
+# other and the decoder gives up. The token is still ≈ 20–35 px across, and what is printed on it is
+# known exactly: 200 possible pictures. Each unread square is rectified through the homography
+# (perspective removed) at a fixed scale; the token's position and rotation are found by matching
+# the average token (marker square, number box and notch are where every token has them); then the
+# upright patch is compared, colour channel by channel (normalised, so light level and colour cast
+# cancel), with all 200 printed tokens at once. A token is reported only when its picture matches
+# well AND clearly better than any other token's; a partly hidden token matches poorly and is left out.
+
+_CANON_PX = 36                         # canonical pixels per grid square (a token ≈ 31 px across)
+_CROP = 0.70                           # compared area: the square inscribed in the disc (× diameter)
+_POSE_STEP_DEG = 15.0                  # pose search step; the decode refines by a third of it
+
+
+@dataclass
+class _TokenPictures:
+    """The 200 printed tokens, upright, at the canonical scale, ready for correlation."""
+
+    crop_px: int
+    upright: np.ndarray                # (200, 3 * crop²) per-channel normalised colour pictures
+    ids: np.ndarray                    # marker id of each row
+    pose: list[tuple[float, np.ndarray]]  # (angle in degrees, grey average token turned by angle)
+
+
+def _normalise_channels(patches: np.ndarray) -> np.ndarray:
+    """(n, h, w, 3) → (n, 3·h·w): each channel zero mean, unit norm, so a gain or offset per channel
+    (light, colour cast) does not change the score; the three are weighted equally."""
+    flat = patches.reshape(len(patches), -1, 3).astype(np.float32)
+    flat = flat - flat.mean(axis=1, keepdims=True)
+    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
+    return (flat.transpose(0, 2, 1).reshape(len(patches), -1) / np.float32(np.sqrt(3.0))).astype(np.float32)
+
+
+def _token_pictures() -> _TokenPictures:
+    """Built once per process (≈ 1 s: 200 renders), then shared by every read."""
+    if _CACHE.pictures is None:
+        from boards.tokens import TOKEN_MARKER_IDS, render_token
+
+        diameter = TOKEN_SQUARES * _CANON_PX
+        crop = int(round(_CROP * diameter)) | 1
+        big = 4 * int(round(diameter))
+        ids = np.array(list(TOKEN_MARKER_IDS))
+        renders = []
+        for marker_id in ids:
+            player, number = token_from_marker_id(int(marker_id))
+            renders.append(render_token(player, number, big)[..., :3].astype(np.float32))
+        renders = np.array(renders)
+        small = np.array([_canonical_view(r, diameter, crop, 0.0) for r in renders])
+        # Two average tokens for the pose: dark numbers on light discs, and white on purple.
+        white_ink = np.array([number_ink(token_from_marker_id(int(i))[0]) == (255, 255, 255) for i in ids])
+        pose = []
+        for group in (renders[~white_ink], renders[white_ink]):
+            mean_grey = cv2.cvtColor(group.mean(axis=0), cv2.COLOR_BGR2GRAY)
+            pose += [(a, _canonical_view(mean_grey, diameter, crop, a)) for a in np.arange(0.0, 360.0, _POSE_STEP_DEG)]
+        _CACHE.pictures = _TokenPictures(crop, _normalise_channels(small).astype(np.float32), ids, pose)
+    return _CACHE.pictures
+
+
+def _canonical_view(render: np.ndarray, diameter: float, crop: int, angle_deg: float) -> np.ndarray:
+    """A token render seen at the canonical scale, turned by `angle_deg` (its 'up' turned clockwise
+    in the grid), cropped to the inscribed square and slightly blurred like a photo."""
+    big = render.shape[0]
+    scale = diameter / big
+    rot = cv2.getRotationMatrix2D((big / 2, big / 2), -angle_deg, scale)
+    rot[:, 2] += (crop / 2 - big / 2, crop / 2 - big / 2)
+    out = cv2.warpAffine(render, rot, (crop, crop), flags=cv2.INTER_AREA)
+    return cv2.GaussianBlur(out, (0, 0), 1.0)
+
+
+def _upright_patch(image: np.ndarray, homography: np.ndarray, centre: np.ndarray, angle_deg: float,
+                   crop: int) -> np.ndarray:
+    """The image around a token centre (grid units), turned upright, at the canonical scale."""
+    a = math.radians(angle_deg)
+    step = 1.0 / _CANON_PX
+    right = np.array([math.cos(a), math.sin(a)]) * step
+    down = np.array([-math.sin(a), math.cos(a)]) * step
+    origin = centre - (right + down) * (crop - 1) / 2
+    to_grid = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
+    return cv2.warpPerspective(image, homography @ to_grid, (crop, crop), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@dataclass(frozen=True)
+class _PictureMatch:
+    centre: np.ndarray                 # grid units
+    angle: float                       # degrees, the token's up turned clockwise
+    marker_id: int
+    score: float                       # correlation with the best printed token (0..1)
+    margin: float                      # ... minus the best score of any other token
+    worst_part: float                  # lowest correlation of the four quarters of the picture
+
+
+def _match_picture(image: np.ndarray, homography: np.ndarray, square: tuple[int, int],
+                   config: TokenConfig) -> _PictureMatch | None:
+    """The printed token best matching the picture on `square` (its centre within
+    `picture_search` squares of the square's centre), or None when the square looks plain."""
+    pictures = _token_pictures()
+    crop = pictures.crop_px
+    reach = int(round(config.picture_search * _CANON_PX))
+    side = crop + 2 * reach
+    centre = np.array([square[0] + 0.5, square[1] + 0.5])
+    patch = _upright_patch(image, homography, centre, 0.0, side)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = grey[reach:reach + crop, reach:reach + crop]
+    if inner.std() < config.picture_min_contrast:
+        return None   # a plain square: no white marker cells next to black ones
+    best = (-2.0, 0.0, 0, 0)
+    for angle, template in pictures.pose:
+        result = cv2.matchTemplate(grey, template, cv2.TM_CCOEFF_NORMED)
+        _, value, _, loc = cv2.minMaxLoc(result)
+        if value > best[0]:
+            best = (value, angle, loc[0], loc[1])
+    _, angle, lx, ly = best
+    found = centre + (np.array([lx, ly]) - reach) / _CANON_PX
+    variants, poses = [], []
+    step = _POSE_STEP_DEG / 3   # the decode tries the found angle and a third of a pose step either side
+    for d_angle in (-step, 0.0, step):
+        for shift in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
+            at = found + np.array(shift) / _CANON_PX
+            variants.append(_upright_patch(image, homography, at, angle + d_angle, crop))
+            poses.append((at, angle + d_angle))
+    # einsum, not `@`: a small product is much faster without BLAS threads on a busy machine.
+    scores = np.einsum("vk,tk->vt", _normalise_channels(np.array(variants)), pictures.upright)  # (variants, 200)
+    per_id = scores.max(axis=0)
+    order = np.argsort(per_id)
+    top, second = int(order[-1]), int(order[-2])
+    best_variant = int(scores[:, top].argmax())
+    at, turned = poses[best_variant]
+    return _PictureMatch(at, turned % 360.0, int(pictures.ids[top]), float(per_id[top]),
+                         float(per_id[top] - per_id[second]),
+                         _worst_quarter(variants[best_variant], pictures.upright[top], crop))
+
+
+def _worst_quarter(patch: np.ndarray, picture: np.ndarray, crop: int) -> float:
+    """Correlation of the worst of the four quarters: a hand or another object over part of a token
+    leaves the rest matching well, and the covered part can turn one number into another."""
+    expected = picture.reshape(3, crop, crop).transpose(1, 2, 0)
+    half = crop // 2
+    parts = []
+    for rows in (slice(0, half), slice(crop - half, crop)):
+        for cols in (slice(0, half), slice(crop - half, crop)):
+            seen, want = _normalise_channels(np.stack([patch[rows, cols], expected[rows, cols]]))
+            parts.append(float(seen @ want))
+    return min(parts)
+
+
+def _confident(match: _PictureMatch | None, config: TokenConfig) -> bool:
+    """A picture match good enough to name a token: high score, clearly above every other token,
+    and no part of it badly matched (a partly hidden token is not guessed)."""
+    if match is None or match.score < config.picture_min_score or match.worst_part < config.picture_min_part:
+        return False
+    needed = config.picture_min_margin / 2 if match.score >= config.picture_sure_score else config.picture_min_margin
+    return match.margin >= needed
+
+
+def _small_here(h_mat: np.ndarray, point: np.ndarray, limit_px: float) -> bool:
+    """Whether a marker cell at grid `point` is under `limit_px` in the image (shortest axis)."""
+    cell = LAYOUT.cell * TOKEN_SQUARES
+    p = _project(np.array([point, point + (cell, 0), point + (0, cell)]), h_mat)
+    return min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])) < limit_px
+
+
+def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int, int, int, int],
+                   decoded: list[TokenObservation], config: TokenConfig) -> list[TokenObservation]:
+    """Second reader on the squares whose token code did not decode (see `_match_picture`)."""
+    gx0, gy0, gx1, gy1 = squares
+    done = {o.square for o in decoded}
+    known = {o.token for o in decoded}
+    out: list[TokenObservation] = []
+    for sy in range(gy0, gy1):
+        for sx in range(gx0, gx1):
+            if (sx, sy) in done or not _small_here(h_mat, np.array([sx + 0.5, sy + 0.5]), config.picture_below_px):
+                continue   # read already, or large enough for the code alone
+            match = _match_picture(image_bgr, h_mat, (sx, sy), config)
+            if not _confident(match, config):
+                continue
+            square = (int(math.floor(match.centre[0])), int(math.floor(match.centre[1])))
+            if square != (sx, sy):
+                continue   # the matched token stands on another square: read from there
+            player, number = token_from_marker_id(match.marker_id)
+            if (player, number) in known:
+                continue   # already read from its code: one token is never reported twice
+            a = math.radians(match.angle)
+            right = np.array([math.cos(a), math.sin(a)]) * TOKEN_SQUARES
+            down = np.array([-math.sin(a), math.cos(a)]) * TOKEN_SQUARES
+            token_to_grid = np.array([[right[0], down[0], match.centre[0]], [right[1], down[1], match.centre[1]],
+                                      [0, 0, 1]])
+            # The picture already weighs colour (channel by channel); here colour only has to
+            # fit: every point near the decoded player's colour (a hand's skin is near none) and
+            # not much nearer another player's (a warm light turns orange towards yellow).
+            dist = _colour_distances(image_bgr, h_mat @ token_to_grid, match.marker_id,
+                                     _nearby_white(image_bgr, h_mat, match.centre))
+            own = dist[:, player - 1]
+            fits = (own <= config.max_colour_distance) & (own <= np.nanmin(dist, axis=1, initial=np.inf)
+                                                           + config.picture_colour_slack)
+            agreement = float(np.mean(fits))
+            if agreement < config.min_colour_agreement:
+                continue
+            out.append(TokenObservation(sx, sy, player, number, round(agreement * match.score, 3)))
+    return out
+
+
 def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
                   config: TokenConfig | None = None) -> list[TokenObservation]:
     """Tokens standing on the width×height grid seen in `image_bgr` (MT 2.05: a token per permanent).
@@ -311,8 +555,14 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
         sx, sy = int(math.floor(centre[0])), int(math.floor(centre[1]))
         if not (gx0 <= sx < gx1 and gy0 <= sy < gy1 and 0 <= sx < width and 0 <= sy < height):
             continue  # beside the grid (the twin lying off the board) or outside the asked squares
+        if config.read_pictures and _small_here(h_mat, centre, config.picture_check_below_px):
+            # Bits of 2–3 px can decode to a neighbouring id: the whole printed picture must agree.
+            match = _match_picture(image_bgr, h_mat, (sx, sy), config)
+            if _confident(match, config) and match.marker_id != marker_id:
+                continue
         token_to_grid = np.array([[right[0], down[0], centre[0]], [right[1], down[1], centre[1]], [0, 0, 1]])
-        votes = _colour_votes(image_bgr, h_mat @ token_to_grid, marker_id, config)
+        votes = _colour_votes(image_bgr, h_mat @ token_to_grid, marker_id, config,
+                              _nearby_white(image_bgr, h_mat, centre))
         agreement = float(np.mean(votes == identity[0] - 1))
         if agreement < config.min_colour_agreement:
             continue
@@ -320,5 +570,8 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
         edge = min(centre[0] - sx, sx + 1 - centre[0], centre[1] - sy, sy + 1 - centre[1])
         confidence = agreement * min(1.0, 0.5 + edge * 2)
         observations.append(TokenObservation(sx, sy, identity[0], identity[1], round(confidence, 3)))
+    if config.read_pictures:
+        observations += _read_pictures(image_bgr, h_mat, (max(gx0, 0), max(gy0, 0), min(gx1, width),
+                                                          min(gy1, height)), observations, config)
     observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
     return observations

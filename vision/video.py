@@ -11,6 +11,7 @@ reading do not depend on the printing or the calibration code being finished.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -358,6 +359,33 @@ def make_video(board: Board, *, size: tuple[int, int] = (1280, 720), frames: int
     photographer = Photographer(board, camera, random_look(rng), seed=seed)
     script = random_video_script(board, camera, rng, frames=frames, tokens=tokens, moves=moves)
     return camera, [photographer.shoot(t, h) for t, h in zip(script.tokens, script.hands)]
+
+
+def make_long_video(board: Board, *, size: tuple[int, int] = (1920, 1080), moves: int = 60,
+                    still_frames: int = 40, tokens: int = 10, seed: int = 0, max_tilt_deg: float = 45.0,
+                    variants: int = 3) -> tuple[Camera, int, Iterator[Frame]]:
+    """A long stream (thousands of frames) cheaply: `moves` hand episodes as in `make_video`, each
+    followed by `still_frames` frames of the still scene. A still scene is rendered `variants` times
+    (each with its own sensor noise) and those frames are cycled, so a stretch costs a few renders.
+    Returns the camera, the number of frames and a generator of the frames (made on demand)."""
+    rng = np.random.default_rng(seed)
+    camera = random_camera(board, size, rng, max_tilt_deg=max_tilt_deg)
+    photographer = Photographer(board, camera, random_look(rng), seed=seed)
+    span = 8   # random_video_script: a hand episode of 6 frames, then 2 hand-free frames
+    script = random_video_script(board, camera, rng, frames=moves * span + 1, tokens=tokens, moves=moves)
+    stretches = sum(1 for i, hands in enumerate(script.hands) if not hands and (i == 0 or script.hands[i - 1]))
+    count = sum(1 for hands in script.hands if hands) + stretches * still_frames
+
+    def frames() -> Iterator[Frame]:
+        for i, (placed, hands) in enumerate(zip(script.tokens, script.hands)):
+            if hands:
+                yield photographer.shoot(placed, hands)
+            elif i == 0 or script.hands[i - 1]:      # a still stretch starts; later hand-free frames merge into it
+                stills = [photographer.shoot(placed) for _ in range(variants)]
+                for k in range(still_frames):
+                    yield stills[k % variants]
+
+    return camera, count, frames()
 
 
 def make_photo(board: Board, tokens: list[PlacedToken], *, size: tuple[int, int] = (1920, 1080), seed: int = 0,
