@@ -50,9 +50,24 @@ class ColourConfig:
     min_line_contrast: float = 12.0        # gray levels: a light square with fainter lines is covered
     max_covered_share: float = 0.5         # markerless fit with more squares hidden: not a board
     covered_unknown: float = 0.60          # above this fraction of unknown pixels: covered (a hand)
+    skin_min_hue: float = 38.0             # Lab hue (degrees) range of skin: orange-yellow, which
+    skin_max_hue: float = 78.0             # no square of ours is printed in
+    skin_min_chroma: float = 13.0          # ...and chroma range: paper is below, our inks far above
+    skin_max_chroma: float = 45.0
+    covered_skin: float = 0.30             # above this fraction of skin pixels: covered (MT 2.02.e asks a person)
+    covered_skin_doubt: float = 0.08       # a doubtful square with this much skin is covered too
+    line_band: float = 0.09                # grid-line search band each side of a square's edge (square sides)
+    two_tone_max_chroma: float = 15.0      # a foreign board whose squares are this grey is two-tone (chess)
+    two_tone_share: float = 0.9            # ...when this share of its squares is that grey
+    two_tone_min_split: float = 25.0       # lightness gap (L*) between its two tones; less: one tone
+    two_tone_margin: float = 0.25          # of the gap: a square this close to the split is uncertain
+    two_tone_stray: float = 0.25           # share of a square's pixels nearer the other tone (glare): uncertain
+    blend_radius: float = 0.16             # unknown pixels this close to two colours (square sides) are blends
     adapt_iterations: int = 2              # re-estimate colour means from the board itself
     adapt_sure_distance: float = 1.5       # ...from pixels this close to a class only (a hand is not paper)
     wb_percentile: float = 90.0            # paper brightness percentile used for white balance
+    foreign_wb_percentile: float = 30.0    # board without margin: white balance on its brightest neutral pixels
+    foreign_wb_max_spread: float = 0.25    # ...neutral: channel spread below this share of the brightest channel
     default_sigma_lab: float = 8.0         # spread of a colour before it is learnt
 
 
@@ -65,6 +80,7 @@ class SymbolConfig:
     glyph_min_evidence: float = 0.25       # start-vs-Temple evidence (1 = clean print) below: uncertain
     hatch_min_score: float = 0.43          # spectrum correlation with render_board's hatch to call it hatched
     hatch_doubt: float = 0.05              # ...within this of the threshold: doubtful (unless grey anyway)
+    hatch_kind_doubt: float = 0.04         # colourless vs coloured hatch correlations this close: doubtful
     hatch_min_chroma: float = 18.0         # on a hatched square, pixels at least this colourful give the hue
     hatch_hue_cover: float = 0.12          # a hue must cover this much of a hatched square to count
     hatch_hue_doubt: float = 0.04

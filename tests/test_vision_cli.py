@@ -89,3 +89,22 @@ def test_scan_a_real_photo_with_the_grid_size(capsys):
     doc = json.loads(capsys.readouterr().out)
     right = sum(s["colours"] == entry["colours"][s["y"]][s["x"]] for s in doc["squares"])
     assert doc["found"] and len(doc["squares"]) == 64 and right >= 40
+
+
+def test_real_chess_photos_read_w_and_b_with_no_unflagged_error_MT_2_02_e():
+    """All labelled real photos, size given: a per-photo two-tone profile reads W and B;
+    glossy squares may be flagged uncertain (MT 2.02.e), never read wrong unflagged."""
+    import cv2
+
+    from vision import scan
+
+    read = wrong = flagged = 0
+    for entry in yaml.safe_load(LABELS.read_text())["photos"]:
+        result = scan(cv2.imread(str(REAL / entry["file"])), grid=tuple(entry["grid"]))
+        assert result.found, entry["file"]
+        read += len(result.squares)
+        flagged += sum(s.uncertain or s.covered for s in result.squares)
+        wrong += sum(not (s.uncertain or s.covered) and s.colours != entry["colours"][s.y][s.x]
+                     for s in result.squares)
+    assert wrong == 0
+    assert flagged <= 0.25 * read

@@ -42,7 +42,9 @@ def test_rates_over_twelve_photos_without_the_board_file_MT_2_02_e(duel, photos)
     assert all(s.found for s in scores)
     squares = sum(s.squares for s in scores)
     assert sum(s.wrong_unflagged for s in scores) / squares < 0.005
-    assert sum(s.flagged_needlessly for s in scores) / squares < 0.05
+    assert sum(s.flagged_needlessly for s in scores) / squares < 0.02
+    # a square truly hidden (token, hand) is `covered` by design; any other flag is a doubt
+    assert sum(s.flagged - s.hidden_covered for s in scores) / squares < 0.025
     assert max(s.corner_error_px for s in scores) < 15
 
 
@@ -83,3 +85,13 @@ def test_covered_squares_take_the_board_file_colours(duel, photos):
     for s in result.squares:
         if s.covered:
             assert s.colours == "".join(c for c in "WUBRG" if c in board.square(s.x, s.y).colours)
+
+
+def test_a_foreign_board_without_any_neutral_square_gives_an_answer_not_an_exception():
+    """White balance of a board without paper margin comes from its neutral squares; with
+    none (a plain red sheet), scan still answers — not a board — instead of failing."""
+    image = np.zeros((400, 400, 3), np.uint8)
+    image[..., 2] = 200
+    homography = np.array([[40, 0, 40], [0, 40, 40], [0, 0, 1]], float)
+    result = scan(image, grid=(8, 8), homography=homography, ours=False)
+    assert result.to_dict()["found"] is False and result.error

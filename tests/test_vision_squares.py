@@ -64,3 +64,78 @@ def test_a_small_fleck_of_colour_is_doubtful_MT_2_02_e():
     assert reading.uncertain and reading.colours in ("W", "WR")
     clean = _read(board, _canonical(board))[0]
     assert not clean.uncertain and clean.colours == "W"
+
+
+def test_a_pale_hand_over_a_square_is_covered_not_read_white_MT_2_02_e(board):
+    """Skin is a hue no square of ours is printed in: a pale hand over half a white square
+    and a darker one over a cross-hatched black square make them covered (asked to a
+    person), never W + a colour nor a hatched R."""
+    image = _canonical(board)
+    white, hatched_black = (0, 0), (2, 2)  # "W" and "B#"
+    for (x, y), skin in ((white, (170, 195, 235)), (hatched_black, (120, 150, 205))):
+        image[y * PX:(y + 1) * PX, x * PX + PX // 3:(x + 1) * PX] = skin
+    readings = _read(board, image)
+    for x, y in (white, hatched_black):
+        assert readings[y * board.width + x].covered, (x, y)
+    assert sum(r.covered for r in readings) == 2
+
+
+def test_grid_lines_are_found_off_by_a_pixel(board):
+    """A registration one or two canonical pixels off must not hide the printed lines:
+    light squares stay read, not covered. (Inner squares: the reader sees only the grid,
+    so a shift rolls the outer lines off its image.)"""
+    for shift in (1, 2):
+        image = np.roll(_canonical(board), (shift, -shift), axis=(0, 1))
+        readings = _read(board, image)
+        inner = [r for r in readings if 0 < r.x < board.width - 1 and 0 < r.y < board.height - 1]
+        assert not any(r.covered for r in inner), shift
+
+
+def test_blurred_multicoloured_squares_are_not_doubted(board):
+    """Where two printed colours meet, a soft camera blends them into no class: that is no
+    reason to flag the square (MT 2.02.d, a multicoloured square has all its colours)."""
+    image = cv2.GaussianBlur(_canonical(board), (0, 0), 1.0)
+    for reading in _read(board, image):
+        square = board.square(reading.x, reading.y)
+        if len(square.colours) >= 2 and not square.obstacle:
+            assert reading.colours == order_colours(square.colours) and not reading.uncertain, square.code
+
+
+def _chessboard(px: int, rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A glossy two-tone board under a light gradient, with glare on some black squares."""
+    rows = ["".join("W" if (x + y) % 2 == 0 else "B" for x in range(8)) for y in range(8)]
+    image = np.zeros((8 * px, 8 * px, 3), np.float32)
+    for y, row in enumerate(rows):
+        for x, tone in enumerate(row):
+            image[y * px:(y + 1) * px, x * px:(x + 1) * px] = 235 if tone == "W" else 35
+    ramp = np.linspace(0.7, 1.0, 8 * px, dtype=np.float32)
+    image *= ramp[None, :, None]
+    glared = [(x, y) for y, row in enumerate(rows) for x, tone in enumerate(row) if tone == "B"]
+    for k in rng.choice(len(glared), 4, replace=False):
+        x, y = glared[k]
+        centre = (int((x + rng.uniform(0.3, 0.7)) * px), int((y + rng.uniform(0.3, 0.7)) * px))
+        cv2.ellipse(image, centre, (int(px * 0.45), int(px * 0.3)), float(rng.uniform(0, 180)), 0, 360,
+                    (200, 200, 200), -1)
+    return image + rng.normal(0, 4, image.shape).astype(np.float32), rows
+
+
+def test_two_tone_board_reads_w_and_b_and_doubts_glare_MT_2_02_e():
+    """A foreign two-tone board (chess): the per-photo lightness split reads W and B;
+    glare on a glossy black square makes it uncertain, never a confident W. Over 10 boards."""
+    from vision.squares import read_two_tone
+
+    wrong = flagged = 0
+    for seed in range(10):
+        image, rows = _chessboard(PX, np.random.default_rng(seed))
+        readings = read_two_tone(image, 8, 8, PX, DEFAULT_CONFIG.colour)
+        assert readings is not None
+        wrong += sum(not r.uncertain and r.colours != rows[r.y][r.x] for r in readings)
+        flagged += sum(r.uncertain for r in readings)
+    assert wrong == 0
+    assert 40 <= flagged <= 0.25 * 640  # the 40 glared squares, and not the whole board
+
+
+def test_a_coloured_board_is_not_two_tone(board):
+    from vision.squares import read_two_tone
+
+    assert read_two_tone(_canonical(board), board.width, board.height, PX, DEFAULT_CONFIG.colour) is None

@@ -6,7 +6,7 @@ import numpy as np
 
 from boards import Board
 from boards.palette import SQUARE_BGR
-from vision.synth import photograph, photograph_foreign, photograph_no_board
+from vision.synth import compare, photograph, photograph_foreign, photograph_no_board
 
 PLAIN = Board.from_rows(["W U B R G W"] * 2 + ["G R B U W G"] * 2)
 
@@ -49,3 +49,27 @@ def test_foreign_and_empty_photos():
     assert foreign.params["style"] == "foreign" and len(foreign.truth) == 24
     empty = photograph_no_board(seed=3)
     assert empty.truth == [] and empty.homography is None and empty.image.shape == (1080, 1920, 3)
+
+
+def test_compare_counts_hidden_squares_apart_from_doubts():
+    """The bench's flag rate (goal ≤ 1 %): a square truly hidden and reported `covered` is
+    right, not a doubt; `covered` on a visible square and `uncertain` are doubts; a wrong
+    unflagged reading is the dangerous case (MT 2.02.e)."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from vision.squares import SquareReading
+
+    photo = photograph(PLAIN, seed=3, hand=0.0)
+    hidden = 0
+    photo.truth[hidden] = replace(photo.truth[hidden], covered=True)
+    readings = [SquareReading(t_i % photo.width, t_i // photo.width, t.colours, t.obstacle, t.start, t.temple,
+                              1.0, False, False) for t_i, t in enumerate(photo.truth)]
+    readings[hidden] = replace(readings[hidden], covered=True, uncertain=True)  # right: hidden
+    readings[1] = replace(readings[1], covered=True, uncertain=True)            # doubt: visible
+    readings[2] = replace(readings[2], uncertain=True)                          # doubt
+    readings[3] = replace(readings[3], colours="W" if readings[3].colours != "W" else "U")  # wrong
+    result = SimpleNamespace(found=True, width=photo.width, height=photo.height, homography=photo.homography,
+                             squares=readings)
+    score = compare(result, photo)
+    assert (score.flagged, score.hidden_covered, score.wrong_unflagged, score.flagged_needlessly) == (3, 1, 1, 2)

@@ -9,7 +9,6 @@ exists) -> compare with the board file. An ordinary bad photo gives
 """
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field, replace
 
@@ -20,8 +19,10 @@ from boards.model import Board, order_colours, square_label
 from calibration.colour import (UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
                                 white_patch_field)
 from calibration.config import DEFAULT_CONFIG, VisionConfig
+from calibration.grid_finder import find_grid
 from calibration.registration import register_board
-from vision.squares import SquareReading, read_squares
+from vision.squares import SquareReading, inner_mask, read_squares, read_two_tone
+from vision.tokens import TokenConfig, detect_tokens
 
 PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
@@ -69,14 +70,6 @@ def _not_found(error: str, size, started: float) -> ScanResult:
     return ScanResult(False, w, h, error=error, timing_ms={"total": (time.perf_counter() - started) * 1000})
 
 
-def _optional(module: str, name: str):
-    """A collaborator's function when its module is in the tree, else None."""
-    try:
-        return getattr(importlib.import_module(module), name)
-    except ImportError:
-        return None
-
-
 def canonical_px(width: int, height: int, config: VisionConfig) -> int:
     longest = max(width, height) + 2 * PAPER_RING[1]
     return int(max(8, min(config.colour.px_per_square, config.colour.max_warp_px // longest)))
@@ -95,6 +88,21 @@ def warp_grid(image: np.ndarray, homography: np.ndarray, width: int, height: int
     return warped, inside > 250
 
 
+def _gray(balanced: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.float32), cv2.COLOR_BGR2GRAY)
+
+
+def _neutral_mask(grid_bgr: np.ndarray, grid_inside: np.ndarray, width: int, height: int, px: int,
+                  config: VisionConfig) -> np.ndarray:
+    """Low-saturation pixels in the middle of the squares of a board without a paper
+    margin: its white squares (and greys, which the robust fit then drops as too dark)
+    show how the light falls across it."""
+    spread = grid_bgr.max(axis=2).astype(np.float32) - grid_bgr.min(axis=2)
+    neutral = spread <= config.colour.foreign_wb_max_spread * np.maximum(grid_bgr.max(axis=2), 1)
+    middle = np.tile(inner_mask(px, config.colour.inner_margin), (height, width))
+    return neutral & middle & grid_inside
+
+
 def _paper_ring_mask(width: int, height: int, px: int, pad: float, inside: np.ndarray) -> np.ndarray:
     h, w = inside.shape
     ys, xs = np.mgrid[0:h, 0:w]
@@ -105,12 +113,14 @@ def _paper_ring_mask(width: int, height: int, px: int, pad: float, inside: np.nd
 
 def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, int] | None = None,
          config: VisionConfig = DEFAULT_CONFIG, profile: ColourProfile | None = None,
-         homography: np.ndarray | None = None, ours: bool = True) -> ScanResult:
+         homography: np.ndarray | None = None, ours: bool = True,
+         token_config: TokenConfig | None = None) -> ScanResult:
     """Read the board in a photo (architecture.md). `board` (a board file) fixes the size
     and adds `mismatches`; `grid=(w, h)` fixes only the size. `profile` is a saved colour
     calibration; `homography` (grid units -> pixels) skips registration for a still,
     calibrated camera (`ours=False` when that board is not one we printed: no paper
-    margin, no glyphs)."""
+    margin, no glyphs). `token_config` tunes the token reader (`TokenConfig(read_pictures=False)`
+    trades recall on small tokens for speed)."""
     started = time.perf_counter()
     size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0 or image_bgr.ndim not in (2, 3):
@@ -129,9 +139,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
         if registration is not None:
             homography, size = registration.homography, (registration.width, registration.height)
         else:
-            find_grid = _optional("calibration.grid_finder", "find_grid")
             try:
-                fit = find_grid(image_bgr, grid=size) if find_grid is not None else None
+                fit = find_grid(image_bgr, grid=size)
             except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
                 return _not_found(f"grid finder failed on this photo ({type(exc).__name__}: {exc})", size, started)
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:
@@ -150,17 +159,21 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     warped, inside = warp_grid(image_bgr, homography, width, height, px, pad)
     core = (slice(int(round(pad * px)), int(round(pad * px)) + height * px),
             slice(int(round(pad * px)), int(round(pad * px)) + width * px))
-    illumination = None
-    if ours:
-        illumination = illumination_field(warped, _paper_ring_mask(width, height, px, pad, inside),
-                                          percentile=config.colour.wb_percentile)
     grid_bgr, grid_inside = warped[core], inside[core]
+    illumination, surround = None, None
+    if ours:
+        paper = illumination_field(warped, _paper_ring_mask(width, height, px, pad, inside),
+                                   percentile=config.colour.wb_percentile)
+        if paper is not None:
+            surround = _gray(white_balance(warped, paper)), int(round(pad * px))
+            illumination = paper[core]
+    else:  # no paper margin: the lightest neutral squares are the paper
+        illumination = illumination_field(grid_bgr, _neutral_mask(grid_bgr, grid_inside, width, height, px, config),
+                                          percentile=config.colour.foreign_wb_percentile)
     if illumination is None:
         illumination = white_patch_field(grid_bgr[grid_inside] if grid_inside.any() else grid_bgr,
                                          config.colour.wb_percentile)
         illumination = np.broadcast_to(illumination.reshape(-1, 3)[0], grid_bgr.shape)
-    else:
-        illumination = illumination[core]
     balanced = white_balance(grid_bgr, illumination)
     bins = bgr_bins(balanced)
     profile = (profile or ColourProfile.from_palette(config.colour)).adapt(bins[grid_inside], config.colour)
@@ -169,18 +182,20 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
 
     tokens = []
     covered_hint = np.zeros((height, width), bool)
-    detect_tokens = _optional("vision.tokens", "detect_tokens")
-    if detect_tokens is not None:
-        tokens = list(detect_tokens(image_bgr, homography, width, height))
-        for token in tokens:
-            if 0 <= token.x < width and 0 <= token.y < height:
-                covered_hint[token.y, token.x] = True
+    tokens = list(detect_tokens(image_bgr, homography, width, height, config=token_config))
+    for token in tokens:
+        if 0 <= token.x < width and 0 <= token.y < height:
+            covered_hint[token.y, token.x] = True
 
     squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
-                           symbols=config.symbols if ours else None, covered_hint=covered_hint)
-    squares = [_unknown_when_covered(s, board) for s in squares]
+                           symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround)
     if not ours and sum(s.covered for s in squares) > config.colour.max_covered_share * len(squares):
         return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
+    if not ours:
+        two_tone = read_two_tone(balanced, width, height, px, config.colour)
+        if two_tone is not None:
+            squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
+    squares = [_unknown_when_covered(s, board) for s in squares]
     result = ScanResult(True, width, height, np.asarray(homography, float), squares, tokens, method=method,
                         profile=profile)
     if board is not None:

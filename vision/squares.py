@@ -59,19 +59,58 @@ def inner_mask(px: int, margin: float) -> np.ndarray:
     return mask
 
 
-def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np.ndarray) -> np.ndarray:
+def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np.ndarray, band: int,
+                   surround: tuple[np.ndarray, int] | None = None) -> np.ndarray:
     """(n,) how much darker than its inside the faintest of the four printed grid lines
-    around each square is (a hand's edge darkens one side, never all four)."""
+    around each square is (a hand's edge darkens one side, never all four). Each line is
+    looked for within `band` pixels of the square's edge: a registration off by a pixel
+    must not lose it. `surround` (gray image around the grid, offset of the grid in it)
+    keeps the outer lines when they fall just outside the grid."""
     cells = _cells(gray, width, height, px).reshape(width * height, px, px)
     middle = np.median(cells[:, inner], axis=1)  # median: a glyph is no line
-    sides = np.stack([cells[:, 0, :].mean(axis=1), cells[:, -1, :].mean(axis=1),
-                      cells[:, :, 0].mean(axis=1), cells[:, :, -1].mean(axis=1)], axis=1)
-    return middle - sides.max(axis=1)
+    if surround is not None and surround[1] >= band:
+        image, offset = surround
+        padded = image[offset - band:offset + height * px + band, offset - band:offset + width * px + band]
+    else:
+        padded = np.pad(gray, band, mode="edge")
+    half = slice(px // 4, px - px // 4)  # the middle half of each side: corners are shared
+    rows = np.stack([padded[k * px:k * px + 2 * band] for k in range(height + 1)])  # (h+1, 2b, W)
+    across = rows[:, :, band:band + width * px].reshape(height + 1, 2 * band, width, px)[..., half]
+    horizontal = across.mean(axis=-1).min(axis=1)  # (h+1, w): darkest row near each horizontal edge
+    cols = np.stack([padded[:, k * px:k * px + 2 * band] for k in range(width + 1)])  # (w+1, H, 2b)
+    down = cols[:, band:band + height * px].reshape(width + 1, height, px, 2 * band)[:, :, half]
+    vertical = down.mean(axis=2).min(axis=-1).T  # (h, w+1): darkest column near each vertical edge
+    sides = np.stack([horizontal[:-1], horizontal[1:], vertical[:, :-1], vertical[:, 1:]], axis=-1)
+    return middle - sides.reshape(width * height, 4).max(axis=1)
 
 
-def _hue_shares(lab_pixels: np.ndarray, profile: ColourProfile, min_chroma: float) -> np.ndarray:
+def skin_mask(lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
+    """Pixels of skin colour (a hand over the board): orange-yellow hue of moderate chroma,
+    a hue none of our printed squares has."""
+    a, b = lab[..., 1], lab[..., 2]
+    chroma = np.hypot(a, b)
+    hue = np.degrees(np.arctan2(b, a))
+    return ((hue >= colour.skin_min_hue) & (hue <= colour.skin_max_hue)
+            & (chroma >= colour.skin_min_chroma) & (chroma <= colour.skin_max_chroma))
+
+
+def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
+    """Pixels where printed colours meet: the camera blurs two colours into a shade of no
+    class, or of a third class (blue and red make a dark purple that reads black). They
+    count for no colour and are no reason for doubt; a fleck of one colour on another
+    (two classes only) still counts."""
+    def classes_near(r: int) -> np.ndarray:
+        kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        return sum(cv2.dilate((labels == k).astype(np.uint8), kernel) for k in range(len(CLASSES)))
+
+    # a shade of no class is a blend across the whole transition; a third class only on its thin middle
+    return np.where(labels < 0, classes_near(radius) >= 2, classes_near(max(1, radius // 2)) >= 3)
+
+
+def _hue_shares(lab_pixels: np.ndarray, profile: ColourProfile, min_chroma: float, skin: np.ndarray) -> np.ndarray:
     """(m, p, 3) Lab pixels of hatched squares -> (m, 5) share of pixels of each chromatic
-    colour (U, R, G) by hue. Black-and-white hatching dilutes chroma but keeps hue."""
+    colour (U, R, G) by hue. Black-and-white hatching dilutes chroma but keeps hue; skin
+    (a hand) is no colour of the square."""
     a, b = lab_pixels[..., 1], lab_pixels[..., 2]
     chroma = np.hypot(a, b)
     hue = np.arctan2(b, a)
@@ -79,31 +118,36 @@ def _hue_shares(lab_pixels: np.ndarray, profile: ColourProfile, min_chroma: floa
     centres = {c: np.arctan2(profile.means[CLASSES.index(c), 2], profile.means[CLASSES.index(c), 1]) for c in "URG"}
     gaps = np.stack([np.abs(np.angle(np.exp(1j * (hue - centres[c])))) for c in "URG"], axis=-1)
     nearest = gaps.argmin(axis=-1)
-    coloured = (chroma >= min_chroma) & (gaps.min(axis=-1) < np.radians(45))
+    coloured = (chroma >= min_chroma) & (gaps.min(axis=-1) < np.radians(45)) & ~skin
     for k, c in enumerate("URG"):
         shares[:, COLOURS.index(c)] = ((nearest == k) & coloured).mean(axis=1)
     return shares
 
 
-def _hatched_colours(hues: np.ndarray, lightness: float, single: bool, levels: tuple[float, float],
+def _hatched_colours(hues: np.ndarray, lightness: float, single: bool, levels: tuple[float, float, float],
                      symbols: SymbolConfig) -> tuple[str, bool]:
     """Colours of a hatched square (MT 2.03.a/c): none under the colourless obstacle's
     hatch; else U/R/G by hue, and without a hue B or W by lightness against the
-    printer's own hatched B and W squares."""
+    printer's own hatched B and W squares (levels: hatched B, colourless, hatched W).
+    A lightness close to the W/B cut, or a W nearer the colourless obstacle's grey, is
+    doubtful: a blurred or small photo can blur the two hatch kinds together."""
     if single:
         return "", False
     colours = "".join(c for c, v in zip(COLOURS, hues) if v >= symbols.hatch_hue_cover)
     doubtful = bool((np.abs(hues - symbols.hatch_hue_cover) < symbols.hatch_hue_doubt).any())
     if not colours:
-        cut = sum(levels) / 2
+        black, colourless, white = levels
+        cut = (black + white) / 2
         colours = "W" if lightness >= cut else "B"
         doubtful |= abs(lightness - cut) < symbols.hatch_lightness_doubt
+        doubtful |= colours == "W" and abs(lightness - colourless) <= abs(lightness - white)
     return colours, doubtful
 
 
 def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: int, px: int, *,
                  profile: ColourProfile, colour: ColourConfig, symbols: SymbolConfig | None,
-                 covered_hint: np.ndarray | None = None) -> list[SquareReading]:
+                 covered_hint: np.ndarray | None = None, surround: tuple[np.ndarray, int] | None = None
+                 ) -> list[SquareReading]:
     """Per-square colours, marks, confidence (MT 2.02.d–e, 2.03.a–c, 2.04.a–b).
 
     balanced (white-balanced BGR, float 0..255) and labels cover exactly the grid (height·px × width·px). `symbols` None
@@ -119,10 +163,17 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     mark_sure = np.ones(n, bool)
     hatched = np.zeros(n, bool)
     lightness = np.zeros(n)
-    levels = (0.0, 0.0)
+    levels = (0.0, 0.0, 0.0)
     single_hatch = np.zeros(n, bool)  # the colourless obstacle's hatch (MT 2.03.a)
     cell_labels = _cells(labels, width, height, px).reshape(n, px, px)
     considered = np.broadcast_to(inner, (n, px, px))
+    lab = to_lab(balanced)
+    skin = np.zeros((n, px, px), bool)
+    if symbols is not None:  # our palette has no skin tone; a foreign board (wood) may
+        skin = _cells(skin_mask(lab, colour), width, height, px).reshape(n, px, px)
+    skin_share = (skin & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
+    blend_px = max(1, int(round(colour.blend_radius * px)))
+    blends = _cells(blend_mask(labels, blend_px), width, height, px).reshape(n, px, px)
     if symbols is not None:
         templates = mark_templates(px, colour.inner_margin)
         patches = _padded_cells(gray, width, height, px)
@@ -131,7 +182,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         if len(structured):
             score, evidence = match_glyphs(patches[structured], templates)
             gray_cells = inner_gray
-            hatch, single = hatch_scores(gray_cells[structured], templates)
+            hatch, single, kind_gap = hatch_scores(gray_cells[structured], templates)
             # a cross-hatch also half-matches a glyph: the periodic texture decides first
             is_hatch = hatch >= symbols.hatch_min_score
             hatched[structured[is_hatch]] = True
@@ -140,13 +191,15 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             kind = np.where(evidence >= 0, 0, 1)
             glyph_of[structured[is_glyph]] = kind[is_glyph]
             sure_glyph = (score >= symbols.glyph_sure_score) & (np.abs(evidence) >= symbols.glyph_min_evidence)
-            hatch_unsure = np.abs(hatch - symbols.hatch_min_score) < symbols.hatch_doubt
+            hatch_unsure = (np.abs(hatch - symbols.hatch_min_score) < symbols.hatch_doubt) | \
+                (is_hatch & (kind_gap < symbols.hatch_kind_doubt))
             mark_sure[structured] = ~hatch_unsure & (~is_glyph | sure_glyph)
             for k, name in enumerate(GLYPHS):
                 ignore[glyph_of == k] = templates.masks[name]
             lightness[hatched] = gray_cells[hatched].mean(axis=(1, 2))
-            levels = templates.hatched_levels
+            levels = (templates.hatched_levels[0], templates.colourless_level, templates.hatched_levels[1])
         considered = considered & ~ignore
+    considered = considered & ~skin & ~blends
     total = considered.sum(axis=(1, 2)).clip(min=1)
     counts = np.stack([((cell_labels == k) & considered).sum(axis=(1, 2)) for k in range(len(CLASSES))], axis=1)
     unknown = 1.0 - counts.sum(axis=1) / total
@@ -154,9 +207,10 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     fractions = counts / counts.sum(axis=1, keepdims=True).clip(min=1)
     hues = np.zeros((n, 5))
     if hatched.any():
-        lab_cells = _cells(to_lab(balanced), width, height, px).reshape(n, px, px, 3)[:, inner]
-        hues[hatched] = _hue_shares(lab_cells[hatched], profile, symbols.hatch_min_chroma)
-    line_contrast = _line_contrast(gray, width, height, px, inner)
+        lab_cells = _cells(lab, width, height, px).reshape(n, px, px, 3)[:, inner]
+        hues[hatched] = _hue_shares(lab_cells[hatched], profile, symbols.hatch_min_chroma, skin[hatched][:, inner])
+    band = max(1, int(round(colour.line_band * px)))
+    line_contrast = _line_contrast(gray, width, height, px, inner, band, surround)
     readings = []
     for i in range(n):
         y, x = divmod(i, width)
@@ -179,6 +233,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             start = temple = False
             doubtful = True
         covered = bool(unknown[i] >= colour.covered_unknown) and not hatched[i]
+        covered |= bool(skin_share[i] >= colour.covered_skin)
         # a light square with no grid line around it is something lying on the board (a hand)
         covered |= bool(symbols is not None and colours == "W" and line_contrast[i] < colour.min_line_contrast)
         if covered_hint is not None and covered_hint[y, x]:
@@ -190,6 +245,52 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             doubtful = True  # a weak mark matters unless the square is a colourless obstacle anyway
             confidence *= 0.5
         uncertain = doubtful or explained < colour.min_explained or covered or confidence < colour.min_confidence
+        # a doubt where part of a hand lies is the hand's doing: the square is hidden, not unclear
+        covered |= uncertain and bool(skin_share[i] >= colour.covered_skin_doubt)
         readings.append(SquareReading(x, y, colours, bool(obstacle), bool(start), bool(temple),
-                                      float(np.clip(confidence, 0, 1)), bool(uncertain), covered))
+                                      float(np.clip(confidence, 0, 1)), bool(uncertain), bool(covered)))
+    return readings
+
+
+def _otsu(values: np.ndarray) -> float:
+    """The split of 1-D values that maximises the between-class variance."""
+    ordered = np.sort(values)
+    best, split = -1.0, float(ordered[len(ordered) // 2])
+    for i in range(1, len(ordered)):
+        low, high = ordered[:i], ordered[i:]
+        between = len(low) * len(high) * (high.mean() - low.mean()) ** 2
+        if between > best:
+            best, split = between, float((ordered[i - 1] + ordered[i]) / 2)
+    return split
+
+
+def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour: ColourConfig
+                  ) -> list[SquareReading] | None:
+    """A foreign board printed in two greys (a chessboard, a drawn grid): learnt per
+    photo, the lightness split between its squares decides W or B (MT 2.02.d); squares
+    near the split, or with much of their surface nearer the other tone (glare on a
+    glossy black square), are uncertain (MT 2.02.e). None when the board is coloured."""
+    n = width * height
+    lab = _cells(to_lab(balanced), width, height, px).reshape(n, px, px, 3)[:, inner_mask(px, colour.inner_margin)]
+    lightness = np.median(lab[..., 0], axis=1)
+    chroma = np.median(np.hypot(lab[..., 1], lab[..., 2]), axis=1)
+    if (chroma < colour.two_tone_max_chroma).mean() < colour.two_tone_share:
+        return None
+    low, high = np.percentile(lightness, [5, 95])
+    if high - low < colour.two_tone_min_split:  # one tone: a plain drawn grid
+        tone = "W" if np.median(lightness) >= 50 else "B"
+        return [SquareReading(i % width, i // width, tone, False, False, False, 1.0, False, False) for i in range(n)]
+    split = _otsu(lightness)
+    dark, light = lightness[lightness < split].mean(), lightness[lightness >= split].mean()
+    gap = max(light - dark, 1e-6)
+    readings = []
+    for i in range(n):
+        is_light = lightness[i] >= split
+        pixels = lab[i, :, 0]
+        stray = float(((pixels < split) if is_light else (pixels >= split)).mean())
+        confidence = float(np.clip(abs(lightness[i] - split) / (0.5 * gap), 0, 1) * (1 - stray))
+        uncertain = (gap < colour.two_tone_min_split or abs(lightness[i] - split) < colour.two_tone_margin * gap
+                     or stray >= colour.two_tone_stray)
+        readings.append(SquareReading(i % width, i // width, "W" if is_light else "B", False, False, False,
+                                      confidence, bool(uncertain), False))
     return readings

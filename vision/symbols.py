@@ -38,6 +38,7 @@ class MarkTemplates:
     masks: dict[str, np.ndarray]     # glyph -> (px, px) bool, pixels it paints (dilated)
     hatch_spectra: np.ndarray        # (k, f) unit, zero-mean magnitude spectra of the printed hatches
     hatched_levels: tuple[float, float]  # mean gray of hatched B and W squares
+    colourless_level: float          # mean gray of the colourless obstacle (MT 2.03.a)
 
 
 def hatch_spectrum(gray_cells: np.ndarray) -> np.ndarray:
@@ -50,15 +51,18 @@ def hatch_spectrum(gray_cells: np.ndarray) -> np.ndarray:
     return spectrum.reshape(len(cells), -1)
 
 
-def hatch_scores(gray_cells: np.ndarray, templates: "MarkTemplates") -> tuple[np.ndarray, np.ndarray]:
-    """(n,) best correlation of each square's spectrum with a printed hatch's, and
-    whether the best is the colourless obstacle's hatch (MT 2.03.a) rather than the
-    coloured obstacles' one."""
+def hatch_scores(gray_cells: np.ndarray, templates: "MarkTemplates"
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n,) best correlation of each square's spectrum with a printed hatch's, whether
+    the best is the colourless obstacle's hatch (MT 2.03.a) rather than the coloured
+    obstacles' one, and by how much the two kinds differ (small: doubtful kind)."""
     spectra = hatch_spectrum(gray_cells)
     spectra = spectra - spectra.mean(axis=1, keepdims=True)
     spectra /= np.linalg.norm(spectra, axis=1, keepdims=True) + 1e-6
     corr = spectra @ templates.hatch_spectra.T
-    return corr.max(axis=1), corr.argmax(axis=1) == len(templates.hatch_spectra) - 1
+    colourless = corr[:, -1]
+    coloured = corr[:, :-1].max(axis=1)
+    return corr.max(axis=1), colourless > coloured, np.abs(colourless - coloured)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -98,7 +102,7 @@ def mark_templates(px: int, inner_margin: float) -> MarkTemplates:
     spectra = np.stack([_unit(hatch_spectrum(cell(gray, code)[inner, inner][None])[0]) for code in hatch_codes])
     levels = tuple(float(cell(gray, code)[inner, inner].mean()) for code in ("B#", "W#"))
     return MarkTemplates(px, inner, np.stack(glyphs, axis=1), np.stack(discriminants, axis=1),
-                         np.array(separation), masks, spectra, levels)
+                         np.array(separation), masks, spectra, levels, float(cell(gray, ".")[inner, inner].mean()))
 
 
 def match_glyphs(gray_patches: np.ndarray, templates: MarkTemplates) -> tuple[np.ndarray, np.ndarray]:

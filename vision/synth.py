@@ -356,6 +356,7 @@ class ScanScore:
     wrong_unflagged: int = 0   # read wrong and neither uncertain nor covered: the dangerous case
     flagged: int = 0           # uncertain or covered: a person will confirm
     flagged_needlessly: int = 0  # flagged although visible and read right
+    hidden_covered: int = 0    # truly hidden (token, hand) and reported covered: right, not a doubt
     corner_error_px: float = float("nan")
 
 
@@ -396,4 +397,5 @@ def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
         score.flagged += flagged
         score.wrong_unflagged += (not right) and not flagged
         score.flagged_needlessly += flagged and right and not truth.covered
+        score.hidden_covered += reading.covered and truth.covered
     return score

@@ -44,7 +44,8 @@ def accuracy_ours(count: int, seed: int, *, with_file: bool) -> dict:
     boards = [load_board(p) for name, p in library_boards().items() if "40x25" not in name]
     printed = {b.name: render_printed(b, 48) for b in boards}
     rng = np.random.default_rng(seed)
-    totals = {"photos": 0, "found": 0, "squares": 0, "wrong_unflagged": 0, "flagged": 0, "needless": 0}
+    totals = {"photos": 0, "found": 0, "squares": 0, "wrong_unflagged": 0, "flagged": 0, "needless": 0,
+              "hidden_covered": 0}
     for i in range(count):
         board = boards[i % len(boards)]
         photo = photograph(printed[board.name], board=board, rng=rng, tokens=_tokens_for(board, rng, 3))
@@ -56,6 +57,7 @@ def accuracy_ours(count: int, seed: int, *, with_file: bool) -> dict:
         totals["wrong_unflagged"] += score.wrong_unflagged
         totals["flagged"] += score.flagged
         totals["needless"] += score.flagged_needlessly
+        totals["hidden_covered"] += score.hidden_covered
     return totals
 
 
@@ -183,8 +185,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nour printed boards, {how} ({ours['photos']} photos, tilt ≤ 45°, hands, tokens, casts):")
         print(f"  board found           {_rate(ours['found'], ours['photos'])}   goal ≥ 99.5 %")
         print(f"  wrong and not flagged {_rate(ours['wrong_unflagged'], ours['squares'])}   goal ≤ 0.05 %")
-        print(f"  flagged (uncertain or covered) {_rate(ours['flagged'], ours['squares'])}, of which needlessly "
-              f"(visible and right) {_rate(ours['needless'], ours['squares'])}   goal ≤ 1 %")
+        doubted = ours["flagged"] - ours["hidden_covered"]
+        print(f"  flagged uncertain     {_rate(doubted, ours['squares'])}   goal ≤ 1 %   (uncertain, or covered "
+              f"although not hidden; of which visible and read right {_rate(ours['needless'], ours['squares'])})")
+        hidden = _rate(ours["hidden_covered"], ours["squares"])
+        print(f"  covered and truly hidden (token or hand: not a doubt) {hidden}")
     foreign = accuracy_foreign(max(5, count // 4), args.seed + 1)
     print(f"\nforeign-style boards, grid size given ({foreign['photos']} photos):")
     print(f"  board found           {_rate(foreign['found'], foreign['photos'])}")
