@@ -17,8 +17,12 @@ setup() {
     python3 -m venv "$VENV"
   fi
   if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ] || [ scripts/ensure-system-libs.sh -nt "$STAMP" ]; then
-    "$PY" -m pip install -q --upgrade pip
-    "$PY" -m pip install -q -e '.[test]'
+    echo "Installing the project into $VENV (log: $VENV/install.log) ..."
+    if ! { "$PY" -m pip install -q --upgrade pip && "$PY" -m pip install -q -e '.[test]'; } \
+        > "$VENV/install.log" 2>&1; then
+      cat "$VENV/install.log" >&2
+      exit 1
+    fi
     touch "$STAMP"
   fi
 }
