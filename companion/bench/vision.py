@@ -157,16 +157,6 @@ def speed(repeat: int) -> list[tuple[str, float, str]]:
     return rows
 
 
-def tokens_section(quick: bool) -> None:
-    """The token engineer's figures: `vision.tokens.bench(quick)` when they provide it."""
-    try:
-        from vision.tokens import bench as bench_tokens
-    except ImportError:
-        print("\ntokens: no bench hook (vision.tokens.bench) yet")
-        return
-    bench_tokens(quick)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tactical bench vision", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a fast run: 20 photos per set, 3 timing runs")
@@ -204,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, squares, wrong, flagged in real:
             print(f"  {name:28s} {squares:3d} squares read, {wrong} wrong and not flagged, {flagged} flagged")
     print_table("speed (median ms, one core)", speed(repeat))
-    tokens_section(args.quick)
+    print("\ntokens: see `tactical bench tokens` (token reading, streams, per-frame update)")
     print(f"\n(bench ran {time.perf_counter() - started:.0f} s)")
     return 0
 
