@@ -2,7 +2,7 @@
 
 A board file either loads completely or raises BoardFileError naming the file,
 the row, the column and what was expected; it never yields a half-loaded board.
-Only yaml.safe_load/compose are used: nothing read from a file is executed.
+Only PyYAML's safe loader is used: nothing read from a file is executed.
 """
 from __future__ import annotations
 
@@ -95,13 +95,25 @@ def _yaml_error(exc: BaseException, path) -> BoardFileError:
 _YAML_FAILURES = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
 
 
-def _layout(text: str, path) -> _Layout:
-    """Key and row lines from the YAML node tree; also rejects duplicate keys, which
-    yaml.safe_load would silently resolve by keeping the last one."""
+def _parse_yaml(text: str, path) -> tuple[object, yaml.Node | None]:
+    """The data and its node tree from ONE parse (what yaml.safe_load does, keeping the nodes
+    for line numbers): the safe loader builds plain data only, never objects."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = yaml.SafeLoader(text)  # already reads the first characters: may fail too
     except _YAML_FAILURES as exc:
         raise _yaml_error(exc, path) from None
+    try:
+        node = loader.get_single_node()
+        return (loader.construct_document(node) if node is not None else None), node
+    except _YAML_FAILURES as exc:
+        raise _yaml_error(exc, path) from None
+    finally:
+        loader.dispose()
+
+
+def _layout(node: yaml.Node | None, text: str, path) -> _Layout:
+    """Key and row lines from the YAML node tree; also rejects duplicate keys, which
+    yaml.safe_load would silently resolve by keeping the last one."""
     key_lines: dict[str, int] = {}
     row_lines, commented = None, set()
     if not isinstance(node, yaml.MappingNode):
@@ -139,11 +151,8 @@ def _check_commented_rows(rows, layout: _Layout, path) -> None:
 
 def board_from_text(text: str, path: str | os.PathLike | None = None) -> Board:
     """Parse the text of a board file (see load_board)."""
-    layout = _layout(text, path)
-    try:
-        data = yaml.safe_load(text)
-    except _YAML_FAILURES as exc:
-        raise _yaml_error(exc, path) from None
+    data, node = _parse_yaml(text, path)
+    layout = _layout(node, text, path)
 
     def error(message: str, field: str) -> BoardFileError:
         return BoardFileError(message, path=path, line=layout.key_lines.get(field), field=field)
