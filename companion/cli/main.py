@@ -38,7 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
-    return args._run(args) or 0
+    try:
+        return args._run(args) or 0
+    except BrokenPipeError:  # `tactical board show … | head`: the reader left, nothing to report
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
