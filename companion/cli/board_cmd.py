@@ -7,7 +7,6 @@ cannot be played.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from pathlib import Path
@@ -50,9 +49,6 @@ def run(args: argparse.Namespace) -> int:
     except (BoardFileError, BoardGenerationError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:  # `tactical board show X | head`: the reader left, nothing is wrong
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 def _resolve(board_arg: str) -> Board:

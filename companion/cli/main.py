@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 SUBCOMMANDS = {
@@ -40,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args._run(args) or 0
-    except BrokenPipeError:  # `tactical board show … | head`: the reader left, nothing to report
-        sys.stderr.close()
+    except BrokenPipeError:  # `tactical board show … | head`: the reader left, nothing is wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
 
 
