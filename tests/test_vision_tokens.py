@@ -94,3 +94,22 @@ def test_a_marker_whose_colour_disagrees_is_not_reported(monkeypatch):
     tokens = [PlacedToken(1, 9, 4.5, 5.5, 20.0), PlacedToken(5, 9, 10.5, 5.5, 20.0)]
     camera, frame = make_photo(board, tokens, size=(1920, 1080), seed=31, max_tilt_deg=15, hard=False)
     assert found(detect_tokens(frame.image, camera.homography, 20, 12)) == {(5, 9, 10, 5)}
+
+
+def test_picture_reader_sees_each_square_as_if_warped_alone_MT_2_05():
+    """The second reader (MT 2.05: small tokens read from their picture) rectifies the whole grid in
+    one warp for speed; each square's search view must be what warping that square alone gives."""
+    from vision.tokens import _CANON_PX as px, TokenConfig, _grey_grid, _search_side, _upright_patch
+
+    rng = np.random.default_rng(41)
+    board = random_board(12, 8, rng)
+    camera, frame = make_photo(board, random_tokens(board, 8, rng), size=(1280, 720), seed=41, max_tilt_deg=40)
+    config = TokenConfig()
+    side = _search_side(config)
+    grid = _grey_grid(frame.image, camera.homography, (2, 1, 12, 8), config)
+    for sx, sy in ((2, 1), (11, 7), (6, 4)):
+        alone = _upright_patch(frame.image, camera.homography, np.array([sx + 0.5, sy + 0.5]), 0.0, side)
+        alone = alone.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)   # BGR → grey
+        block = grid[(sy - 1) * px:(sy - 1) * px + side, (sx - 2) * px:(sx - 2) * px + side]
+        assert block.shape == (side, side)
+        assert np.abs(block - alone).max() <= 1.5   # rounding of the integer warp and grey conversion only
