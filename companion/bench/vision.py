@@ -34,6 +34,19 @@ def _tokens_for(board, rng: np.random.Generator, count: int) -> list[tuple[int, 
     return [(int(rng.integers(1, 6)), int(rng.integers(1, 21)), *spots[i]) for i in picks]
 
 
+# totals key -> ScanScore attribute
+SCORE_FIELDS = {"found": "found", "squares": "squares", "wrong_unflagged": "wrong_unflagged",
+                "flagged": "flagged", "needless": "flagged_needlessly", "hidden_covered": "hidden_covered"}
+
+
+def _add_score(totals: dict, score) -> None:
+    """Add one photo's score to the totals (only the keys this set counts)."""
+    totals["photos"] += 1
+    for key, attribute in SCORE_FIELDS.items():
+        if key in totals:
+            totals[key] += getattr(score, attribute)
+
+
 def accuracy_ours(count: int, seed: int, *, with_file: bool) -> dict:
     """Our printed library boards, random poses, light, hands and a few tokens; scanned
     with the board file (disagreements are then flagged, MT 2.02.e) or with the size only."""
@@ -51,13 +64,7 @@ def accuracy_ours(count: int, seed: int, *, with_file: bool) -> dict:
         photo = photograph(printed[board.name], board=board, rng=rng, tokens=_tokens_for(board, rng, 3))
         given = {"board": board} if with_file else {"grid": (board.width, board.height)}
         score = compare(scan(photo.image, **given), photo)
-        totals["photos"] += 1
-        totals["found"] += score.found
-        totals["squares"] += score.squares
-        totals["wrong_unflagged"] += score.wrong_unflagged
-        totals["flagged"] += score.flagged
-        totals["needless"] += score.flagged_needlessly
-        totals["hidden_covered"] += score.hidden_covered
+        _add_score(totals, score)
     return totals
 
 
@@ -73,11 +80,7 @@ def accuracy_foreign(count: int, seed: int) -> dict:
         board = boards[i % len(boards)]
         photo = photograph_foreign(board, rng=rng)
         score = compare(scan(photo.image, grid=(board.width, board.height)), photo, any_side=True)
-        totals["photos"] += 1
-        totals["found"] += score.found
-        totals["squares"] += score.squares
-        totals["wrong_unflagged"] += score.wrong_unflagged
-        totals["flagged"] += score.flagged
+        _add_score(totals, score)
     return totals
 
 
