@@ -113,3 +113,46 @@ def test_picture_reader_sees_each_square_as_if_warped_alone_MT_2_05():
         block = grid[(sy - 1) * px:(sy - 1) * px + side, (sx - 2) * px:(sx - 2) * px + side]
         assert block.shape == (side, side)
         assert np.abs(block - alone).max() <= 1.5   # rounding of the integer warp and grey conversion only
+
+
+def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
+    """The second reader (MT 2.05: small tokens read from their picture) finds each token's pose by
+    matrix products and a coarse-to-fine search; on token squares the pose it returns must score
+    what OpenCV's normalised template matching gives there, and as much as trying every template
+    at every position."""
+    import cv2
+
+    from vision.tokens import TokenConfig, _find_poses, _grey_grid, _search_side, _token_pictures
+
+    rng = np.random.default_rng(43)
+    board = random_board(12, 8, rng)
+    tokens = random_tokens(board, 10, rng)
+    camera, frame = make_photo(board, tokens, size=(960, 540), seed=43, max_tilt_deg=40)
+    config, pictures = TokenConfig(), _token_pictures()
+    side, crop = _search_side(config), pictures.crop_px
+    grid = _grey_grid(frame.image, camera.homography, (0, 0, 12, 8), config)
+    views = np.array([grid[y * 36:y * 36 + side, x * 36:x * 36 + side] for x, y in (t.square for t in tokens)])
+    for view, (value, angle, x, y) in zip(views, _find_poses(views, pictures)):
+        maps = [cv2.matchTemplate(view, template.reshape(crop, crop), cv2.TM_CCOEFF_NORMED)
+                for template in pictures.pose_bank]
+        at_pose = max(float(m[y, x]) for m, a in zip(maps, pictures.angles) if a == angle)
+        assert abs(value - at_pose) < 1e-3
+        assert value >= max(float(m.max()) for m in maps) - 0.01
+        assert value >= 0.6   # a token, not board detail
+
+
+def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05():
+    """The second reader (MT 2.05) cuts all its upright token patches in one remap; each must be
+    what warping that patch alone gives, also for more patches than one remap can hold."""
+    from vision.tokens import _upright_patch, _upright_patches
+
+    rng = np.random.default_rng(47)
+    board = random_board(20, 12, rng)
+    camera, frame = make_photo(board, random_tokens(board, 6, rng), size=(1280, 720), seed=47, max_tilt_deg=40)
+    centres = np.column_stack([rng.uniform(0, 20, 1500), rng.uniform(0, 12, 1500)])
+    angles = rng.uniform(0, 360, 1500)
+    many = _upright_patches(frame.image, camera.homography, centres, angles, 23)
+    assert many.shape == (1500, 23, 23, 3)
+    for i in (0, 777, 1499):
+        alone = _upright_patch(frame.image, camera.homography, centres[i], angles[i], 23)
+        assert np.abs(many[i].astype(int) - alone.astype(int)).max() <= 1   # rounding of the sample points only

@@ -78,7 +78,7 @@ class TokenConfig:
     picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
     picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
     picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
-    picture_min_contrast: float = 12.0  # grey spread under which a square is plain (no token)
+    picture_min_contrast: float = 10.0  # grey spread under which a square is plain (no token)
     picture_min_pose: float = 0.45      # average-token match under which a square holds no token (read ones: ≥ 0.6)
     picture_candidates: int = 24        # printed tokens compared in every pose variant (best of a first look)
     picture_min_score: float = 0.78     # correlation the best printed token must reach ...
@@ -124,9 +124,11 @@ def _tune_for_size(detector: cv2.aruco.ArucoDetector, cell_range: tuple[float, f
     smallest, largest = cell_range
     params.minMarkerPerimeterRate = 0.7 * 24 * smallest / image_side
     params.maxMarkerPerimeterRate = 1.6 * 24 * largest / image_side
-    window = int(round(3 * smallest)) | 1
-    params.adaptiveThreshWinSizeMin = max(3, window)
-    params.adaptiveThreshWinSizeMax = max(3, int(round(3 * largest)) | 1)
+    # Thresholding windows of about 3 cells; one window when near and far cells are alike (each
+    # window is a full threshold-and-contour pass, the largest cost of the code reader).
+    params.adaptiveThreshWinSizeMin = max(3, int(round(3 * smallest)) | 1)
+    params.adaptiveThreshWinSizeMax = max(3, int(round(3 * largest)) | 1) if largest >= 1.5 * smallest \
+        else params.adaptiveThreshWinSizeMin
     params.adaptiveThreshWinSizeStep = max(2, params.adaptiveThreshWinSizeMax - params.adaptiveThreshWinSizeMin)
     detector.setDetectorParameters(params)
 
@@ -311,10 +313,18 @@ def _rescue_detector() -> cv2.aruco.ArucoDetector:
 # upright patch is compared, colour channel by channel (normalised, so light level and colour cast
 # cancel), with all 200 printed tokens at once. A token is reported only when its picture matches
 # well AND clearly better than any other token's; a partly hidden token matches poorly and is left out.
+#
+# Speed: every correlation is a matrix product over all the squares to read at once (`cv2.gemm`
+# for the large ones, einsum for each square's few rivals: neither starts BLAS threads, so one
+# core means one core), instead of thousands of small `matchTemplate` calls, whose per-call cost
+# dominated; and all patches are cut by one remap.
 
 _CANON_PX = 36                         # canonical pixels per grid square (a token ≈ 31 px across)
 _CROP = 0.70                           # compared area: the square inscribed in the disc (× diameter)
 _POSE_STEP_DEG = 15.0                  # pose search step; the decode refines by a third of it
+_POSE_REFINE_PX = 3                    # full-scale search around a half-scale pose (pixels)
+_POSE_KEEP = 8                         # half-scale poses refined at full scale
+_SHIFTS = tuple((dx, dy) for dy in (0, -1, 1) for dx in (0, -1, 1))   # decode variants (grid px), (0, 0) first
 
 
 @dataclass
@@ -324,17 +334,35 @@ class _TokenPictures:
     crop_px: int
     upright: np.ndarray                # (200, 3 * crop²) per-channel normalised colour pictures
     ids: np.ndarray                    # marker id of each row
-    pose: list[tuple[float, np.ndarray]]  # (angle in degrees, grey average token turned by angle)
-    coarse_pose: list[np.ndarray]      # the same at half scale, for a cheap first pose search
+    angles: np.ndarray                 # (poses,) degrees: the average token turned by each angle
+    pose_bank: np.ndarray              # (poses, crop²) grey average tokens, zero mean, unit norm
+    coarse_bank: np.ndarray            # (poses, (crop // 2)²) the same at half scale
 
 
 def _normalise_channels(patches: np.ndarray) -> np.ndarray:
     """(n, h, w, 3) → (n, 3·h·w): each channel zero mean, unit norm, so a gain or offset per channel
     (light, colour cast) does not change the score; the three are weighted equally."""
-    flat = patches.reshape(len(patches), -1, 3).astype(np.float32)
-    flat = flat - flat.mean(axis=1, keepdims=True)
-    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
-    return (flat.transpose(0, 2, 1).reshape(len(patches), -1) / np.float32(np.sqrt(3.0))).astype(np.float32)
+    n = len(patches)
+    flat = np.ascontiguousarray(patches.reshape(n, -1, 3).transpose(0, 2, 1), dtype=np.float32)   # (n, 3, h·w)
+    flat -= flat.mean(axis=2, keepdims=True)
+    flat /= np.sqrt(np.einsum("ncp,ncp->nc", flat, flat))[..., None] * np.float32(np.sqrt(3.0)) + 1e-6
+    return flat.reshape(n, -1)
+
+
+def _unit_rows(rows: np.ndarray) -> np.ndarray:
+    """(m, n) → each row zero mean, unit norm (float32): a product of two such rows is the
+    normalised correlation `cv2.TM_CCOEFF_NORMED` gives."""
+    rows = rows.astype(np.float32)
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6
+    return rows
+
+
+def _halve(views: np.ndarray) -> np.ndarray:
+    """(n, h, w) → (n, h // 2, w // 2) by averaging 2×2 blocks (an odd last row/column is dropped),
+    so half-scale position c is full-scale position 2c exactly."""
+    n, h, w = views.shape
+    return views[:, :h // 2 * 2, :w // 2 * 2].reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
 
 
 def _token_pictures() -> _TokenPictures:
@@ -354,51 +382,71 @@ def _token_pictures() -> _TokenPictures:
         small = np.array([_canonical_view(r, diameter, crop, 0.0) for r in renders])
         # Two average tokens for the pose: dark numbers on light discs, and white on purple.
         white_ink = np.array([number_ink(token_from_marker_id(int(i))[0]) == (255, 255, 255) for i in ids])
-        pose = []
+        angles, templates = [], []
         for group in (renders[~white_ink], renders[white_ink]):
             mean_grey = cv2.cvtColor(group.mean(axis=0), cv2.COLOR_BGR2GRAY)
-            pose += [(a, _canonical_view(mean_grey, diameter, crop, a)) for a in np.arange(0.0, 360.0, _POSE_STEP_DEG)]
-        coarse = [_half(template) for _, template in pose]
-        _CACHE.pictures = _TokenPictures(crop, _normalise_channels(small).astype(np.float32), ids, pose, coarse)
+            for a in np.arange(0.0, 360.0, _POSE_STEP_DEG):
+                angles.append(float(a))
+                templates.append(_canonical_view(mean_grey, diameter, crop, a))
+        templates = np.array(templates, np.float32)
+        _CACHE.pictures = _TokenPictures(
+            crop, _normalise_channels(small), ids, np.array(angles),
+            _unit_rows(templates.reshape(len(templates), -1)),
+            _unit_rows(_halve(templates).reshape(len(templates), -1)))
     return _CACHE.pictures
 
 
-def _half(grey: np.ndarray) -> np.ndarray:
-    return cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+def _window_norms(views: np.ndarray, size: int) -> np.ndarray:
+    """(n, h, w) → (n, h - size + 1, w - size + 1): the norm of every size×size window minus its
+    mean, from integral images (no window is copied)."""
+    n, h, w = views.shape
+    sums = np.zeros((2, n, h + 1, w + 1))
+    sums[0, :, 1:, 1:] = views
+    sums[1, :, 1:, 1:] = np.square(views, dtype=np.float64)
+    sums = sums.cumsum(axis=2).cumsum(axis=3)
+    box = sums[:, :, size:, size:] - sums[:, :, :-size, size:] - sums[:, :, size:, :-size] + sums[:, :, :-size, :-size]
+    return np.sqrt(np.maximum(box[1] - box[0] ** 2 / (size * size), 0.0)) + 1e-6
 
 
-_POSE_REFINE_PX = 3                    # full-scale search around a half-scale pose (pixels)
-_POSE_KEEP = 8                         # half-scale poses refined at full scale
-
-
-def _find_pose(grey: np.ndarray, pictures: _TokenPictures) -> tuple[float, float, int, int]:
-    """(match, angle, x, y): where and how turned the average token best fits `grey`. All 48 poses
-    are tried at half scale (a sixteenth of the work); the few best, each with its two neighbouring
-    angles, are refined at full scale within a few pixels: the full search's answer at a fraction of the cost."""
-    coarse = _half(grey)
+def _find_poses(views: np.ndarray, pictures: _TokenPictures) -> list[tuple[float, float, int, int]]:
+    """(match, angle, x, y) per grey search view (n, side, side): where and how turned the average
+    token best fits it. All 48 poses are tried at half scale; the few best, each with its two
+    neighbouring angles, are refined at full scale within a few pixels — the full search's answer
+    at a fraction of the cost. The correlations are matrix products of the raw windows with the
+    zero-mean templates (a window's mean then drops out), divided by each window's own spread."""
+    n, side, _ = views.shape
+    crop, poses = pictures.crop_px, len(pictures.angles)
+    half = _halve(views)
+    c = crop // 2
+    windows = np.lib.stride_tricks.sliding_window_view(half, (c, c), axis=(1, 2))
+    places = windows.shape[1]
+    coarse = cv2.gemm(np.ascontiguousarray(windows).reshape(-1, c * c), pictures.coarse_bank, 1.0, None, 0.0,
+                      flags=cv2.GEMM_2_T)
+    coarse = (coarse / _window_norms(half, c).reshape(-1, 1)).reshape(n, -1)
+    kept = np.argpartition(coarse, -_POSE_KEEP, axis=1)[:, -_POSE_KEEP:]
+    full = np.lib.stride_tricks.sliding_window_view(views, (crop, crop), axis=(1, 2))
+    norms = _window_norms(views, crop)
+    limit, per_group = side - crop, poses // 2
     found = []
-    for k, template in enumerate(pictures.coarse_pose):
-        _, value, _, loc = cv2.minMaxLoc(cv2.matchTemplate(coarse, template, cv2.TM_CCOEFF_NORMED))
-        found.append((value, k, loc))
-    found.sort(key=lambda f: -f[0])
-    crop, per_group = pictures.crop_px, len(pictures.pose) // 2
-    limit = grey.shape[0] - crop
-    best, tried = (-2.0, 0.0, 0, 0), set()
-    for _, k, (cx, cy) in found[:_POSE_KEEP]:
-        x0, y0 = (min(max(2 * c - _POSE_REFINE_PX, 0), limit) for c in (cx, cy))
-        x1, y1 = (min(2 * c + _POSE_REFINE_PX, limit) for c in (cx, cy))
-        window = grey[y0:y1 + crop, x0:x1 + crop]
-        group = k - k % per_group
-        for turn in (-1, 0, 1):
-            index = group + (k % per_group + turn) % per_group
-            if (index, x0, y0) in tried:
-                continue
-            tried.add((index, x0, y0))
-            angle, template = pictures.pose[index]
-            _, value, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
-            if value > best[0]:
-                best = (value, angle, x0 + loc[0], y0 + loc[1])
-    return best
+    for i in range(n):
+        tried = np.zeros((limit + 1, limit + 1, poses), bool)
+        for flat in kept[i]:
+            place, k = divmod(int(flat), poses)
+            cy, cx = divmod(place, places)
+            x0, y0 = (min(max(2 * v - _POSE_REFINE_PX, 0), limit) for v in (cx, cy))
+            x1, y1 = (min(2 * v + _POSE_REFINE_PX, limit) for v in (cx, cy))
+            group = k - k % per_group
+            turns = [group + (k % per_group + turn) % per_group for turn in (-1, 0, 1)]
+            tried[y0:y1 + 1, x0:x1 + 1, turns] = True
+        ys, xs = np.nonzero(tried.any(axis=2))
+        used = np.flatnonzero(tried.any(axis=(0, 1)))   # the few angles tried, not all 48
+        scores = cv2.gemm(full[i, ys, xs].reshape(len(ys), -1), pictures.pose_bank[used], 1.0, None, 0.0,
+                          flags=cv2.GEMM_2_T)
+        scores = scores / norms[i, ys, xs][:, None]
+        scores[~tried[ys, xs][:, used]] = -2.0
+        at, pose = np.unravel_index(int(scores.argmax()), scores.shape)
+        found.append((float(scores[at, pose]), float(pictures.angles[used[pose]]), int(xs[at]), int(ys[at])))
+    return found
 
 
 def _canonical_view(render: np.ndarray, diameter: float, crop: int, angle_deg: float) -> np.ndarray:
@@ -424,6 +472,23 @@ def _upright_patch(image: np.ndarray, homography: np.ndarray, centre: np.ndarray
     return cv2.warpPerspective(image, homography @ to_grid, (crop, crop), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _upright_patches(image: np.ndarray, homography: np.ndarray, centres: np.ndarray, angles_deg: np.ndarray,
+                     crop: int) -> np.ndarray:
+    """`_upright_patch` for many (centre, angle) at once: (n, crop, crop, 3) from one remap, the
+    sampling points projected together (one warp call per patch cost more than the patch)."""
+    a = np.radians(angles_deg)[:, None, None]
+    offsets = (np.arange(crop) - (crop - 1) / 2) / _CANON_PX
+    across, along = offsets[None, None, :], offsets[None, :, None]   # column, row offsets
+    gx = centres[:, 0, None, None] + across * np.cos(a) - along * np.sin(a)
+    gy = centres[:, 1, None, None] + across * np.sin(a) + along * np.cos(a)
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    pix = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography).reshape(-1, crop, 2).astype(np.float32)
+    rows = (32000 // crop) * crop   # remap's maps must stay under 32767 rows
+    out = [cv2.remap(image, pix[r:r + rows, :, 0], pix[r:r + rows, :, 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE) for r in range(0, len(pix), rows)]
+    return np.concatenate(out).reshape(len(centres), crop, crop, 3)
+
+
 @dataclass(frozen=True)
 class _PictureMatch:
     centre: np.ndarray                 # grid units
@@ -431,7 +496,7 @@ class _PictureMatch:
     marker_id: int
     score: float                       # correlation with the best printed token (0..1)
     margin: float                      # ... minus the best score of any other token
-    worst_part: float                  # lowest correlation of the four quarters of the picture
+    worst_part: float                  # lowest correlation of the four quarters (NaN: not a clear winner)
 
 
 def _search_side(config: TokenConfig) -> int:
@@ -443,7 +508,7 @@ def _grey_grid(image: np.ndarray, homography: np.ndarray, squares: tuple[int, in
                config: TokenConfig) -> np.ndarray:
     """The squares x0..x1, y0..y1 rectified at the canonical scale in one warp, in grey: square
     (x, y)'s search view is the side×side block at ((x - x0), (y - y0)) × _CANON_PX, sampled at
-    exactly the points `_match_picture` would warp for it alone (one warp instead of one per square)."""
+    exactly the points warping that square alone would use (one warp instead of one per square)."""
     gx0, gy0, gx1, gy1 = squares
     side = _search_side(config)
     start = 0.5 - (side - 1) / (2 * _CANON_PX)
@@ -454,47 +519,73 @@ def _grey_grid(image: np.ndarray, homography: np.ndarray, squares: tuple[int, in
     return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def _match_picture(image: np.ndarray, homography: np.ndarray, square: tuple[int, int],
-                   config: TokenConfig, grey: np.ndarray | None = None) -> _PictureMatch | None:
-    """The printed token best matching the picture on `square` (its centre within
-    `picture_search` squares of the square's centre), or None when the square looks plain.
-    `grey`: the square's search view already cut from `_grey_grid`."""
+def _match_pictures(image: np.ndarray, homography: np.ndarray, squares: list[tuple[int, int]],
+                    views: np.ndarray, config: TokenConfig) -> list[_PictureMatch | None]:
+    """The printed token best matching the picture on each square (its centre within
+    `picture_search` squares of the square's centre), or None where the square looks plain or
+    holds nothing token-like. `views`: the squares' grey search views (n, side, side)."""
     pictures = _token_pictures()
     crop = pictures.crop_px
     reach = int(round(config.picture_search * _CANON_PX))
-    side = crop + 2 * reach
-    centre = np.array([square[0] + 0.5, square[1] + 0.5])
-    if grey is None:
-        grey = cv2.cvtColor(_upright_patch(image, homography, centre, 0.0, side), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner = grey[reach:reach + crop, reach:reach + crop]
-    if inner.std() < config.picture_min_contrast:
-        return None   # a plain square: no white marker cells next to black ones
-    value, angle, lx, ly = _find_pose(grey, pictures)
-    if value < config.picture_min_pose:
-        return None   # printed board detail (a glyph, a neighbour's edge), not a token
-    found = centre + (np.array([lx, ly]) - reach) / _CANON_PX
-    variants, poses = [], []
-    step = _POSE_STEP_DEG / 3   # the decode tries the found angle and a third of a pose step either side
-    for d_angle in (-step, 0.0, step):
-        for shift in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
-            at = found + np.array(shift) / _CANON_PX
-            variants.append(_upright_patch(image, homography, at, angle + d_angle, crop))
-            poses.append((at, angle + d_angle))
-    # The found pose against all 200 tokens, then every variant against the best few only: the
-    # right token and its closest rivals are always among them, at a tenth of the products.
-    # einsum, not `@`: a small product is much faster without BLAS threads on a busy machine.
-    seen = _normalise_channels(np.array(variants))
-    first = np.einsum("k,tk->t", seen[len(variants) // 2], pictures.upright)
-    rivals = np.argpartition(first, -config.picture_candidates)[-config.picture_candidates:]
-    scores = np.einsum("vk,tk->vt", seen, pictures.upright[rivals])   # (variants, candidates)
-    per_id = scores.max(axis=0)
-    order = np.argsort(per_id)
-    top, second = int(order[-1]), int(order[-2])
-    best_variant = int(scores[:, top].argmax())
-    at, turned = poses[best_variant]
-    return _PictureMatch(at, turned % 360.0, int(pictures.ids[rivals[top]]), float(per_id[top]),
-                         float(per_id[top] - per_id[second]),
-                         _worst_quarter(variants[best_variant], pictures.upright[rivals[top]], crop))
+    # A plain square has no white marker cells next to black ones.
+    busy = views[:, reach:reach + crop, reach:reach + crop].std(axis=(1, 2)) >= config.picture_min_contrast
+    matches: list[_PictureMatch | None] = [None] * len(squares)
+    if not busy.any():
+        return matches
+    busy_at = np.flatnonzero(busy)
+    posed = []
+    for i, (value, angle, lx, ly) in zip(busy_at, _find_poses(views[busy_at], pictures)):
+        if value >= config.picture_min_pose:   # below: printed board detail (a glyph, an edge), not a token
+            centre = np.array([squares[i][0] + 0.5, squares[i][1] + 0.5])
+            posed.append((i, centre + (np.array([lx, ly]) - reach) / _CANON_PX, angle))
+    if posed:
+        for (i, _, _), match in zip(posed, _decode_pictures(image, homography, [p[1:] for p in posed], config)):
+            matches[i] = match
+    return matches
+
+
+def _decode_pictures(image: np.ndarray, homography: np.ndarray, poses: list[tuple[np.ndarray, float]],
+                     config: TokenConfig) -> list[_PictureMatch]:
+    """Which printed token is at each (centre in grid units, angle): the patch is cut upright at
+    the found angle and a third of a pose step either side, at the 3×3 positions a canonical pixel
+    apart along the grid's axes, and correlated with the printed tokens. A pixel's shift changes
+    the scores a lot (bits of 2 px), so every token is compared at its best of these variants."""
+    pictures = _token_pictures()
+    crop, shifts = pictures.crop_px, len(_SHIFTS)
+    step = _POSE_STEP_DEG / 3
+    where = [(found + np.array(shift) / _CANON_PX, turned) for found, angle in poses
+             for turned in (angle - step, angle, angle + step) for shift in _SHIFTS]
+    variants = _upright_patches(image, homography, np.array([w[0] for w in where]), np.array([w[1] for w in where]),
+                                crop)
+    seen = _normalise_channels(variants).reshape(len(poses), 3 * shifts, -1)
+    # Each found pose against all 200 tokens (one product for all squares), then every variant
+    # against the best few only: the right token and its closest rivals are always among them.
+    first = cv2.gemm(pictures.upright, seen[:, shifts], 1.0, None, 0.0, flags=cv2.GEMM_2_T)   # (200, squares)
+    candidates = np.argpartition(first, -config.picture_candidates, axis=0)[-config.picture_candidates:]
+    out = []
+    for j in range(len(poses)):
+        rivals = candidates[:, j]
+        scores = np.einsum("vk,rk->vr", seen[j], pictures.upright[rivals])   # (variants, rivals)
+        per_id = scores.max(axis=0)
+        order = np.argsort(per_id)
+        top, second = int(order[-1]), int(order[-2])
+        best_variant = int(scores[:, top].argmax())
+        at, turned = where[j * 3 * shifts + best_variant]
+        score, margin = float(per_id[top]), float(per_id[top] - per_id[second])
+        # The quarters only matter for a match that would otherwise name a token (most do not).
+        worst = _worst_quarter(variants[j * 3 * shifts + best_variant], pictures.upright[rivals[top]], crop) \
+            if _clear_winner(score, margin, config) else float("nan")
+        out.append(_PictureMatch(at, turned % 360.0, int(pictures.ids[rivals[top]]), score, margin, worst))
+    return out
+
+
+def _square_views(image: np.ndarray, homography: np.ndarray, squares: list[tuple[int, int]],
+                  config: TokenConfig) -> np.ndarray:
+    """(n, side, side) grey search views of a few scattered squares, each warped alone."""
+    side = _search_side(config)
+    views = [cv2.cvtColor(_upright_patch(image, homography, np.array([x + 0.5, y + 0.5]), 0.0, side),
+                          cv2.COLOR_BGR2GRAY) for x, y in squares]
+    return np.array(views, np.float32).reshape(len(squares), side, side)
 
 
 def _worst_quarter(patch: np.ndarray, picture: np.ndarray, crop: int) -> float:
@@ -510,64 +601,86 @@ def _worst_quarter(patch: np.ndarray, picture: np.ndarray, crop: int) -> float:
     return min(parts)
 
 
+def _clear_winner(score: float, margin: float, config: TokenConfig) -> bool:
+    """A best printed token scoring high and clearly above every other token."""
+    needed = config.picture_min_margin / 2 if score >= config.picture_sure_score else config.picture_min_margin
+    return score >= config.picture_min_score and margin >= needed
+
+
 def _confident(match: _PictureMatch | None, config: TokenConfig) -> bool:
-    """A picture match good enough to name a token: high score, clearly above every other token,
-    and no part of it badly matched (a partly hidden token is not guessed)."""
-    if match is None or match.score < config.picture_min_score or match.worst_part < config.picture_min_part:
-        return False
-    needed = config.picture_min_margin / 2 if match.score >= config.picture_sure_score else config.picture_min_margin
-    return match.margin >= needed
+    """A picture match good enough to name a token: a clear winner with no part of it badly
+    matched (a partly hidden token is not guessed)."""
+    return (match is not None and _clear_winner(match.score, match.margin, config)
+            and match.worst_part >= config.picture_min_part)
 
 
-def _small_here(h_mat: np.ndarray, point: np.ndarray, limit_px: float) -> bool:
-    """Whether a marker cell at grid `point` is under `limit_px` in the image (shortest axis)."""
+def _cells_under(h_mat: np.ndarray, points: np.ndarray, limit_px: float) -> np.ndarray:
+    """Whether a marker cell at each grid point (n, 2) is under `limit_px` in the image (shortest axis)."""
     cell = LAYOUT.cell * TOKEN_SQUARES
-    p = _project(np.array([point, point + (cell, 0), point + (0, cell)]), h_mat)
-    return min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])) < limit_px
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    at = _project(points, h_mat)
+    along_x = np.linalg.norm(_project(points + (cell, 0), h_mat) - at, axis=1)
+    along_y = np.linalg.norm(_project(points + (0, cell), h_mat) - at, axis=1)
+    return np.minimum(along_x, along_y) < limit_px
 
 
 def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int, int, int, int],
                    decoded: list[TokenObservation], config: TokenConfig) -> list[TokenObservation]:
-    """Second reader on the squares whose token code did not decode (see `_match_picture`)."""
+    """Second reader on the squares whose token code did not decode (see `_match_pictures`)."""
     gx0, gy0, gx1, gy1 = squares
     done = {o.square for o in decoded}
     known = {o.token for o in decoded}
+    every = [(sx, sy) for sy in range(gy0, gy1) for sx in range(gx0, gx1)]
+    if not every:
+        return []
+    small = _cells_under(h_mat, np.array(every) + 0.5, config.picture_below_px)
+    todo = [s for s, is_small in zip(every, small) if is_small and s not in done]   # else: code large enough
+    if not todo:
+        return []
+    grid, side = _grey_grid(image_bgr, h_mat, squares, config), _search_side(config)
+    views = np.array([grid[(sy - gy0) * _CANON_PX:(sy - gy0) * _CANON_PX + side,
+                           (sx - gx0) * _CANON_PX:(sx - gx0) * _CANON_PX + side] for sx, sy in todo])
     out: list[TokenObservation] = []
-    grid, side = None, _search_side(config)   # the grid's grey view, made once if a square needs it
-    for sy in range(gy0, gy1):
-        for sx in range(gx0, gx1):
-            if (sx, sy) in done or not _small_here(h_mat, np.array([sx + 0.5, sy + 0.5]), config.picture_below_px):
-                continue   # read already, or large enough for the code alone
-            if grid is None:
-                grid = _grey_grid(image_bgr, h_mat, squares, config)
-            top, left = (sy - gy0) * _CANON_PX, (sx - gx0) * _CANON_PX
-            match = _match_picture(image_bgr, h_mat, (sx, sy), config, grid[top:top + side, left:left + side])
-            if not _confident(match, config):
-                continue
-            square = (int(math.floor(match.centre[0])), int(math.floor(match.centre[1])))
-            if square != (sx, sy):
-                continue   # the matched token stands on another square: read from there
-            player, number = token_from_marker_id(match.marker_id)
-            if (player, number) in known:
-                continue   # already read from its code: one token is never reported twice
-            a = math.radians(match.angle)
-            right = np.array([math.cos(a), math.sin(a)]) * TOKEN_SQUARES
-            down = np.array([-math.sin(a), math.cos(a)]) * TOKEN_SQUARES
-            token_to_grid = np.array([[right[0], down[0], match.centre[0]], [right[1], down[1], match.centre[1]],
-                                      [0, 0, 1]])
-            # The picture already weighs colour (channel by channel); here colour only has to
-            # fit: every point near the decoded player's colour (a hand's skin is near none) and
-            # not much nearer another player's (a warm light turns orange towards yellow).
-            dist = _colour_distances(image_bgr, h_mat @ token_to_grid, match.marker_id,
-                                     _nearby_white(image_bgr, h_mat, match.centre))
-            own = dist[:, player - 1]
-            fits = (own <= config.max_colour_distance) & (own <= np.nanmin(dist, axis=1, initial=np.inf)
-                                                           + config.picture_colour_slack)
-            agreement = float(np.mean(fits))
-            if agreement < config.min_colour_agreement:
-                continue
-            out.append(TokenObservation(sx, sy, player, number, round(agreement * match.score, 3)))
+    for (sx, sy), match in zip(todo, _match_pictures(image_bgr, h_mat, todo, views, config)):
+        if not _confident(match, config):
+            continue
+        square = (int(math.floor(match.centre[0])), int(math.floor(match.centre[1])))
+        if square != (sx, sy):
+            continue   # the matched token stands on another square: read from there
+        player, number = token_from_marker_id(match.marker_id)
+        if (player, number) in known:
+            continue   # already read from its code: one token is never reported twice
+        a = math.radians(match.angle)
+        right = np.array([math.cos(a), math.sin(a)]) * TOKEN_SQUARES
+        down = np.array([-math.sin(a), math.cos(a)]) * TOKEN_SQUARES
+        token_to_grid = np.array([[right[0], down[0], match.centre[0]], [right[1], down[1], match.centre[1]],
+                                  [0, 0, 1]])
+        # The picture already weighs colour (channel by channel); here colour only has to
+        # fit: every point near the decoded player's colour (a hand's skin is near none) and
+        # not much nearer another player's (a warm light turns orange towards yellow).
+        dist = _colour_distances(image_bgr, h_mat @ token_to_grid, match.marker_id,
+                                 _nearby_white(image_bgr, h_mat, match.centre))
+        own = dist[:, player - 1]
+        fits = (own <= config.max_colour_distance) & (own <= np.nanmin(dist, axis=1, initial=np.inf)
+                                                       + config.picture_colour_slack)
+        agreement = float(np.mean(fits))
+        if agreement < config.min_colour_agreement:
+            continue
+        out.append(TokenObservation(sx, sy, player, number, round(agreement * match.score, 3)))
     return out
+
+
+@dataclass(frozen=True, eq=False)   # compared and hashed by identity: two decodes are never merged
+class _Decoded:
+    """A token code decoded flat on one of the asked squares, before its picture and colour checks."""
+
+    player: int
+    number: int
+    marker_id: int
+    centre: np.ndarray                 # grid units
+    right: np.ndarray                  # the token's x axis, one diameter long (grid units)
+    down: np.ndarray                   # its y axis
+    square: tuple[int, int]
 
 
 def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
@@ -611,7 +724,7 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
         img_quad = quad.reshape(4, 2) / zoom + (x0, y0)
         if _is_flat_token_marker(_project(img_quad, inverse), config):
             found += _rescue(image_bgr, img_quad)
-    observations: list[TokenObservation] = []
+    placed: list[_Decoded] = []
     for img_corners, marker_id in found:
         identity = token_from_marker_id(marker_id)
         if identity is None:
@@ -623,21 +736,29 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
         sx, sy = int(math.floor(centre[0])), int(math.floor(centre[1]))
         if not (gx0 <= sx < gx1 and gy0 <= sy < gy1 and 0 <= sx < width and 0 <= sy < height):
             continue  # beside the grid (the twin lying off the board) or outside the asked squares
-        if config.read_pictures and _small_here(h_mat, centre, config.picture_check_below_px):
-            # Bits of 2–3 px can decode to a neighbouring id: the whole printed picture must agree.
-            match = _match_picture(image_bgr, h_mat, (sx, sy), config)
-            if _confident(match, config) and match.marker_id != marker_id:
-                continue
+        placed.append(_Decoded(*identity, marker_id, centre, right, down, (sx, sy)))
+    if config.read_pictures and placed:
+        # Bits of 2–3 px can decode to a neighbouring id: the whole printed picture must agree.
+        tiny = _cells_under(h_mat, np.array([d.centre for d in placed]), config.picture_check_below_px)
+        checked = [d for d, small in zip(placed, tiny) if small]
+        squares = [d.square for d in checked]
+        matches = _match_pictures(image_bgr, h_mat, squares, _square_views(image_bgr, h_mat, squares, config), config)
+        refuted = {d for d, match in zip(checked, matches)
+                   if _confident(match, config) and match.marker_id != d.marker_id}
+        placed = [d for d in placed if d not in refuted]
+    observations: list[TokenObservation] = []
+    for d in placed:
+        (sx, sy), centre, right, down = d.square, d.centre, d.right, d.down
         token_to_grid = np.array([[right[0], down[0], centre[0]], [right[1], down[1], centre[1]], [0, 0, 1]])
-        votes = _colour_votes(image_bgr, h_mat @ token_to_grid, marker_id, config,
+        votes = _colour_votes(image_bgr, h_mat @ token_to_grid, d.marker_id, config,
                               _nearby_white(image_bgr, h_mat, centre))
-        agreement = float(np.mean(votes == identity[0] - 1))
+        agreement = float(np.mean(votes == d.player - 1))
         if agreement < config.min_colour_agreement:
             continue
         # Confidence: colour agreement, lowered when the centre sits near a square edge.
         edge = min(centre[0] - sx, sx + 1 - centre[0], centre[1] - sy, sy + 1 - centre[1])
         confidence = agreement * min(1.0, 0.5 + edge * 2)
-        observations.append(TokenObservation(sx, sy, identity[0], identity[1], round(confidence, 3)))
+        observations.append(TokenObservation(sx, sy, d.player, d.number, round(confidence, 3)))
     if config.read_pictures:
         observations += _read_pictures(image_bgr, h_mat, (max(gx0, 0), max(gy0, 0), min(gx1, width),
                                                           min(gy1, height)), observations, config)

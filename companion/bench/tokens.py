@@ -84,6 +84,44 @@ def shared_photographer(width: int, height: int, frame: tuple[int, int], band: t
     return {"counts": tuple(totals), "times": times, "cells": cells}
 
 
+def speed(repeat: int) -> list[tuple[str, list[float], list[float]]]:
+    """detect_tokens at 1080p on one core: the photo `tactical bench vision` times the full scan on
+    (20×12 board, no token: every square goes through the picture reader's first look) and photos
+    with 25 tokens, with the BGR→grey conversion of the same frame as the machine's baseline.
+    Wall and CPU time: on a shared machine the CPU time of one thread varies less."""
+    from boards import library_boards, load_board
+    from vision.printed import render_printed
+    from vision.synth import photograph
+    from vision.tokens import detect_tokens
+    from vision.video import random_board, random_tokens
+
+    board = load_board(library_boards()["duel-20x12"])
+    photos = [("vision bench's timed photo, no token", photograph(render_printed(board, 64), board=board, seed=7,
+                                                                  frame=(1920, 1080), hand=0.0, max_tilt_deg=20,
+                                                                  fill=(0.8, 0.8)))]
+    for band in ((0.40, 0.55), (0.70, 0.85)):
+        rng = np.random.default_rng(777)
+        scene = random_board(20, 12, rng)
+        placed = sorted((t.player, t.number, *t.square) for t in random_tokens(scene, 25, rng))
+        photos.append((f"25 tokens, fill {band[0]:.0%}–{band[1]:.0%}",
+                       photograph(scene, tokens=placed, seed=777, frame=(1920, 1080), px_per_square=96, fill=band,
+                                  hand=0.0)))
+    rows = []
+    for label, photo in photos:
+        detect_tokens(photo.image, photo.homography, 20, 12)   # the printed pictures are built once per process
+        for what, run in ((f"detect_tokens, {label}", lambda: detect_tokens(photo.image, photo.homography, 20, 12)),
+                          ("  baseline: BGR→grey of the frame",
+                           lambda: cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY))):
+            wall, cpu = [], []
+            for _ in range(repeat):
+                w0, c0 = time.perf_counter(), time.process_time()
+                run()
+                cpu.append((time.process_time() - c0) * 1000)
+                wall.append((time.perf_counter() - w0) * 1000)
+            rows.append((what, wall, cpu))
+    return rows
+
+
 def streams(videos: int, moves: int, still_frames: int, size: tuple[int, int]) -> dict:
     """Long still-camera streams (`vision.video.make_long_video`) through registration check,
     `StillCameraReader` and `TokenTracker`, scored against the truth of every frame."""
@@ -164,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    fill {band[0]:.0%}–{band[1]:.0%} (cell {statistics.median(clear['cells']):.1f} px): "
                   f"{_rates(*clear['counts'])}; with a hand: {fp} wrong of {tp + fp} reported; "
                   f"full read {_fmt(clear['times'])}")
+
+    print("\nSpeed at 1080p, 20×12, one core (the full scan's goal ≤ 150 ms leaves ≈ 90 ms to detect_tokens)")
+    for what, wall, cpu in speed(5 if quick else 11):
+        print(f"  {what}: wall {_fmt(wall)}; CPU median {statistics.median(cpu):7.1f} ms")
 
     videos, moves, still = (1, 6, 20) if quick else (2, 60, 40)
     print(f"\nStreams at 1080p: {videos} videos, {moves} hand moves each, {still} still frames after each move "
