@@ -16,7 +16,9 @@ def machine_summary() -> str:
             cpu = next((l.split(":", 1)[1].strip() for l in fh if l.startswith("model name")), cpu)
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "all cores")
+    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}, "
+            f"numpy BLAS threads: {blas}")
 
 
 def median_ms(fn: Callable[[], object], *, repeat: int = 7, number: int = 1, warmup: int = 1) -> float:

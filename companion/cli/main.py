@@ -34,6 +34,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
+    if command == "bench":
+        # One core means one core: numpy's OpenBLAS would otherwise spread (and busy-wait) the
+        # large matrix products over every core. Must be set before numpy is first imported.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser(command if command in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
