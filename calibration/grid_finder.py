@@ -4,9 +4,11 @@ Used when our fiducial markers are hidden and for boards we did not print
 (a chessboard, a hand-drawn grid). Method (docs/grid-finding.md):
 
 1. LSD line segments on a downscaled grey image (CLAHE first, for faint pencil), at a
-   scale where a requested grid's squares stay >= `min_square_px`;
+   scale where a requested grid's squares stay >= `min_square_px`; each weighed by its
+   length and its sharpness in the plain photo (table grain and cloth are soft);
 2. the strongest line directions, a RANSAC vanishing point for each; pairs of
-   directions are the hypotheses;
+   directions are the hypotheses; each family keeps the segments lying where the
+   other family is (wood grain beside the board is not a grid line);
 3. affine rectification from a pair's vanishing points, where each family becomes
    parallel; an equally spaced comb fitted to each family's distinct lines gives
    its spacing and phase -> a lattice;
@@ -16,8 +18,8 @@ Used when our fiducial markers are hidden and for boards we did not print
    so that table grain lifted by CLAHE does not count, in the plain one); the grid's extent is
    the rectangle of lattice edges with the most supported edges (and supported
    borders), of the requested size when it is known;
-6. a last refinement on the segments inside that rectangle, then the orientation
-   closest to upright.
+6. a last refinement on the segments inside that rectangle, a check that its squares
+   look like printed squares (convex, not slivers), then the orientation closest to upright.
 """
 from __future__ import annotations
 
@@ -36,7 +38,6 @@ from calibration.grid_lines import (
     dominant_angles,
     fit_comb,
     line_positions,
-    refine_vanishing_point,
     rectifying_transform,
     vanishing_point,
 )
@@ -67,9 +68,14 @@ class GridFinderConfig:
     family_tolerance_deg: float = 20.0   # first assignment of a segment to a direction
     vp_tolerance_deg: float = 1.5        # segment agrees with a vanishing point within this angle
     min_family_segments: int = 6
+    sharp_edge_contrast: float = 8.0     # grey levels/px across a segment (plain photo) for full weight
+    cross_family_gap: float = 0.2        # a segment counts only where the other family is: its segments, gaps
+    cross_family_reach: float = 0.03     # up to this share of the long side closed, widened by this share
+                                         # (wood grain beside a board is not a grid line)
     max_squares: int = 40                # largest grid side searched for
     min_squares: int = 3                 # smallest grid side accepted when the size is unknown
     min_periodicity: float = 0.5         # share of lattice lines present between the outer ones, each axis
+    comb_tolerance: float = 0.15         # a line within this many periods of a comb tooth is on it
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
     min_edge_contrast: float = 3.0       # grey levels per px (after CLAHE); weaker edges never count as lines
     min_plain_contrast: float = 1.8      # ... nor edges weaker than this in the photo itself (before CLAHE)
@@ -80,6 +86,8 @@ class GridFinderConfig:
     min_separator_support: float = 0.5   # share of supported separators across each outer row/column
     subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
     subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
+    min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
+    min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
     min_score: float = 0.6               # below this confidence: no grid
     good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
     min_known_edges: int = 12            # fewer measurable edges than this: no grid
@@ -93,14 +101,15 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
     in the photo; the rotation returned is the one closest to upright. `grid=None`
     also finds the size. Raises only for a programming error (not an image)."""
     cfg = config or GridFinderConfig()
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
+        raise TypeError("find_grid expects a BGR or grey image as a numpy array")
     if grid is not None:
         w, h = (int(v) for v in grid)
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
         grid = (w, h)
-    gray, plain, scale = _working_gray(image_bgr, grid, cfg)
-    finder = _Finder(gray, plain, grid, cfg)
-    found = finder.run(grid)
+    gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
+    found = _Finder(gray, plain, grid, cfg).run(grid)
     if found is None:
         return None
     to_image = np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography
@@ -118,17 +127,16 @@ def _working_long_side(shape: tuple[int, int], grid: tuple[int, int] | None, cfg
     return min(max(cfg.working_size, needed), cfg.max_working_size)
 
 
-def _working_gray(image: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig
+def _working_gray(image: np.ndarray, long_side: float, cfg: GridFinderConfig
                   ) -> tuple[np.ndarray, np.ndarray, float]:
-    """(contrast-normalised grey, plain grey, scale) of the working image."""
-    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
-        raise TypeError("find_grid expects a BGR or grey image as a numpy array")
+    """(contrast-normalised grey, plain grey, scale) of the working image, `long_side` px
+    on its long side at most."""
     if image.ndim == 3 and image.shape[2] == 1:
         image = image[:, :, 0]
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     if gray.dtype != np.uint8:
         gray = cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-    scale = min(1.0, _working_long_side(gray.shape[:2], grid, cfg) / max(gray.shape))
+    scale = min(1.0, long_side / max(gray.shape))
     if scale < 1.0:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     tile = max(2, round(max(gray.shape) / 120))
@@ -169,9 +177,9 @@ class _Finder:
         built. Otherwise the other pairs are ranked by the lattice lines they explain (1-D comb
         fits) and searched best first, up to `max_hypotheses` searches in all."""
         cfg = self.cfg
-        segs = detect_segments(self.gray, self.min_segment_px)
+        segs = self._with_clarity(detect_segments(self.gray, self.min_segment_px))
         peaks = dominant_angles(segs, cfg.family_separation_deg, cfg.direction_candidates)
-        vps = [self._peak_vanishing_point(segs, peak) for peak in peaks]
+        vps = [self._peak_vanishing_point(segs, peaks, k) for k in range(len(peaks))]
         pairs = []
         for i in range(len(peaks)):
             for j in range(i + 1, len(peaks)):
@@ -189,11 +197,17 @@ class _Finder:
                 best = fit
             return best is not None and best.score >= cfg.good_enough_score
 
-        candidates = []
+        candidates, seen = [], set()
         for k, pair in enumerate(pairs):
             families = self._families(segs, pair)
             if families is None:
                 continue
+            # two peaks of one grid direction (spread by perspective) paired with the same other
+            # one give the same families: one search is enough
+            signature = tuple((len(f), round(float(f.p.sum()), 3)) for f in families[:2])
+            if signature in seen:
+                continue
+            seen.add(signature)
             lattice, lines_seen = self._initial_lattice(*families)
             if lattice is None:
                 continue
@@ -208,11 +222,31 @@ class _Finder:
                 break
         return best
 
-    def _peak_vanishing_point(self, segs: Segments, peak: float) -> np.ndarray | None:
-        """Vanishing point of the segments near one image direction."""
+    def _with_clarity(self, segs: Segments) -> Segments:
+        """Segments with their clarity: the gradient across each, in the plain photo (the
+        strongest within 1.5 px of it, median of 5 points along it), relative to
+        `sharp_edge_contrast` and squared, so that soft texture weighs far less than ink."""
+        if len(segs) == 0:
+            return segs
+        d = segs.q - segs.p
+        normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(segs.length, 1e-9)[:, None]
+        along = np.linspace(0.1, 0.9, 5)[None, :, None, None]
+        across = np.linspace(-1.5, 1.5, 5)[None, None, :, None]
+        pts = segs.p[:, None, None, :] + d[:, None, None, :] * along + normal[:, None, None, :] * across
+        grads = _sample(self.gradients, pts[..., 0], pts[..., 1])[..., 2:]
+        size = np.abs(grads[..., 0] * normal[:, None, None, 0] + grads[..., 1] * normal[:, None, None, 1])
+        with warnings.catch_warnings():   # points outside the photo are NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            contrast = np.nan_to_num(np.nanmedian(size.max(axis=2), axis=1))
+        return Segments(segs.p, segs.q, np.clip(contrast / self.cfg.sharp_edge_contrast, 0.0, 1.0) ** 2)
+
+    def _peak_vanishing_point(self, segs: Segments, peaks: list[float], k: int) -> np.ndarray | None:
+        """Vanishing point of the segments near direction `peaks[k]` and nearer to it than to
+        any other peak (wood grain 12 degrees off a grid family must not pull its point away)."""
         cfg = self.cfg
-        diff = np.abs((segs.angle - peak + np.pi / 2) % np.pi - np.pi / 2)
-        group = segs.subset(diff < np.radians(cfg.family_tolerance_deg))
+        diff = np.stack([np.abs((segs.angle - peak + np.pi / 2) % np.pi - np.pi / 2) for peak in peaks])
+        mine = (np.argmin(diff, axis=0) == k) & (diff[k] < np.radians(cfg.family_tolerance_deg))
+        group = segs.subset(mine)
         if len(group) < cfg.min_family_segments:
             return None
         return vanishing_point(group, np.radians(cfg.vp_tolerance_deg), self.rng)
@@ -234,6 +268,8 @@ class _Finder:
             rect, score, _ = extent
         for _ in range(2):
             lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, rect) or lattice
+        if not _plausible_squares(lattice, rect, cfg):
+            return None
         return _oriented_fit(lattice, rect, grid, score)
 
     # -- directions and lattice -------------------------------------------------
@@ -249,12 +285,45 @@ class _Finder:
         fams = [segs.subset((owner == k) & (err[k] < tol)) for k in range(2)]
         if min(len(f) for f in fams) < cfg.min_family_segments:
             return None
-        refined = [refine_vanishing_point(f, vp, vp_tol) for f, vp in zip(fams, vps)]
+        fams = [fams[0].subset(self._near(fams[0], fams[1])), fams[1].subset(self._near(fams[1], fams[0]))]
+        if min(len(f) for f in fams) < cfg.min_family_segments:
+            return None
+        refined = [vanishing_point(f, vp_tol, self.rng) for f in fams]
+        if any(vp is None for vp in refined):
+            return None
         # family x: the more vertical one in the image
         if abs(np.sin(np.median(fams[0].angle))) < abs(np.sin(np.median(fams[1].angle))):
             fams.reverse()
             refined.reverse()
         return fams[0], fams[1], refined[0], refined[1]
+
+    def _near(self, fam: Segments, other: Segments) -> np.ndarray:
+        """Segments of `fam` lying (for the most part) where the other family has segments too.
+
+        A grid's lines of one direction lie where its lines of the other direction are; a
+        table's wood grain or a book's edges parallel to one family, beside the board, do
+        not. The region of the other family is its segments with the gaps between them
+        closed (up to `cross_family_gap` of the photo's long side: a big square's width),
+        widened by `cross_family_reach` (a border line, where the other family's lines stop).
+        Without this a grained table adds dozens of "lines" at every spacing and the comb
+        locks onto a wrong period."""
+        long_side = max(self.gray.shape)
+        shrink = 0.25
+        mask = np.zeros((int(self.gray.shape[0] * shrink) + 2, int(self.gray.shape[1] * shrink) + 2), np.uint8)
+        ends = np.stack([other.p, other.q], axis=1) * shrink
+        cv2.polylines(mask, list(np.round(ends).astype(np.int32)), False, 255, 1)
+
+        def disc(diameter: float) -> np.ndarray:   # square: OpenCV erodes and dilates those fast
+            size = max(3, int(round(diameter * shrink)) | 1)
+            return cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc(self.cfg.cross_family_gap * long_side))
+        mask = cv2.dilate(mask, disc(2 * self.cfg.cross_family_reach * long_side))
+        t = np.linspace(0.0, 1.0, 5)[None, :, None]
+        pts = (fam.p[:, None, :] + (fam.q - fam.p)[:, None, :] * t) * shrink
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, mask.shape[1] - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, mask.shape[0] - 1)
+        return (mask[ys, xs] > 0).mean(axis=1) >= 0.5
 
     def _initial_lattice(self, fam_x: Segments, fam_y: Segments, vp_x: np.ndarray,
                          vp_y: np.ndarray) -> tuple[_Lattice | None, float]:
@@ -270,14 +339,15 @@ class _Finder:
             pos = (ends[: len(fam), axis] + ends[len(fam):, axis]) / 2
             if not np.all(np.isfinite(pos)):
                 return None, 0.0
-            lo, hi = np.percentile(pos, [5, 95])
+            lo, hi = _weighted_percentiles(pos, fam.weight, (5, 95))   # soft clutter spreads wider
             spread = hi - lo
             if spread <= 0:
                 return None, 0.0
             p_min = spread / (cfg.max_squares * 1.2)
             near = (pos > lo - spread) & (pos < hi + spread)   # far outliers (near the horizon) say nothing
-            lines, line_strength = line_positions(pos[near], fam.length[near], 0.35 * p_min)
-            period, phase, quality, explained = fit_comb(lines, line_strength, p_min, spread * 0.6)
+            lines, line_strength, line_mass = line_positions(pos[near], fam.weight[near], 0.35 * p_min)
+            period, phase, quality, explained = fit_comb(lines, line_strength, p_min, spread * 0.6, tol=cfg.comb_tolerance,
+                                                         rank=line_mass)
             if quality < cfg.min_periodicity:
                 return None, 0.0
             axes.append((period, phase))
@@ -377,6 +447,15 @@ class _Finder:
         return medians
 
 
+def _weighted_percentiles(values: np.ndarray, weights: np.ndarray, percents: tuple[float, ...]) -> np.ndarray:
+    """Percentiles of `values` where each counts with its weight."""
+    order = np.argsort(values)
+    cum = np.cumsum(weights[order])
+    if cum[-1] <= 0:
+        return np.percentile(values, percents)
+    return values[order][np.searchsorted(cum, np.array(percents) / 100 * cum[-1]).clip(0, len(values) - 1)]
+
+
 def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Bilinear samples of a float image (channels on the last axis of the result)
     at (xs, ys), NaN outside. cv2.remap limits its maps to 32767 rows, so the points are
@@ -460,8 +539,9 @@ def _refine(lattice: _Lattice, fam_x: Segments, fam_y: Segments, tol: float,
         a[:, 6:9] = -kn[:, None] * e
         a[axes == 0, 0:3] = e[axes == 0]
         a[axes == 1, 3:6] = e[axes == 1]
-        sw = np.sqrt(w)[:, None]
-        g_n = np.linalg.svd(a * sw, full_matrices=False)[2][-1].reshape(3, 3)
+        # the right singular vector of the smallest singular value of sqrt(w) A, from the 9x9
+        # normal matrix (the SVD of the tall matrix itself cost ~15 ms per call)
+        g_n = np.linalg.eigh((a * w[:, None]).T @ a)[1][:, 0].reshape(3, 3)
         to_lat = np.linalg.inv(norm_lat) @ g_n @ norm_img
         result = to_lat / np.linalg.norm(to_lat)
         if not np.all(np.isfinite(result)) or np.linalg.cond(result) > 1e12:
@@ -573,6 +653,35 @@ def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig) -
         s, k = inside(p_s, lo, hi, cell, cell + 1), inside(p_k, lo, hi, cell, cell + 1)
         ok &= (k == 0) | (s >= cfg.min_separator_support * k)
     return ok
+
+
+def _plausible_squares(lattice: _Lattice, rect: tuple[int, int, int, int], cfg: GridFinderConfig) -> bool:
+    """Every square of the rectangle seen as a convex quadrilateral, sides at least
+    `min_square_side_px` long and no side under `min_square_aspect` of the other: a printed
+    square photographed at up to ~60 degrees of tilt. A lattice squashed to a sliver (table
+    grain fitted by a degenerate map) is not a board."""
+    a0, a1, b0, b1 = rect
+    ga, gb = np.meshgrid(np.arange(a0, a1 + 1, dtype=float), np.arange(b0, b1 + 1, dtype=float), indexing="ij")
+    with np.errstate(divide="ignore", invalid="ignore"):   # points on the horizon: not finite, refused below
+        pts = apply_h(lattice.to_image, np.stack([ga.ravel(), gb.ravel()], axis=1)).reshape(*ga.shape, 2)
+    if not np.all(np.isfinite(pts)):
+        return False
+    along_a = np.linalg.norm(np.diff(pts, axis=0), axis=-1)   # sides across the a lines
+    along_b = np.linalg.norm(np.diff(pts, axis=1), axis=-1)
+    if min(along_a.min(), along_b.min()) < cfg.min_square_side_px:
+        return False
+    side_a = np.minimum(along_a[:, :-1], along_a[:, 1:])
+    side_b = np.minimum(along_b[:-1, :], along_b[1:, :])
+    ratio = np.minimum(side_a, side_b) / np.maximum(np.maximum(along_a[:, :-1], along_a[:, 1:]),
+                                                    np.maximum(along_b[:-1, :], along_b[1:, :]))
+    if ratio.min() < cfg.min_square_aspect:
+        return False
+    # convex and consistently oriented: the cross products at every corner share one sign
+    u, v = pts[1:, :-1] - pts[:-1, :-1], pts[:-1, 1:] - pts[:-1, :-1]
+    u2, v2 = pts[:-1, 1:] - pts[1:, 1:], pts[1:, :-1] - pts[1:, 1:]
+    turn = np.concatenate([(u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]).ravel(),
+                           (u2[..., 0] * v2[..., 1] - u2[..., 1] * v2[..., 0]).ravel()])
+    return bool(np.all(turn > 0) or np.all(turn < 0))
 
 
 def _oriented_fit(lattice: _Lattice, extent: tuple[int, int, int, int], grid, score: float) -> GridFit | None:

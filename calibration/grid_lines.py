@@ -17,10 +17,17 @@ class Segments:
     """Line segments as endpoint arrays, with derived quantities kept together."""
     p: np.ndarray       # (n, 2) first endpoints
     q: np.ndarray       # (n, 2) second endpoints
+    clarity: np.ndarray | None = None   # (n,) 0..1: how sharp an edge each is in the photo (None: all 1)
 
     @property
     def length(self) -> np.ndarray:
         return np.hypot(*(self.q - self.p).T)
+
+    @property
+    def weight(self) -> np.ndarray:
+        """Evidence of a line: length times clarity (a table's grain or a cloth's weave
+        gives many long but soft segments; printed and drawn lines are sharp)."""
+        return self.length if self.clarity is None else self.length * self.clarity
 
     @property
     def angle(self) -> np.ndarray:
@@ -33,7 +40,7 @@ class Segments:
         return (self.p + self.q) / 2
 
     def subset(self, mask: np.ndarray) -> "Segments":
-        return Segments(self.p[mask], self.q[mask])
+        return Segments(self.p[mask], self.q[mask], None if self.clarity is None else self.clarity[mask])
 
     def __len__(self) -> int:
         return len(self.p)
@@ -59,12 +66,12 @@ def homogeneous_lines(segs: Segments) -> np.ndarray:
 
 
 def dominant_angles(segs: Segments, min_separation_deg: float, count: int) -> list[float]:
-    """Up to `count` strongest undirected orientations (length-weighted circular
-    histogram, peaks at least `min_separation_deg` apart), strongest first."""
+    """Up to `count` strongest undirected orientations (weighted circular histogram,
+    peaks at least `min_separation_deg` apart), strongest first."""
     if len(segs) < 4:
         return []
     bins = 180
-    hist = np.bincount((segs.angle / np.pi * bins).astype(int) % bins, weights=segs.length, minlength=bins)
+    hist = np.bincount((segs.angle / np.pi * bins).astype(int) % bins, weights=segs.weight, minlength=bins)
     kernel = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
     smooth = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), kernel, mode="same")[6:-6]
     peaks: list[float] = []
@@ -156,9 +163,11 @@ def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return ph[:, :2] / ph[:, 2:3]
 
 
-def line_positions(pos: np.ndarray, weight: np.ndarray, separation: float) -> tuple[np.ndarray, np.ndarray]:
+def line_positions(pos: np.ndarray, weight: np.ndarray, separation: float
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct lines among 1-D segment positions: peaks of the weighted histogram at
-    least `separation` apart, each with its share (0..1] of a typical line's weight.
+    least `separation` apart, each with its share (0..1] of a typical line's weight, and
+    its weight relative to a typical line, uncapped (which lines are the longest).
 
     Counting lines rather than segments keeps a band of clutter (a frame's ridges,
     printed coordinates) from outvoting the grid's lines."""
@@ -176,16 +185,30 @@ def line_positions(pos: np.ndarray, weight: np.ndarray, separation: float) -> tu
         if not taken[max(0, k - 3): k + 4].any():
             peaks.append(k)
         taken[k] = True
-    peaks = np.array(sorted(peaks), dtype=int)
-    mass = hist[peaks]
-    return lo + (peaks - 1) * step, np.minimum(1.0, mass / np.median(mass))
+    centres = lo + (np.array(sorted(peaks), dtype=int) - 1) * step
+    # each line at the weighted mean of the segments its peak absorbed (within the 3 bins
+    # that kept other peaks away): the two sides of a thick ink line (LSD finds both) then
+    # give its middle, not whichever side was longer
+    order = np.argsort(pos)
+    pos, weight = pos[order], weight[order]
+    cum_w = np.concatenate([[0.0], np.cumsum(weight)])
+    cum_wp = np.concatenate([[0.0], np.cumsum(weight * pos)])
+    first = np.searchsorted(pos, centres - 3.5 * step)
+    last = np.searchsorted(pos, centres + 3.5 * step)
+    window = cum_w[last] - cum_w[first]
+    lines = np.where(window > 0, (cum_wp[last] - cum_wp[first]) / np.maximum(window, 1e-12), centres)
+    mass = window / max(np.median(window), 1e-12)
+    return lines, np.minimum(1.0, mass), mass
 
 
 def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float,
-             tol: float = 0.1, miss_cost: float = 1.0, max_seeds: int = 16, max_reach: int = 150) -> tuple[float, float, float, float]:
+             tol: float = 0.1, miss_cost: float = 1.0, max_seeds: int = 16, max_reach: int = 150,
+             max_steps: int = 48, rank: np.ndarray | None = None) -> tuple[float, float, float, float]:
     """Equally spaced lattice (period, phase, quality, score) best explaining 1-D line positions.
 
-    Hypotheses come from pairs of the `max_seeds` strongest lines, k = 1..4 steps apart. Along each hypothesis'
+    Hypotheses come from pairs of the `max_seeds` strongest lines (by `rank`, default
+    `strength`), k = 1..`max_steps` steps apart: a pair of lines far apart gives the period
+    precisely enough for the comb to stay on a long grid's lines. Along each hypothesis'
     lattice, a position scores the strength of the line on it (soft: clutter falls
     anywhere in the tolerance, true lines near its centre) or -`miss_cost` when empty;
     the hypothesis' score is its best run of consecutive positions (maximum subarray).
@@ -196,10 +219,11 @@ def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float
     n = len(lines)
     if n < 2:
         return p_max, 0.0, 0.0, 0.0
-    seeds = np.sort(np.argsort(-strength, kind="stable")[:max_seeds])   # hypotheses from the strongest lines
+    order_by = strength if rank is None else rank
+    seeds = np.sort(np.argsort(-order_by, kind="stable")[:max_seeds])   # hypotheses from the strongest lines
     i, j = np.triu_indices(len(seeds), 1)
     i, j = seeds[i], seeds[j]
-    ks = np.arange(1, 5)
+    ks = np.arange(1, max_steps + 1)
     periods = ((lines[j] - lines[i])[:, None] / ks[None, :]).ravel()
     phases = np.repeat(lines[i], len(ks))
     keep = (periods >= p_min) & (periods <= p_max)
