@@ -10,6 +10,7 @@ calibration.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,13 +100,15 @@ class ColourProfile:
             d = profile.distances(lab)
             best = d.argmin(axis=1)
             sure = d[np.arange(len(d)), best] < config.adapt_sure_distance
-            profile = profile.learn_weighted(lab, np.where(sure, best, UNKNOWN), weight)
+            profile = profile.learn_weighted(lab, np.where(sure, best, UNKNOWN), weight,
+                                             spread_scale=1.0 / truncated_variance_ratio(config.adapt_sure_distance))
         return profile
 
     def learn_weighted(self, lab: np.ndarray, labels: np.ndarray, weight: np.ndarray, *, min_weight: float = 30,
-                       prior_weight: float = 0.05) -> "ColourProfile":
+                       prior_weight: float = 0.05, spread_scale: float = 1.0) -> "ColourProfile":
         """A new profile re-estimated from labelled Lab histogram bins (with their pixel
-        counts); classes with too few pixels keep their current Gaussian."""
+        counts); classes with too few pixels keep their current Gaussian. `spread_scale`
+        undoes the shrinking of a covariance measured on a truncated sample."""
         means, covs = self.means.copy(), self.covs.copy()
         for k in range(len(self.classes)):
             pick = labels == k
@@ -113,7 +116,7 @@ class ColourProfile:
             if w.sum() < min_weight:
                 continue
             means[k] = np.average(lab[pick], axis=0, weights=w)
-            spread = np.cov(lab[pick].T, aweights=w) if pick.sum() > 1 else np.zeros((3, 3))
+            spread = spread_scale * np.cov(lab[pick].T, aweights=w) if pick.sum() > 1 else np.zeros((3, 3))
             covs[k] = (1 - prior_weight) * spread + prior_weight * self.covs[k] + _COV_FLOOR
         return ColourProfile(means, covs, self.classes)
 
@@ -133,14 +136,32 @@ class ColourProfile:
                    np.array([classes[c]["cov"] for c in CLASSES], float))
 
 
+def truncated_variance_ratio(radius: float) -> float:
+    """Variance of a 3-D Gaussian kept only within Mahalanobis `radius`, per axis, as a
+    share of the full variance: E[χ²₃ | χ²₃ ≤ r²] / 3 = P(χ²₅ ≤ r²) / P(χ²₃ ≤ r²). Learning
+    a class from the pixels it is sure of sees only that core: without this correction
+    every re-learning shrinks the class, and a colour a little off in one corner of the
+    board (light not quite even) falls out of every class."""
+    x = radius * radius
+    inside3 = math.erf(math.sqrt(x / 2)) - math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    inside5 = inside3 - (x / 2) ** 1.5 * math.exp(-x / 2) / (0.75 * math.sqrt(math.pi))
+    return inside5 / inside3 if inside3 > 0 else 1.0
+
+
 BIN_LAB = _bin_lab()
 _COV_FLOOR = np.diag([9.0, 6.0, 6.0])  # never collapse: noise, print texture and the 8-level bins
 
 
 def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percentile: float = 90.0,
-                       iterations: int = 3) -> np.ndarray | None:
+                       iterations: int = 3, extrapolate: bool = True, min_brightness: float = 0.0
+                       ) -> np.ndarray | None:
     """Per-pixel paper colour (H, W, 3) fitted as a quadratic surface to the pixels of
-    `paper_mask`; ink of labels and smudges are dropped by robust re-fitting."""
+    `paper_mask`; ink of labels and smudges are dropped by robust re-fitting. Without
+    `extrapolate` the field stays within the light it was fitted on: a quadratic bends
+    away fast beyond its samples (a corner of coloured squares far from any white one
+    would be lit to a glare and its red read white). `min_brightness` (share of the
+    brightest samples) keeps dark samples out of the first fit: where black squares
+    outnumber white ones, a top percentile alone would take black ink for dim paper."""
     h, w = paper_mask.shape
     ys, xs = np.nonzero(paper_mask)
     step = max(1, len(xs) // 4000)  # a few thousand samples fit a quadratic surface well
@@ -151,7 +172,7 @@ def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percent
     u, v = xs / w - 0.5, ys / h - 0.5
     design = np.stack([np.ones_like(u), u, v, u * v, u * u, v * v], axis=1).astype(np.float32)
     bright = values.sum(axis=1)
-    keep = bright >= np.percentile(bright, 100 - percentile)
+    keep = (bright >= np.percentile(bright, 100 - percentile)) & (bright >= min_brightness * np.percentile(bright, 99))
     coef = None
     for _ in range(iterations):
         if keep.sum() < 30:
@@ -164,7 +185,11 @@ def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percent
         return None
     gu, gv = np.meshgrid((np.arange(w) + 0.5) / w - 0.5, (np.arange(h) + 0.5) / h - 0.5)
     full = np.stack([np.ones_like(gu), gu, gv, gu * gv, gu * gu, gv * gv], axis=-1).astype(np.float32)
-    return np.maximum(full @ coef.astype(np.float32), 8.0)
+    field = full @ coef.astype(np.float32)
+    if not extrapolate:
+        seen = design[keep] @ coef if keep.sum() else design @ coef
+        field = np.clip(field, seen.min(axis=0).astype(np.float32), seen.max(axis=0).astype(np.float32))
+    return np.maximum(field, 8.0)
 
 
 def white_balance(image_bgr: np.ndarray, field: np.ndarray) -> np.ndarray:

@@ -48,26 +48,37 @@ class ColourConfig:
     min_confidence: float = 0.80           # a reading less sure than this is flagged (MT 2.02.e)
     min_explained: float = 0.55            # below this fraction of known pixels: uncertain
     min_line_contrast: float = 12.0        # gray levels: a light square with fainter lines is covered
+    line_contrast_share: float = 0.4       # ...or with less than this share of the photo's typical white square
+    min_line_reference: int = 8            # plain white squares needed to know the typical line contrast
     max_covered_share: float = 0.5         # markerless fit with more squares hidden: not a board
     covered_unknown: float = 0.60          # above this fraction of unknown pixels: covered (a hand)
+    settled_share: float = 0.60            # a plain square keeps this share of its colour's pixels, a hatch far less
     skin_min_hue: float = 38.0             # Lab hue (degrees) range of skin: orange-yellow, which
     skin_max_hue: float = 78.0             # no square of ours is printed in
     skin_min_chroma: float = 13.0          # ...and chroma range: paper is below, our inks far above
     skin_max_chroma: float = 45.0
     covered_skin: float = 0.30             # above this fraction of skin pixels: covered (MT 2.02.e asks a person)
     covered_skin_doubt: float = 0.08       # a doubtful square with this much skin is covered too
+    min_white_grey_mix: float = 0.40       # our boards: a plain square this much white AND grey is doubtful
+    max_white_offset: float = 7.5          # Lab distance of a multicoloured square's W from the paper: more, doubtful
     line_band: float = 0.09                # grid-line search band each side of a square's edge (square sides)
     two_tone_max_chroma: float = 15.0      # a foreign board whose squares are this grey is two-tone (chess)
     two_tone_share: float = 0.9            # ...when this share of its squares is that grey
     two_tone_min_split: float = 25.0       # lightness gap (L*) between its two tones; less: one tone
     two_tone_margin: float = 0.25          # of the gap: a square this close to the split is uncertain
     two_tone_stray: float = 0.25           # share of a square's pixels nearer the other tone (glare): uncertain
+    shade_neutral_share: float = 0.8       # a square this much white + grey is neutral (paper or grey ink)
+    shade_max_step: float = 4.0            # L*: neutral squares with less step across their line are one print
+    shade_strip_near: float = 0.16         # lightness strips from this far inside a square's side (past the line)
+    shade_strip_far: float = 0.32          # ...to this far
+    shade_max_grey_region: int = 6         # squares: a foreign board's grey region this wide may be paper in shade
     blend_radius: float = 0.16             # unknown pixels this close to two colours (square sides) are blends
     adapt_iterations: int = 2              # re-estimate colour means from the board itself
-    adapt_sure_distance: float = 1.5       # ...from pixels this close to a class only (a hand is not paper)
+    adapt_sure_distance: float = 2.0       # ...from pixels this close to a class only (a hand is not paper)
     wb_percentile: float = 90.0            # paper brightness percentile used for white balance
     foreign_wb_percentile: float = 30.0    # board without margin: white balance on its brightest neutral pixels
     foreign_wb_max_spread: float = 0.25    # ...neutral: channel spread below this share of the brightest channel
+    foreign_wb_min_brightness: float = 0.5 # ...and at least this share of the brightest (black ink is no paper)
     default_sigma_lab: float = 8.0         # spread of a colour before it is learnt
 
 
@@ -80,6 +91,7 @@ class SymbolConfig:
     glyph_min_evidence: float = 0.25       # start-vs-Temple evidence (1 = clean print) below: uncertain
     hatch_min_score: float = 0.43          # spectrum correlation with render_board's hatch to call it hatched
     hatch_doubt: float = 0.05              # ...within this of the threshold: doubtful (unless grey anyway)
+    hatch_faint_score: float = 0.22        # a plain (unmarked) square above this shows a faint hatch: doubtful
     hatch_kind_doubt: float = 0.04         # colourless vs coloured hatch correlations this close: doubtful
     hatch_min_chroma: float = 18.0         # on a hatched square, pixels at least this colourful give the hue
     hatch_hue_cover: float = 0.12          # a hue must cover this much of a hatched square to count

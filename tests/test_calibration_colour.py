@@ -65,3 +65,45 @@ def test_config_loads_from_yaml_and_refuses_unknown_keys(tmp_path):
     bad.write_text("colour:\n  min_covr: 0.2\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="min_covr"):
         VisionConfig.load(bad)
+
+
+def test_truncated_variance_ratio_matches_a_sampled_gaussian():
+    """The share of a 3-D Gaussian's variance kept within a Mahalanobis radius, checked
+    against a large sample (not against the formula it implements)."""
+    from calibration.colour import truncated_variance_ratio
+
+    sample = np.random.default_rng(3).normal(size=(400_000, 3))
+    radius = np.linalg.norm(sample, axis=1)
+    for r in (1.0, 1.5, 2.5):
+        assert truncated_variance_ratio(r) == pytest.approx(sample[radius < r].var(axis=0).mean(), rel=0.02)
+
+
+def test_re_learning_a_colour_does_not_shrink_it_MT_2_02_d():
+    """Learning a colour from the pixels the profile is sure of sees only the core of its
+    spread; re-learnt again and again, the class must keep the colour's true spread and not
+    shrink until ordinary pixels of it read as no colour (then as a hidden square)."""
+    from calibration.config import ColourConfig
+
+    rng = np.random.default_rng(2)
+    colours = np.array([SQUARE_BGR[c] for c in CLASSES[:5]], np.float32)
+    truth = rng.integers(0, len(colours), 20000)
+    pixels = colours[truth] + rng.normal(0, 9, (20000, 3))
+    adapted = ColourProfile.from_palette().adapt(bgr_bins(pixels), ColourConfig(adapt_iterations=4))
+    assert (adapted.classify_bgr(pixels) == truth).mean() > 0.995
+
+
+def test_illumination_field_need_not_extrapolate_beyond_its_samples():
+    """Fitted on the left third only (a foreign board's white squares), a quadratic bends
+    far away beyond them; without extrapolation the light stays within what was seen, so
+    a far corner is not 'lit' to a glare (nor plunged into the dark)."""
+    h, w = 40, 120
+    u = np.linspace(0, 1, w, dtype=np.float32)
+    light = 200 + 120 * u - 260 * u * u  # brightest a third of the way across
+    sheet = np.repeat(light[None, :, None], h, axis=0).repeat(3, axis=2)
+    samples = np.zeros((h, w), bool)
+    samples[:, :40] = True
+    free = illumination_field(sheet, samples, percentile=100)
+    held = illumination_field(sheet, samples, percentile=100, extrapolate=False)
+    seen = sheet[:, :40, 0]
+    assert free[:, -1, 0].min() < seen.min() - 20  # the quadratic leaves the sampled range
+    assert held.min() >= seen.min() - 1 and held.max() <= seen.max() + 1

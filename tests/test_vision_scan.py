@@ -95,3 +95,19 @@ def test_a_foreign_board_without_any_neutral_square_gives_an_answer_not_an_excep
     homography = np.array([[40, 0, 40], [0, 40, 40], [0, 0, 1]], float)
     result = scan(image, grid=(8, 8), homography=homography, ours=False)
     assert result.to_dict()["found"] is False and result.error
+
+
+def test_a_doubtful_reading_the_board_file_agrees_with_is_settled_MT_2_02_e():
+    """With a board file, a visible square read with doubt but as the file says is settled
+    (two sources agree); one that disagrees is for a person; a covered square stays flagged
+    (its colours are the file's alone)."""
+    from vision.scanner import settle_with_board_file
+    from vision.squares import SquareReading
+
+    def reading(x: int, uncertain: bool, covered: bool = False) -> SquareReading:
+        return SquareReading(x, 0, "W", False, False, False, 0.5, uncertain, covered)
+
+    squares = [reading(0, True), reading(1, True), reading(2, False), reading(3, True, covered=True)]
+    disagreements = [{"x": 1, "y": 0}, {"x": 2, "y": 0}]
+    settled = settle_with_board_file(squares, disagreements)
+    assert [s.uncertain for s in settled] == [False, True, True, True]

@@ -139,3 +139,195 @@ def test_a_coloured_board_is_not_two_tone(board):
     from vision.squares import read_two_tone
 
     assert read_two_tone(_canonical(board), board.width, board.height, PX, DEFAULT_CONFIG.colour) is None
+
+
+def test_a_faint_hatch_is_doubtful_not_read_plain_MT_2_03_c():
+    """A hatch too faint to be sure of (a small or blurred photo) is no plain square either.
+    A softly photographed hatched W scores ≈ 0.78 against the printed hatch: with the hatch
+    threshold raised above that (0.9), it is flagged for a person (MT 2.02.e), and it is the
+    faint-hatch rule that flags it — without the rule it reads as a confident plain W."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["W W# W"])
+    image = cv2.GaussianBlur(_canonical(board), (0, 0), 1.0)
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    # the blurred hatch is also half white, half grey: leave that other rule out of this test
+    colour = replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0)
+
+    def hatched_w(symbols):
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile,
+                            colour=colour, symbols=symbols)[1]
+
+    missed = replace(DEFAULT_CONFIG.symbols, hatch_min_score=0.9)
+    assert hatched_w(missed).uncertain
+    blind = replace(missed, hatch_faint_score=0.95)
+    assert not hatched_w(blind).uncertain and hatched_w(blind).colours == "W"
+
+
+def _lab_to_bgr(lab: tuple[float, float, float]) -> tuple[float, float, float]:
+    pixel = cv2.cvtColor(np.array([[lab]], np.float32), cv2.COLOR_Lab2BGR)[0, 0] * 255
+    return tuple(float(v) for v in pixel)
+
+
+def test_a_palm_as_pale_as_the_paper_is_no_white_of_a_coloured_square_MT_2_02_e():
+    """After white balance a very pale palm is L* ≈ 90 with a chroma ≈ 10 — too pale for
+    the skin test, white enough for the W class. Over half a red square it must not make a
+    confident W + R: the square's white is not this board's paper. A printed WR square
+    (its white is the paper) stays sure."""
+    board = Board.from_rows(["R WR W W W W W G"])
+    image = _canonical(board)
+    image[:, PX // 2:PX] = _lab_to_bgr((89.0, 5.0, 8.5))  # chroma ≈ 10, an orange-yellow hue
+    readings = _read(board, image)
+    palm = readings[0]
+    assert palm.uncertain or palm.covered, palm
+    assert not readings[1].uncertain and readings[1].colours == "WR"
+    from dataclasses import replace
+
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    blind = read_squares(image, profile.lookup_table()[bgr_bins(image)], board.width, board.height, PX,
+                         profile=profile, colour=replace(DEFAULT_CONFIG.colour, max_white_offset=99.0),
+                         symbols=DEFAULT_CONFIG.symbols)[0]
+    assert blind.colours == "WR" and not blind.uncertain  # the rule, not another one, flags it
+
+
+def test_a_white_and_grey_mix_on_a_foreign_board_is_doubtful():
+    """On a foreign board (no hatch: symbols None) white and the obstacle grey differ only
+    in lightness; a square half of each (a shadow's edge, a light grey print) is flagged,
+    not read as a white obstacle. Plain white and plain grey squares stay sure."""
+    from boards.palette import OBSTACLE_BGR
+
+    board = Board.from_rows(["W W W W"])
+    image = np.full((PX, 4 * PX, 3), 250, np.float32)
+    image[:, 3 * PX:] = OBSTACLE_BGR
+    image[:, PX + PX // 2:2 * PX] = OBSTACLE_BGR
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+    readings = read_squares(image, labels, board.width, board.height, PX, profile=profile,
+                            colour=DEFAULT_CONFIG.colour, symbols=None)
+    assert readings[1].uncertain
+    assert not readings[0].uncertain and readings[0].colours == "W"
+    assert not readings[3].uncertain and readings[3].obstacle and readings[3].colours == ""
+
+
+def _foreign_grid(cells: list[str], light: np.ndarray | None = None) -> np.ndarray:
+    """A foreign board at the canonical scale: flat squares ('W' paper, 'O' grey ink), thin
+    dark grid lines, times an optional light (height·PX × width·PX)."""
+    width = len(cells[0])
+    image = np.zeros((len(cells) * PX, width * PX, 3), np.float32)
+    for y, row in enumerate(cells):
+        for x, code in enumerate(row):
+            image[y * PX:(y + 1) * PX, x * PX:(x + 1) * PX] = (250, 250, 250) if code == "W" else (150, 150, 150)
+    image[::PX] = image[:, ::PX] = 30
+    return image if light is None else image * light[..., None]
+
+
+def _read_foreign(image: np.ndarray, width: int, height: int, colour=DEFAULT_CONFIG.colour):
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+    return read_squares(image, labels, width, height, PX, profile=profile, colour=colour, symbols=None)
+
+
+def test_white_paper_in_a_soft_shadow_is_not_read_as_grey_ink_MT_2_02_e():
+    """A soft shadow darkens the right half of a white foreign board to the grey of the
+    obstacle ink. The light field cannot know, but the lightness has no step across the
+    grid lines there (print changes at the lines, a shadow does not): those squares are
+    flagged, never confident grey obstacles. A real grey obstacle in full light (a sharp
+    step at its lines) stays a sure obstacle; without the rule the shade reads as obstacles."""
+    from dataclasses import replace
+
+    cells = ["WWWWWWWWWWWW", "WOWWWWWWWWWW", "WWWWWWWWWWWW"]
+    width, height = len(cells[0]), len(cells)
+    u = (np.arange(width * PX) + 0.5) / PX
+    ramp = 1.0 - 0.4 / (1.0 + np.exp(-(u - 7.0) * 1.5))  # 1.0 on the left, 0.6 in the shade
+    light = np.broadcast_to(ramp, (height * PX, width * PX)).astype(np.float32)
+    image = _foreign_grid(cells, light)
+    readings = _read_foreign(image, width, height)
+    obstacle = readings[width + 1]
+    assert obstacle.obstacle and obstacle.colours == "" and not obstacle.uncertain
+    shade = [r for r in readings if r.x >= 9]
+    assert all(r.uncertain or (r.colours == "W" and not r.obstacle) for r in shade)
+    blind = _read_foreign(image, width, height, replace(DEFAULT_CONFIG.colour, shade_max_step=0.0,
+                                                        shade_max_grey_region=10_000))
+    assert any(r.obstacle and not r.uncertain for r in blind if r.x >= 9)  # the rule, not another one
+
+
+def test_a_mark_drawn_on_a_foreign_grey_obstacle_is_doubtful():
+    """Other makers have no agreed coloured obstacle: a grey square with a thick black cross
+    drawn on it is not read as a sure black obstacle (MT 2.03.a vs 2.03.c): a person decides."""
+    cells = ["WWW", "WOW", "WWW"]
+    image = _foreign_grid(cells)
+    cell = image[PX:2 * PX, PX:2 * PX]
+    cv2.line(cell, (0, 0), (PX, PX), (40, 40, 40), 2)
+    cv2.line(cell, (PX, 0), (0, PX), (40, 40, 40), 2)
+    reading = _read_foreign(image, 3, 3)[4]
+    assert reading.obstacle and reading.uncertain, reading
+
+
+def test_a_borderline_hatch_score_is_settled_by_the_pixels_MT_2_03_c():
+    """A coloured hatch whose spectrum scores just at the threshold: its pixels settle it —
+    the hatch blends ink and blue into shades of no class — so a score just above reads a
+    sure blue obstacle; just below, the pixels contradict a plain blue square: doubtful."""
+    from dataclasses import replace
+
+    from vision.symbols import hatch_scores, mark_templates
+
+    board = Board.from_rows(["W U# W"])
+    image = cv2.GaussianBlur(_canonical(board), (0, 0), 1.0)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    templates = mark_templates(PX, DEFAULT_CONFIG.colour.inner_margin)
+    score = float(hatch_scores(gray[:, PX:2 * PX][templates.inner, templates.inner][None], templates)[0][0])
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def blue_obstacle(threshold: float):
+        symbols = replace(DEFAULT_CONFIG.symbols, hatch_min_score=threshold)
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile,
+                            colour=DEFAULT_CONFIG.colour, symbols=symbols)[1]
+
+    above = blue_obstacle(score - 0.02)
+    assert (above.colours, above.obstacle, above.uncertain) == ("U", True, False)
+    assert blue_obstacle(score + 0.02).uncertain
+
+
+def test_grid_lines_blurred_away_everywhere_are_no_hand_MT_2_02_e():
+    """A small or soft photo blurs the thin printed lines of every square alike: that is no
+    hand over the board, so the white squares stay read; the bar follows what this photo's
+    white squares typically show (with the fixed bar alone they would all be 'covered')."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["W W W W W W W W"] * 4)
+    image = cv2.GaussianBlur(_canonical(board), (0, 0), 3.5)
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def covered(colour) -> int:
+        readings = read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
+                                symbols=DEFAULT_CONFIG.symbols)
+        return sum(r.covered for r in readings if 0 < r.x < board.width - 1 and 0 < r.y < board.height - 1)
+
+    assert covered(DEFAULT_CONFIG.colour) == 0
+    assert covered(replace(DEFAULT_CONFIG.colour, line_contrast_share=100.0)) > 0  # the fixed bar alone
+
+
+def test_a_plain_square_half_white_half_grey_is_doubtful_on_our_boards():
+    """Our boards print the obstacle grey only hatched (MT 2.03.a), so a plain square that is
+    half white, half flat grey (a colourless obstacle whose hatch a soft photo blurred away,
+    over-lit) is a contradiction: flagged, not read as W nor as a hatched W obstacle."""
+    from dataclasses import replace
+
+    from boards.palette import OBSTACLE_BGR
+
+    board = Board.from_rows(["W W W W"])
+    image = _canonical(board)
+    image[:, PX + 4:PX + PX // 2] = OBSTACLE_BGR
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def mixed(colour):
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
+                            symbols=DEFAULT_CONFIG.symbols)[1]
+
+    assert mixed(DEFAULT_CONFIG.colour).uncertain
+    assert not mixed(replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0)).uncertain  # the rule flags it

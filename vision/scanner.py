@@ -169,7 +169,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             illumination = paper[core]
     else:  # no paper margin: the lightest neutral squares are the paper
         illumination = illumination_field(grid_bgr, _neutral_mask(grid_bgr, grid_inside, width, height, px, config),
-                                          percentile=config.colour.foreign_wb_percentile)
+                                          percentile=config.colour.foreign_wb_percentile, extrapolate=False,
+                                          min_brightness=config.colour.foreign_wb_min_brightness)
     if illumination is None:
         illumination = white_patch_field(grid_bgr[grid_inside] if grid_inside.any() else grid_bgr,
                                          config.colour.wb_percentile)
@@ -200,9 +201,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
                         profile=profile)
     if board is not None:
         result.mismatches = mismatches(result, board)
-        # MT 2.02.e: when the camera and the board file disagree, a person decides
-        doubted = {(m["x"], m["y"]) for m in result.mismatches}
-        result.squares = [replace(s, uncertain=True) if (s.x, s.y) in doubted else s for s in result.squares]
+        result.squares = settle_with_board_file(result.squares, result.mismatches)
     done = time.perf_counter()
     result.timing_ms = {"total": (done - started) * 1000}
     result.stage_ms = {"register": (registered - started) * 1000, "read": (done - registered) * 1000}
@@ -218,6 +217,15 @@ def _unknown_when_covered(reading: SquareReading, board: Board | None) -> Square
     sq = board.square(reading.x, reading.y)
     return replace(reading, colours=order_colours(sq.colours), obstacle=sq.obstacle, start=sq.start,
                    temple=sq.temple)
+
+
+def settle_with_board_file(squares: list[SquareReading], disagreements: list[dict]) -> list[SquareReading]:
+    """MT 2.02.e with a board file: a visible square the camera and the file disagree on is
+    for a person to decide; a doubtful reading that agrees with the file is settled by it
+    (two sources agree: a weak glyph, a hand's edge on part of the square). Covered squares
+    stay flagged: their colours come from the file alone."""
+    doubted = {(m["x"], m["y"]) for m in disagreements}
+    return [replace(s, uncertain=(s.x, s.y) in doubted or s.covered) for s in squares]
 
 
 def mismatches(result: ScanResult, board: Board) -> list[dict]:

@@ -18,6 +18,7 @@ from calibration.config import ColourConfig, SymbolConfig
 from vision.symbols import GLYPHS, SHIFT, hatch_scores, mark_templates, match_glyphs
 
 OBSTACLE_CLASS = CLASSES.index("O")
+WHITE_CLASS = CLASSES.index("W")
 
 
 @dataclass(frozen=True)
@@ -60,14 +61,19 @@ def inner_mask(px: int, margin: float) -> np.ndarray:
 
 
 def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np.ndarray, band: int,
-                   surround: tuple[np.ndarray, int] | None = None) -> np.ndarray:
+                   surround: tuple[np.ndarray, int] | None = None,
+                   glyphs: dict[int, np.ndarray] | None = None) -> np.ndarray:
     """(n,) how much darker than its inside the faintest of the four printed grid lines
-    around each square is (a hand's edge darkens one side, never all four). Each line is
+    around each square is (a hand's edge darkens one side, never all four), against the
+    median of the square's inner pixels (`glyphs`: square -> pixels of its glyph, left out:
+    a large glyph is no part of the paper). Each line is
     looked for within `band` pixels of the square's edge: a registration off by a pixel
     must not lose it. `surround` (gray image around the grid, offset of the grid in it)
     keeps the outer lines when they fall just outside the grid."""
     cells = _cells(gray, width, height, px).reshape(width * height, px, px)
-    middle = np.median(cells[:, inner], axis=1)  # median: a glyph is no line
+    middle = np.median(cells[:, inner], axis=1)
+    for i, glyph in (glyphs or {}).items():
+        middle[i] = np.median(cells[i][inner & ~glyph])
     if surround is not None and surround[1] >= band:
         image, offset = surround
         padded = image[offset - band:offset + height * px + band, offset - band:offset + width * px + band]
@@ -82,6 +88,19 @@ def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np
     vertical = down.mean(axis=2).min(axis=-1).T  # (h, w+1): darkest column near each vertical edge
     sides = np.stack([horizontal[:-1], horizontal[1:], vertical[:, :-1], vertical[:, 1:]], axis=-1)
     return middle - sides.reshape(width * height, 4).max(axis=1)
+
+
+def _missing_line_threshold(line_contrast: np.ndarray, fractions: np.ndarray, hatched: np.ndarray,
+                            glyph_of: np.ndarray, colour: ColourConfig) -> float:
+    """Line contrast below which a light square's line is missing (a hand lies on it). A
+    photo with few pixels per square or soft focus blurs the thin printed lines of every
+    square alike: the bar is lowered to a share of what this photo's plain white squares
+    typically show, so that an unresolved line is not taken for a hand."""
+    plain_white = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0)
+    if plain_white.sum() < colour.min_line_reference:
+        return colour.min_line_contrast
+    typical = float(np.median(line_contrast[plain_white]))
+    return min(colour.min_line_contrast, colour.line_contrast_share * typical)
 
 
 def skin_mask(lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
@@ -105,6 +124,92 @@ def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
 
     # a shade of no class is a blend across the whole transition; a third class only on its thin middle
     return np.where(labels < 0, classes_near(radius) >= 2, classes_near(max(1, radius // 2)) >= 3)
+
+
+def _edge_steps(lightness: np.ndarray, width: int, height: int, px: int, near: float, far: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Lightness step across every grid line, measured between thin strips just inside the
+    two squares (from `near` to `far` of a side from the edge, beyond the printed line),
+    along the middle half of the edge: (height, width-1) across vertical lines,
+    (height-1, width) across horizontal ones."""
+    cells = _cells(lightness, width, height, px)
+    a = int(round(near * px))
+    b = max(int(round(far * px)), a + 1)
+    half = slice(px // 4, px - px // 4)
+
+    def strip(rows: slice, cols: slice) -> np.ndarray:
+        return np.median(cells[:, :, rows, cols].reshape(height, width, -1), axis=-1)
+
+    left, right = strip(half, slice(a, b)), strip(half, slice(px - b, px - a))
+    top, bottom = strip(slice(a, b), half), strip(slice(px - b, px - a), half)
+    return np.abs(right[:, :-1] - left[:, 1:]), np.abs(bottom[:-1] - top[1:])
+
+
+def neutral_regions(fractions: np.ndarray, lightness: np.ndarray, width: int, height: int, px: int,
+                    colour: ColourConfig) -> np.ndarray:
+    """(n,) region label of every neutral square (white + grey ≥ shade_neutral_share), -1
+    for the others. Print changes colour at the grid lines with a step, and a shadow's
+    edge does not follow them: neutral squares joined by lines with no lightness step
+    across them are one print colour, whatever the light makes of them."""
+    neutral = fractions[:, WHITE_CLASS] + fractions[:, OBSTACLE_CLASS] >= colour.shade_neutral_share
+    across, down = _edge_steps(lightness, width, height, px, colour.shade_strip_near, colour.shade_strip_far)
+    parent = np.arange(width * height)
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    index = np.arange(width * height).reshape(height, width)
+    for first, second, step in ((index[:, :-1], index[:, 1:], across), (index[:-1], index[1:], down)):
+        smooth = step < colour.shade_max_step
+        for i, j in zip(first[smooth], second[smooth]):
+            if neutral[i] and neutral[j]:
+                parent[root(int(i))] = root(int(j))
+    return np.where(neutral, [root(i) for i in range(width * height)], -1)
+
+
+def shade_doubts(fractions: np.ndarray, lightness: np.ndarray, width: int, height: int, px: int,
+                 colour: ColourConfig) -> np.ndarray:
+    """(n,) neutral squares whose white-or-grey reading a shadow may have decided (MT 2.02.e).
+
+    Without a paper margin the light is fitted to the board's whites, and a shadow darkens
+    white paper to a grey no light field tells from grey ink. Within one print region
+    (`neutral_regions`) white and grey readings cannot both be right: the fewer are
+    doubtful. A wide grey region is more likely paper in shade than obstacles (those are
+    single squares or small clumps): doubtful too."""
+    regions = neutral_regions(fractions, lightness, width, height, px, colour)
+    grey = fractions[:, OBSTACLE_CLASS] > fractions[:, WHITE_CLASS]
+    doubt = np.zeros(len(fractions), bool)
+    for region in np.unique(regions[regions >= 0]):
+        members = regions == region
+        greys, whites = int((members & grey).sum()), int((members & ~grey).sum())
+        if greys and whites:
+            doubt |= members & (grey if greys <= whites else ~grey)
+        elif greys >= colour.shade_max_grey_region:
+            doubt |= members
+    return doubt
+
+
+def _hatch_settled(hatched: bool, colours: str, counts: np.ndarray, total: int, colour: ColourConfig) -> bool:
+    """Whether a square's pixels settle a borderline hatch score (MT 2.03.c): a hatch blends
+    ink into a hue's colour (U, R, G), so few pixels keep the plain colour; a plain square
+    keeps most. (Hatched W and B are told from the colourless grey by lightness: nothing
+    to settle there.)"""
+    plain_share = sum(int(counts[CLASSES.index(c)]) for c in colours) / total if colours else 0.0
+    if hatched:
+        return bool(colours) and set(colours) <= set("URG") and plain_share <= 1 - colour.settled_share
+    return plain_share >= colour.settled_share
+
+
+def _white_offset(lab_cell: np.ndarray, white_pixels: np.ndarray, white: np.ndarray) -> float:
+    """How far (Lab) the W pixels of a square typically are from this photo's paper white:
+    chroma off it, and lightness below it. Printed white is the paper itself; a pale hand
+    read as white is tinted and darker."""
+    pixels = lab_cell[white_pixels]
+    off_chroma = np.hypot(pixels[:, 1] - white[1], pixels[:, 2] - white[2])
+    return float(np.median(np.hypot(off_chroma, np.maximum(white[0] - pixels[:, 0], 0))))
 
 
 def _hue_shares(lab_pixels: np.ndarray, profile: ColourProfile, min_chroma: float, skin: np.ndarray) -> np.ndarray:
@@ -151,9 +256,10 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     """Per-square colours, marks, confidence (MT 2.02.d–e, 2.03.a–c, 2.04.a–b).
 
     balanced (white-balanced BGR, float 0..255) and labels cover exactly the grid (height·px × width·px). `symbols` None
-    means a foreign board: no start/Temple glyphs are looked for. A colour whose
-    coverage is doubtful makes the square `uncertain` (MT 2.02.e: it does not
-    count until a person confirms it).
+    means a foreign board: no start/Temple glyphs are looked for, and white and grey,
+    told apart by lightness alone, are doubted where a shadow may have decided
+    (`shade_doubts`). A colour whose coverage is doubtful makes the square `uncertain`
+    (MT 2.02.e: it does not count until a person confirms it).
     """
     n = width * height
     gray = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.float32), cv2.COLOR_BGR2GRAY)
@@ -161,6 +267,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     ignore = np.zeros((n, px, px), bool)
     glyph_of = np.full(n, -1)
     mark_sure = np.ones(n, bool)
+    borderline_hatch = np.zeros(n, bool)  # hatch score too close to the threshold to decide alone
     hatched = np.zeros(n, bool)
     lightness = np.zeros(n)
     levels = (0.0, 0.0, 0.0)
@@ -191,8 +298,10 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             kind = np.where(evidence >= 0, 0, 1)
             glyph_of[structured[is_glyph]] = kind[is_glyph]
             sure_glyph = (score >= symbols.glyph_sure_score) & (np.abs(evidence) >= symbols.glyph_min_evidence)
-            hatch_unsure = (np.abs(hatch - symbols.hatch_min_score) < symbols.hatch_doubt) | \
-                (is_hatch & (kind_gap < symbols.hatch_kind_doubt))
+            # a faint hatch (a small or blurred photo) is no plain square either: a person decides
+            faint_hatch = (hatch >= symbols.hatch_faint_score) & ~is_hatch & ~is_glyph
+            borderline_hatch[structured] = np.abs(hatch - symbols.hatch_min_score) < symbols.hatch_doubt
+            hatch_unsure = faint_hatch | (is_hatch & (kind_gap < symbols.hatch_kind_doubt))
             mark_sure[structured] = ~hatch_unsure & (~is_glyph | sure_glyph)
             for k, name in enumerate(GLYPHS):
                 ignore[glyph_of == k] = templates.masks[name]
@@ -209,8 +318,15 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     if hatched.any():
         lab_cells = _cells(lab, width, height, px).reshape(n, px, px, 3)[:, inner]
         hues[hatched] = _hue_shares(lab_cells[hatched], profile, symbols.hatch_min_chroma, skin[hatched][:, inner])
+    square_lab = _cells(lab, width, height, px)  # a view: (height, width, px, px, 3)
+    paper_white = profile.means[WHITE_CLASS]
+    shaded = np.zeros(n, bool)
+    if symbols is None:  # ours hatch their grey, and their paper margin gives the light
+        shaded = shade_doubts(fractions, lab[..., 0], width, height, px, colour)
     band = max(1, int(round(colour.line_band * px)))
-    line_contrast = _line_contrast(gray, width, height, px, inner, band, surround)
+    glyph_pixels = {int(i): ignore[i] for i in np.nonzero(glyph_of >= 0)[0]}
+    line_contrast = _line_contrast(gray, width, height, px, inner, band, surround, glyph_pixels)
+    line_threshold = _missing_line_threshold(line_contrast, fractions, hatched, glyph_of, colour)
     readings = []
     for i in range(n):
         y, x = divmod(i, width)
@@ -227,6 +343,18 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             if grey_dominant:
                 colours = "".join(c for c, v in zip(COLOURS, colour_f)
                                   if v >= colour.min_cover + 2 * colour.doubt_above)
+        # white and the obstacle grey differ only in lightness: a shadow, a light grey print or
+        # a blurred hatch (ours print their grey hatched) mixes them — a square showing much of
+        # both is doubtful (on our boards a plain square has no grey at all: a larger share)
+        mixed = min(f[WHITE_CLASS], f[OBSTACLE_CLASS])
+        doubtful |= bool(mixed >= (colour.min_cover if symbols is None else colour.min_white_grey_mix))
+        doubtful |= bool(shaded[i])
+        # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
+        doubtful |= symbols is None and grey_dominant and bool(colours)
+        # the white of a multicoloured square must be this board's paper: a pale palm is whitish too
+        if len(colours) > 1 and "W" in colours:
+            white_pixels = (cell_labels[i] == WHITE_CLASS) & considered[i]
+            doubtful |= _white_offset(square_lab[y, x], white_pixels, paper_white) > colour.max_white_offset
         obstacle = kind == "hatch" or grey_dominant or not colours
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph
@@ -235,13 +363,14 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         covered = bool(unknown[i] >= colour.covered_unknown) and not hatched[i]
         covered |= bool(skin_share[i] >= colour.covered_skin)
         # a light square with no grid line around it is something lying on the board (a hand)
-        covered |= bool(symbols is not None and colours == "W" and line_contrast[i] < colour.min_line_contrast)
+        covered |= bool(symbols is not None and colours == "W" and line_contrast[i] < line_threshold)
         if covered_hint is not None and covered_hint[y, x]:
             covered = True
         explained = 1.0 if hatched[i] else 1.0 - unknown[i]  # a hatch blurs into no class by design
         gaps = np.abs((hues[i] if hatched[i] else colour_f) - colour.min_cover)
         confidence = explained * min(1.0, gaps.min() / (2 * colour.doubt_below))
-        if not mark_sure[i] and not (kind in (None, "hatch") and not colours):
+        unsettled = borderline_hatch[i] and not _hatch_settled(hatched[i], colours, counts[i], total[i], colour)
+        if (not mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
             doubtful = True  # a weak mark matters unless the square is a colourless obstacle anyway
             confidence *= 0.5
         uncertain = doubtful or explained < colour.min_explained or covered or confidence < colour.min_confidence
