@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from boards import Board
+from boards.model import Square as PrintedSquare
 
 Square = tuple[int, int]
 # BGR + alpha of the overlay layers on the photo (same meaning as the board view's layers)
@@ -33,6 +34,9 @@ DEMO_FILL = (0.85, 0.95)       # share of the frame covered by the sheet's bound
 DEMO_MAX_TILT_DEG = 20.0
 DEMO_MAX_SPIN_DEG = 25.0       # in-plane turn away from upright (0° or 180°)
 DEMO_SEED_TRIES = 12
+# The demo's printed sheet differs from its board file at one plain white square, printed red:
+# the camera shows what a misprint (or the wrong board file) looks like — a square to confirm.
+DEMO_MISPRINT = PrintedSquare(frozenset("R"))
 
 
 class FeedUnavailable(RuntimeError):
@@ -48,6 +52,8 @@ class SyntheticFeed:
 
     The photographer draws its pose from the seed after placing the tokens, so the pose depends on
     the number of tokens; for each count the feed keeps the first seed whose board stands near upright.
+    The sheet photographed is the game's board with one misprint (`DEMO_MISPRINT`, MT 2.02.e): once
+    the table confirms that square as printed, the camera and the game agree.
     """
 
     def __init__(self, seed: int = 7):
@@ -55,12 +61,26 @@ class SyntheticFeed:
         self._key = None
         self._frame: np.ndarray | None = None
         self._seed_for_count: dict[int, int] = {}
+        self._misprint_at: dict[tuple[int, int], tuple[int, int] | None] = {}   # board size -> square
+
+    def _printed(self, board: Board) -> Board:
+        """The sheet on the demo table. The misprinted square is chosen once per board size (the plain
+        white square nearest the centre), so confirming it does not move the misprint elsewhere."""
+        size = (board.width, board.height)
+        if size not in self._misprint_at:
+            plain_white = [p for p, square in zip(board.positions(), board)
+                           if square.colours == frozenset("W") and not (square.obstacle or square.start or square.temple)]
+            centre = ((board.width - 1) / 2, (board.height - 1) / 2)
+            self._misprint_at[size] = min(plain_white, default=None,
+                                          key=lambda p: (abs(p[0] - centre[0]) + abs(p[1] - centre[1]), p))
+        at = self._misprint_at[size]
+        return board if at is None else board.replace_square(at, DEMO_MISPRINT)
 
     def _shoot(self, board: Board, tokens, seed: int):
         from vision.synth import photograph
 
-        return photograph(board, tokens=tokens, seed=seed, frame=DEMO_FRAME, max_tilt_deg=DEMO_MAX_TILT_DEG,
-                          hand=0.0, fill=DEMO_FILL)
+        return photograph(self._printed(board), tokens=tokens, seed=seed, frame=DEMO_FRAME,
+                          max_tilt_deg=DEMO_MAX_TILT_DEG, hand=0.0, fill=DEMO_FILL)
 
     def frame(self, board: Board, tokens: list[tuple[int, int, int, int]]) -> np.ndarray:
         try:
