@@ -18,6 +18,22 @@ def found(observations):
     return {(o.player, o.number, o.x, o.y) for o in observations}
 
 
+def upright_patch_alone(image, homography, centre, angle_deg, crop):
+    """Reference for the picture reader's batched sampling: one patch around a token centre (grid
+    units), turned upright, at the canonical scale, cut by its own warpPerspective."""
+    import cv2
+
+    from vision.tokens import _CANON_PX
+
+    a = np.radians(angle_deg)
+    right = np.array([np.cos(a), np.sin(a)]) / _CANON_PX
+    down = np.array([-np.sin(a), np.cos(a)]) / _CANON_PX
+    origin = centre - (right + down) * (crop - 1) / 2
+    to_grid = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
+    return cv2.warpPerspective(image, homography @ to_grid, (crop, crop),
+                               flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def test_precision_and_recall_over_seeded_photos_1080p():
     tp = fp = fn = 0
     for seed in range(4):
@@ -99,7 +115,7 @@ def test_a_marker_whose_colour_disagrees_is_not_reported(monkeypatch):
 def test_picture_reader_sees_each_square_as_if_warped_alone_MT_2_05():
     """The second reader (MT 2.05: small tokens read from their picture) rectifies the whole grid in
     one warp for speed; each square's search view must be what warping that square alone gives."""
-    from vision.tokens import _CANON_PX as px, TokenConfig, _grey_grid, _search_side, _upright_patch
+    from vision.tokens import _CANON_PX as px, TokenConfig, _grey_grid, _search_side
 
     rng = np.random.default_rng(41)
     board = random_board(12, 8, rng)
@@ -108,7 +124,7 @@ def test_picture_reader_sees_each_square_as_if_warped_alone_MT_2_05():
     side = _search_side(config)
     grid = _grey_grid(frame.image, camera.homography, (2, 1, 12, 8), config)
     for sx, sy in ((2, 1), (11, 7), (6, 4)):
-        alone = _upright_patch(frame.image, camera.homography, np.array([sx + 0.5, sy + 0.5]), 0.0, side)
+        alone = upright_patch_alone(frame.image, camera.homography, np.array([sx + 0.5, sy + 0.5]), 0.0, side)
         alone = alone.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)   # BGR → grey
         block = grid[(sy - 1) * px:(sy - 1) * px + side, (sx - 2) * px:(sx - 2) * px + side]
         assert block.shape == (side, side)
@@ -144,7 +160,7 @@ def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
 def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05():
     """The second reader (MT 2.05) cuts all its upright token patches in one remap; each must be
     what warping that patch alone gives, also for more patches than one remap can hold."""
-    from vision.tokens import _upright_patch, _upright_patches
+    from vision.tokens import _upright_patches
 
     rng = np.random.default_rng(47)
     board = random_board(20, 12, rng)
@@ -154,5 +170,70 @@ def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05():
     many = _upright_patches(frame.image, camera.homography, centres, angles, 23)
     assert many.shape == (1500, 23, 23, 3)
     for i in (0, 777, 1499):
-        alone = _upright_patch(frame.image, camera.homography, centres[i], angles[i], 23)
+        alone = upright_patch_alone(frame.image, camera.homography, centres[i], angles[i], 23)
         assert np.abs(many[i].astype(int) - alone.astype(int)).max() <= 1   # rounding of the sample points only
+
+
+def test_colour_check_of_all_tokens_at_once_equals_each_token_alone_MT_2_05():
+    """The colour cross-check (MT 2.05: a token's colour names its player) samples every token in
+    one call; each token's distances must be what checking it alone gives (markers have different
+    numbers of white cells, so the per-token white must not leak between tokens), and the light's
+    colour found near each token must be the one a separate warp of its surroundings shows."""
+    import cv2
+
+    from boards.tokens import TOKEN_MARKER_IDS
+    from vision.tokens import TOKEN_SQUARES, _colour_distances, _nearby_whites, _token_to_grid
+
+    rng = np.random.default_rng(53)
+    board = random_board(20, 12, rng)
+    tokens = random_tokens(board, 12, rng)
+    camera, frame = make_photo(board, tokens, size=(1920, 1080), seed=53, max_tilt_deg=30)
+    h = camera.homography
+    frames, ids, centres = [], [], []
+    for t in tokens:
+        a = np.radians(t.angle)
+        right = np.array([np.cos(a), np.sin(a)]) * TOKEN_SQUARES
+        down = np.array([-np.sin(a), np.cos(a)]) * TOKEN_SQUARES
+        frames.append(_token_to_grid(np.array([t.x, t.y]), right, down))
+        ids.append(TOKEN_MARKER_IDS[(t.player - 1) * 40 + t.number - 1])
+        centres.append([t.x, t.y])
+    frames, centres = np.array(frames), np.array(centres, float)
+    together = _colour_distances(frame.image, h, frames, ids, centres)
+    assert together.shape == (12, 8, 5)
+    assert np.isfinite(together).all(axis=2).mean() > 0.9
+    for i in range(len(tokens)):
+        alone = _colour_distances(frame.image, h, frames[i:i + 1], ids[i:i + 1], centres[i:i + 1])[0]
+        np.testing.assert_allclose(together[i], alone, atol=1e-9)
+    whites = _nearby_whites(frame.image, h, centres)
+    for i in (0, 5, 11):
+        to_grid = np.array([[1 / 12, 0, centres[i, 0] - 1.5], [0, 1 / 12, centres[i, 1] - 1.5], [0, 0, 1]])
+        view = cv2.warpPerspective(frame.image, h @ to_grid, (36, 36), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        view = cv2.blur(view, (3, 3)).reshape(-1, 3).astype(float)
+        weakest = view.min(axis=1)
+        expected = view[weakest >= np.percentile(weakest, 98)].mean(axis=0)
+        assert np.abs(whites[i] - expected).max() <= 2.0   # rounding of the sample points only
+
+
+def test_a_quad_already_decoded_gets_no_second_look_MT_2_05():
+    """Reading a token's code (MT 2.05) gives rejected marker-sized quads a costly second look;
+    a quad lying on a marker the decoder already read is not looked at again, any other flat
+    marker-sized quad is."""
+    from vision.tokens import TOKEN_SQUARES, LAYOUT, TokenConfig, _quads_to_rescue
+
+    h = np.array([[40.0, 2.0, 100.0], [-1.0, 41.0, 80.0], [0.0, 0.0, 1.0]])
+    side = LAYOUT.marker_side * TOKEN_SQUARES
+
+    def marker_at(gx, gy):
+        grid = np.array([[gx, gy], [gx + side, gy], [gx + side, gy + side], [gx, gy + side]], float)
+        pts = np.c_[grid, np.ones(4)] @ h.T
+        return pts[:, :2] / pts[:, 2:]
+
+    read, other, big = marker_at(3.3, 4.3), marker_at(7.3, 2.3), marker_at(5.0, 5.0)
+    too_big = (big - big.mean(axis=0)) * 2 + big.mean(axis=0)   # twice a marker: not a token's
+    rejected = [(read + 0.7).reshape(1, 4, 2).astype(np.float32), other.reshape(1, 4, 2).astype(np.float32),
+                too_big.reshape(1, 4, 2).astype(np.float32)]
+    quads, centres = _quads_to_rescue(rejected, [(read, 77)], 1.0, (0, 0), np.linalg.inv(h), TokenConfig())
+    assert len(quads) == 1
+    np.testing.assert_allclose(quads[0], other, atol=1e-3)
+    np.testing.assert_allclose(centres[0], [7.3 + side / 2, 2.3 + side / 2], atol=1e-3)

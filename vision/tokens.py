@@ -5,13 +5,14 @@ Method (docs/tokens.md):
    where), with contour sizes limited to a token marker's; token ids are 50..249
    (`boards.tokens`). The decoder gives identity and orientation, and its error-correcting code
    makes a wrong id much rarer than a missed one. Marker-sized quads that fail to decode get a
-   second look, enlarged and sharpened (far, blurred tokens).
+   second look, enlarged and sharpened (far, blurred tokens); where cells are small enough for
+   the second reader (4.), only on squares it did not read (a second look is the dearest step).
 2. Each marker's corners go back to grid units through the inverse homography. A printed token
    lies flat on the board, so its marker must come out as a square of the printed size there;
    anything else (a token held in the air, a false detection) is dropped. The token centre is
    found from the marker and the known layout; the square is the one containing it, and a token
    whose centre is outside the grid (the twin lying beside the board) is not reported.
-3. Colour cross-check: the token's colour area is sampled at fixed points of the layout and
+3. Colour cross-check (all tokens at once): the token's colour area is sampled at fixed points of the layout and
    divided by the token's own white (its marker's white cells, so the light's colour cancels), then compared in
    Lab with the five player colours. The decoded player must win on most sample points; a hand
    over part of the token makes it fail, and the token is then not reported rather than guessed.
@@ -190,54 +191,83 @@ def _sample(image: np.ndarray, pts: np.ndarray, reduce=np.mean) -> np.ndarray:
     return out
 
 
-def _nearby_white(image: np.ndarray, homography: np.ndarray, centre: np.ndarray) -> np.ndarray:
-    """The light's colour around a token: the brightest neutral-looking patch within a square of it
-    (white squares, the paper, the token's own white), smoothed over a few pixels. Small tokens'
-    white cells are too blurred to show it; a wrong white would cast every colour vote wrong."""
-    px = 12
-    origin = centre - 1.5
-    to_grid = np.array([[1 / px, 0, origin[0]], [0, 1 / px, origin[1]], [0, 0, 1]])
-    view = cv2.warpPerspective(image, homography @ to_grid, (3 * px, 3 * px),
-                               flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    view = cv2.blur(view, (3, 3)).reshape(-1, 3).astype(np.float64)
-    weakest = view.min(axis=1)              # a white has all three channels high; yellow has not
-    return view[weakest >= np.percentile(weakest, 98)].mean(axis=0)
+def _project_each(points: np.ndarray, h_each: np.ndarray) -> np.ndarray:
+    """Points (n, m, 2) through one homography per row (n, 3, 3): (n, m, 2)."""
+    ones = np.ones(points.shape[:2] + (1,))
+    mapped = np.einsum("nij,nmj->nmi", h_each, np.concatenate([points, ones], axis=2))
+    return mapped[..., :2] / mapped[..., 2:]
 
 
-def _colour_votes(image: np.ndarray, token_to_image: np.ndarray, marker_id: int,
-                  config: TokenConfig, nearby_white: np.ndarray | None = None) -> np.ndarray:
-    """Player index voted by each colour sample point (-1: no player close enough)."""
-    dist = _colour_distances(image, token_to_image, marker_id, nearby_white)
-    votes = np.full(len(dist), -1)
-    ok = np.isfinite(dist).all(axis=1)
-    best = dist[ok].argmin(axis=1)
-    best[dist[ok].min(axis=1) > config.max_colour_distance] = -1
-    votes[ok] = best
-    return votes
+_WHITE_PX = 12   # pixels per square of the view in which a token's nearby white is looked for
 
 
-def _colour_distances(image: np.ndarray, token_to_image: np.ndarray, marker_id: int,
-                      nearby_white: np.ndarray | None = None) -> np.ndarray:
-    """(sample points, players) Lab distances of the token's colour area to each player colour,
-    after dividing by the white; NaN rows where a point cannot be measured."""
-    colours = _sample(image, _project(_COLOUR_POINTS, token_to_image))
+def _nearby_whites(image: np.ndarray, homography: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """(n, 3) the light's colour around each token: the brightest neutral-looking patch within a
+    square of it (white squares, the paper, the token's own white), smoothed over a few pixels.
+    Small tokens' white cells are too blurred to show it; a wrong white would cast every colour
+    vote wrong. All tokens' views come from one remap."""
+    side = 3 * _WHITE_PX
+    across, along = np.meshgrid(np.arange(side) / _WHITE_PX - 1.5, np.arange(side) / _WHITE_PX - 1.5)
+    gx = centres[:, 0, None, None] + across[None]
+    gy = centres[:, 1, None, None] + along[None]
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1).reshape(-1, 1, 2)
+    pix = cv2.perspectiveTransform(pts, homography).reshape(-1, side, 2).astype(np.float32)
+    views = cv2.remap(image, pix[..., 0], pix[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    views = np.array([cv2.blur(v, (3, 3)) for v in views.reshape(len(centres), side, side, 3)])
+    views = views.reshape(len(centres), -1, 3)
+    # A white has all three channels high; yellow has not. (Channel planes compared elementwise:
+    # a reduction over a last axis of 3 is numpy's slow case.)
+    weakest = np.minimum(np.minimum(views[..., 0], views[..., 1]), views[..., 2])
+    brightest = (weakest >= np.percentile(weakest, 98, axis=1, keepdims=True)).astype(np.float64)
+    return np.einsum("np,npc->nc", brightest, views.astype(np.float64)) / brightest.sum(axis=1, keepdims=True)
+
+
+def _colour_distances(image: np.ndarray, homography: np.ndarray, token_to_grid: np.ndarray,
+                      marker_ids: list[int], centres: np.ndarray) -> np.ndarray:
+    """(tokens, sample points, players) Lab distances of each token's colour area to each player
+    colour, after dividing by the white; NaN rows where a point cannot be measured. All tokens are
+    sampled together (one projection, one sampling call): a token costs little more than a point.
+    `token_to_grid` (n, 3, 3) maps token units to grid units."""
+    n, points = len(marker_ids), len(_COLOUR_POINTS)
+    dist = np.full((n, points, len(PLAYER_COLOURS)), np.nan)
+    if not n:
+        return dist
+    _detector()   # the dictionary (white cells) and the players' Lab colours
+    to_image = homography[None] @ token_to_grid
+    colours = _sample(image, _project_each(np.broadcast_to(_COLOUR_POINTS, (n, points, 2)), to_image).reshape(-1, 2))
+    colours = colours.reshape(n, points, 3)
     # The token's white: the brightest pixel near each white cell centre. Cells are 3-5 px in a
     # photo, so means mix in the black around them; the maximum does not.
-    whites = _sample(image, _project(_white_cells(marker_id), token_to_image), reduce=np.max)
-    dist = np.full((len(colours), len(PLAYER_COLOURS)), np.nan)
-    whites = whites[np.isfinite(whites).all(axis=1)]
-    if not len(whites):
+    cells = [_white_cells(m) for m in marker_ids]
+    counts = np.array([len(c) for c in cells])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    padded = np.zeros((n, counts.max(), 2))
+    for i, c in enumerate(cells):
+        padded[i, :len(c)] = c
+    projected = _project_each(padded, to_image)
+    flat = np.concatenate([projected[i, :counts[i]] for i in range(n)])
+    whites = np.fmax.reduceat(_sample(image, flat, reduce=np.max), starts, axis=0)   # NaN: none measurable
+    nearby = _nearby_whites(image, homography, centres)
+    use_nearby = nearby.min(axis=1) > whites.min(axis=1)
+    white = np.where(use_nearby[:, None], nearby, whites)
+    measurable = np.isfinite(whites).all(axis=1) & (white.min(axis=1) >= 20)
+    ok = np.isfinite(colours).all(axis=2) & measurable[:, None]
+    if not ok.any():
         return dist
-    white = whites.max(axis=0)
-    if nearby_white is not None and nearby_white.min() > white.min():
-        white = nearby_white
-    ok = np.all(np.isfinite(colours), axis=1)
-    if white.min() < 20 or not ok.any():
-        return dist
-    delta = bgr_to_lab(np.clip(colours[ok] / white * 255.0, 0, 255))[:, None, :] - _CACHE.player_labs[None, :, :]
+    balanced = np.clip(colours / white[:, None, :] * 255.0, 0, 255)[ok]
+    delta = bgr_to_lab(balanced)[:, None, :] - _CACHE.player_labs[None, :, :]
     delta[..., 0] *= 0.5   # lightness suffers most from uneven light; hue and chroma decide
     dist[ok] = np.linalg.norm(delta, axis=2)
     return dist
+
+
+def _colour_votes(dist: np.ndarray, config: TokenConfig) -> np.ndarray:
+    """Player index voted by each colour sample point (-1: no player close enough), from
+    `_colour_distances`."""
+    measured = np.isfinite(dist).all(axis=-1)
+    best = np.where(measured, np.nan_to_num(dist, nan=np.inf).argmin(axis=-1), -1)
+    too_far = np.nan_to_num(dist, nan=np.inf).min(axis=-1) > config.max_colour_distance
+    return np.where(measured & ~too_far, best, -1)
 
 
 def _token_frame(grid_corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -250,17 +280,36 @@ def _token_frame(grid_corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return centre, right, down
 
 
-def _is_flat_token_marker(grid_corners: np.ndarray, config: TokenConfig) -> bool:
-    """A printed marker lying on the board: a square of the printed size in grid units."""
-    sides = np.linalg.norm(np.roll(grid_corners, -1, axis=0) - grid_corners, axis=1)
-    diagonals = np.array([np.linalg.norm(grid_corners[2] - grid_corners[0]),
-                          np.linalg.norm(grid_corners[3] - grid_corners[1])])
+def _is_flat_token_marker(grid_corners: np.ndarray, config: TokenConfig) -> np.ndarray:
+    """A printed marker lying on the board: a square of the printed size in grid units. Checks
+    many quads at once: (n, 4, 2) corners → (n,) bools (one (4, 2) quad → a 0-d bool)."""
+    sides = np.linalg.norm(np.roll(grid_corners, -1, axis=-2) - grid_corners, axis=-1)
+    diagonals = np.stack([np.linalg.norm(grid_corners[..., 2, :] - grid_corners[..., 0, :], axis=-1),
+                          np.linalg.norm(grid_corners[..., 3, :] - grid_corners[..., 1, :], axis=-1)], axis=-1)
     expected = LAYOUT.marker_side * TOKEN_SQUARES
-    if abs(sides.mean() / expected - 1) > config.size_tolerance:
-        return False
-    if (sides.max() - sides.min()) / sides.mean() > config.shape_tolerance:
-        return False
-    return abs(diagonals[0] - diagonals[1]) / diagonals.mean() <= config.shape_tolerance
+    mean_side = sides.mean(axis=-1)
+    return ((np.abs(mean_side / expected - 1) <= config.size_tolerance)
+            & ((sides.max(axis=-1) - sides.min(axis=-1)) / mean_side <= config.shape_tolerance)
+            & (np.abs(diagonals[..., 0] - diagonals[..., 1]) / diagonals.mean(axis=-1) <= config.shape_tolerance))
+
+
+def _quads_to_rescue(rejected, decoded: list[tuple[np.ndarray, int]], zoom: float, offset: tuple[int, int],
+                     inverse: np.ndarray, config: TokenConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The rejected quads worth a second look, (n, 4, 2) image pixels, and their centres in grid
+    units (n, 2): flat marker-sized squares on the board not already covered by a decoded marker
+    (the decoder also rejects the inner outline or a second threshold window's copy of a marker it
+    read; looking again would only read it again)."""
+    quads = np.array(rejected, np.float64).reshape(-1, 4, 2) / zoom + offset
+    if not len(quads):
+        return quads, np.zeros((0, 2))
+    grid_quads = _project(quads, inverse).reshape(-1, 4, 2)
+    keep = _is_flat_token_marker(grid_quads, config)
+    if decoded:
+        centres = np.array([c.mean(axis=0) for c, _ in decoded])
+        sides = np.array([np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1).mean() for c, _ in decoded])
+        gaps = np.linalg.norm(quads.mean(axis=1)[:, None, :] - centres[None, :, :], axis=2)   # (quads, decoded)
+        keep &= ~(gaps < 0.5 * sides[None, :]).any(axis=1)
+    return quads[keep], grid_quads[keep].mean(axis=1)
 
 
 def _rescue(image_bgr: np.ndarray, quad: np.ndarray) -> list[tuple[np.ndarray, int]]:
@@ -460,32 +509,32 @@ def _canonical_view(render: np.ndarray, diameter: float, crop: int, angle_deg: f
     return cv2.GaussianBlur(out, (0, 0), 1.0)
 
 
-def _upright_patch(image: np.ndarray, homography: np.ndarray, centre: np.ndarray, angle_deg: float,
-                   crop: int) -> np.ndarray:
-    """The image around a token centre (grid units), turned upright, at the canonical scale."""
-    a = math.radians(angle_deg)
-    step = 1.0 / _CANON_PX
-    right = np.array([math.cos(a), math.sin(a)]) * step
-    down = np.array([-math.sin(a), math.cos(a)]) * step
-    origin = centre - (right + down) * (crop - 1) / 2
-    to_grid = np.array([[right[0], down[0], origin[0]], [right[1], down[1], origin[1]], [0, 0, 1]])
-    return cv2.warpPerspective(image, homography @ to_grid, (crop, crop), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
 def _upright_patches(image: np.ndarray, homography: np.ndarray, centres: np.ndarray, angles_deg: np.ndarray,
                      crop: int) -> np.ndarray:
-    """`_upright_patch` for many (centre, angle) at once: (n, crop, crop, 3) from one remap, the
-    sampling points projected together (one warp call per patch cost more than the patch)."""
-    a = np.radians(angles_deg)[:, None, None]
+    """The image around each token centre (grid units), turned upright by its angle (the token's up
+    turned clockwise in the grid), at the canonical scale: (n, crop, crop, 3) from one remap (one
+    warp call per patch cost more than the patch)."""
+    # Grid point = centre + across·(cos, sin) + along·(-sin, cos); through the homography each
+    # of its three homogeneous coordinates is a per-patch constant plus a term in `across` and one
+    # in `along`, so the maps are outer sums (no (n·crop², 2) point list to build and transform).
+    a = np.radians(angles_deg)
+    cos, sin = np.cos(a), np.sin(a)
     offsets = (np.arange(crop) - (crop - 1) / 2) / _CANON_PX
-    across, along = offsets[None, None, :], offsets[None, :, None]   # column, row offsets
-    gx = centres[:, 0, None, None] + across * np.cos(a) - along * np.sin(a)
-    gy = centres[:, 1, None, None] + across * np.sin(a) + along * np.cos(a)
-    pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
-    pix = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), homography).reshape(-1, crop, 2).astype(np.float32)
+    h = homography
+    base = centres @ h[:, :2].T + h[:, 2]                            # (n, 3)
+    per_across = np.outer(cos, h[:, 0]) + np.outer(sin, h[:, 1])     # (n, 3)
+    per_along = np.outer(-sin, h[:, 0]) + np.outer(cos, h[:, 1])
+    # float32 throughout (coordinates of a few thousand px: errors ~1e-4 px, far below remap's 1/32 px).
+    base, per_across, per_along = (v.astype(np.float32) for v in (base, per_across, per_along))
+    offsets = offsets.astype(np.float32)
+    x, y, w = (base[:, k, None, None] + np.outer(per_across[:, k], offsets)[:, None, :]
+               + np.outer(per_along[:, k], offsets)[:, :, None] for k in range(3))   # (n, row, column)
+    x /= w
+    y /= w
+    x, y = x.reshape(-1, crop), y.reshape(-1, crop)
     rows = (32000 // crop) * crop   # remap's maps must stay under 32767 rows
-    out = [cv2.remap(image, pix[r:r + rows, :, 0], pix[r:r + rows, :, 1], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE) for r in range(0, len(pix), rows)]
+    out = [cv2.remap(image, x[r:r + rows], y[r:r + rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+           for r in range(0, len(x), rows)]
     return np.concatenate(out).reshape(len(centres), crop, crop, 3)
 
 
@@ -553,52 +602,47 @@ def _decode_pictures(image: np.ndarray, homography: np.ndarray, poses: list[tupl
     pictures = _token_pictures()
     crop, shifts = pictures.crop_px, len(_SHIFTS)
     step = _POSE_STEP_DEG / 3
-    where = [(found + np.array(shift) / _CANON_PX, turned) for found, angle in poses
-             for turned in (angle - step, angle, angle + step) for shift in _SHIFTS]
-    variants = _upright_patches(image, homography, np.array([w[0] for w in where]), np.array([w[1] for w in where]),
-                                crop)
+    found = np.array([p[0] for p in poses], np.float64).reshape(-1, 2)
+    angles = np.array([p[1] for p in poses], np.float64)
+    # Variant order: pose, then turn (-step, 0, +step), then shift (`_SHIFTS`).
+    centres = np.repeat(found[:, None, :] + np.array(_SHIFTS)[None, :, :] / _CANON_PX, 3, axis=0).reshape(-1, 2)
+    turns = np.repeat((angles[:, None] + np.array([-step, 0.0, step])[None, :]).ravel(), shifts)
+    variants = _upright_patches(image, homography, centres, turns, crop)
     seen = _normalise_channels(variants).reshape(len(poses), 3 * shifts, -1)
     # Each found pose against all 200 tokens (one product for all squares), then every variant
     # against the best few only: the right token and its closest rivals are always among them.
     first = cv2.gemm(pictures.upright, seen[:, shifts], 1.0, None, 0.0, flags=cv2.GEMM_2_T)   # (200, squares)
     candidates = np.argpartition(first, -config.picture_candidates, axis=0)[-config.picture_candidates:]
-    out = []
-    for j in range(len(poses)):
-        rivals = candidates[:, j]
-        scores = np.einsum("vk,rk->vr", seen[j], pictures.upright[rivals])   # (variants, rivals)
-        per_id = scores.max(axis=0)
-        order = np.argsort(per_id)
-        top, second = int(order[-1]), int(order[-2])
-        best_variant = int(scores[:, top].argmax())
-        at, turned = where[j * 3 * shifts + best_variant]
-        score, margin = float(per_id[top]), float(per_id[top] - per_id[second])
-        # The quarters only matter for a match that would otherwise name a token (most do not).
-        worst = _worst_quarter(variants[j * 3 * shifts + best_variant], pictures.upright[rivals[top]], crop) \
-            if _clear_winner(score, margin, config) else float("nan")
-        out.append(_PictureMatch(at, turned % 360.0, int(pictures.ids[rivals[top]]), score, margin, worst))
-    return out
+    rivals = candidates.T                                                       # (squares, rivals)
+    scores = np.einsum("nvk,nrk->nvr", seen, pictures.upright[rivals])          # (squares, variants, rivals)
+    per_id = scores.max(axis=1)
+    order = np.argsort(per_id, axis=1)
+    top, second = order[:, -1], order[:, -2]
+    every = np.arange(len(poses))
+    best_variant = scores[every, :, top].argmax(axis=1)
+    best = every * 3 * shifts + best_variant
+    score, margin = per_id[every, top], per_id[every, top] - per_id[every, second]
+    winners = rivals[every, top]
+    # The quarters only matter for a match that would otherwise name a token (most do not).
+    clear = np.array([_clear_winner(float(sc), float(mg), config) for sc, mg in zip(score, margin)], bool)
+    worst = np.full(len(poses), np.nan)
+    if clear.any():
+        worst[clear] = _worst_quarters(variants[best[clear]], pictures.upright[winners[clear]], crop)
+    return [_PictureMatch(centres[b], float(turns[b]) % 360.0, int(pictures.ids[w]), float(sc), float(mg), float(wq))
+            for b, w, sc, mg, wq in zip(best, winners, score, margin, worst)]
 
 
-def _square_views(image: np.ndarray, homography: np.ndarray, squares: list[tuple[int, int]],
-                  config: TokenConfig) -> np.ndarray:
-    """(n, side, side) grey search views of a few scattered squares, each warped alone."""
-    side = _search_side(config)
-    views = [cv2.cvtColor(_upright_patch(image, homography, np.array([x + 0.5, y + 0.5]), 0.0, side),
-                          cv2.COLOR_BGR2GRAY) for x, y in squares]
-    return np.array(views, np.float32).reshape(len(squares), side, side)
-
-
-def _worst_quarter(patch: np.ndarray, picture: np.ndarray, crop: int) -> float:
-    """Correlation of the worst of the four quarters: a hand or another object over part of a token
-    leaves the rest matching well, and the covered part can turn one number into another."""
-    expected = picture.reshape(3, crop, crop).transpose(1, 2, 0)
+def _worst_quarters(patches: np.ndarray, pictures: np.ndarray, crop: int) -> np.ndarray:
+    """Correlation of the worst of the four quarters of each patch (n, crop, crop, 3) with its
+    printed token (n, 3·crop²): a hand or another object over part of a token leaves the rest
+    matching well, and the covered part can turn one number into another. All in one product."""
+    expected = pictures.reshape(-1, 3, crop, crop).transpose(0, 2, 3, 1)
     half = crop // 2
-    parts = []
-    for rows in (slice(0, half), slice(crop - half, crop)):
-        for cols in (slice(0, half), slice(crop - half, crop)):
-            seen, want = _normalise_channels(np.stack([patch[rows, cols], expected[rows, cols]]))
-            parts.append(float(seen @ want))
-    return min(parts)
+    corners = [(rows, cols) for rows in (slice(0, half), slice(crop - half, crop))
+               for cols in (slice(0, half), slice(crop - half, crop))]
+    seen = _normalise_channels(np.stack([patches[:, r, c] for r, c in corners], axis=1).reshape(-1, half, half, 3))
+    want = _normalise_channels(np.stack([expected[:, r, c] for r, c in corners], axis=1).reshape(-1, half, half, 3))
+    return np.einsum("qk,qk->q", seen, want).reshape(-1, 4).min(axis=1)
 
 
 def _clear_winner(score: float, margin: float, config: TokenConfig) -> bool:
@@ -640,7 +684,7 @@ def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int,
     grid, side = _grey_grid(image_bgr, h_mat, squares, config), _search_side(config)
     views = np.array([grid[(sy - gy0) * _CANON_PX:(sy - gy0) * _CANON_PX + side,
                            (sx - gx0) * _CANON_PX:(sx - gx0) * _CANON_PX + side] for sx, sy in todo])
-    out: list[TokenObservation] = []
+    read: list[tuple[int, int, int, int, _PictureMatch]] = []
     for (sx, sy), match in zip(todo, _match_pictures(image_bgr, h_mat, todo, views, config)):
         if not _confident(match, config):
             continue
@@ -650,24 +694,32 @@ def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int,
         player, number = token_from_marker_id(match.marker_id)
         if (player, number) in known:
             continue   # already read from its code: one token is never reported twice
+        read.append((sx, sy, player, number, match))
+    if not read:
+        return []
+    frames = []
+    for *_, match in read:
         a = math.radians(match.angle)
-        right = np.array([math.cos(a), math.sin(a)]) * TOKEN_SQUARES
-        down = np.array([-math.sin(a), math.cos(a)]) * TOKEN_SQUARES
-        token_to_grid = np.array([[right[0], down[0], match.centre[0]], [right[1], down[1], match.centre[1]],
-                                  [0, 0, 1]])
-        # The picture already weighs colour (channel by channel); here colour only has to
-        # fit: every point near the decoded player's colour (a hand's skin is near none) and
-        # not much nearer another player's (a warm light turns orange towards yellow).
-        dist = _colour_distances(image_bgr, h_mat @ token_to_grid, match.marker_id,
-                                 _nearby_white(image_bgr, h_mat, match.centre))
-        own = dist[:, player - 1]
-        fits = (own <= config.max_colour_distance) & (own <= np.nanmin(dist, axis=1, initial=np.inf)
-                                                       + config.picture_colour_slack)
-        agreement = float(np.mean(fits))
-        if agreement < config.min_colour_agreement:
-            continue
-        out.append(TokenObservation(sx, sy, player, number, round(agreement * match.score, 3)))
-    return out
+        frames.append(_token_to_grid(match.centre, np.array([math.cos(a), math.sin(a)]) * TOKEN_SQUARES,
+                                     np.array([-math.sin(a), math.cos(a)]) * TOKEN_SQUARES))
+    # The picture already weighs colour (channel by channel); here colour only has to
+    # fit: every point near the decoded player's colour (a hand's skin is near none) and
+    # not much nearer another player's (a warm light turns orange towards yellow).
+    dist = _colour_distances(image_bgr, h_mat, np.array(frames), [r[4].marker_id for r in read],
+                             np.array([r[4].centre for r in read]))
+    players = np.array([r[2] for r in read])
+    own = np.take_along_axis(dist, (players - 1)[:, None, None], axis=2)[..., 0]
+    nearest = np.nanmin(np.where(np.isnan(dist), np.inf, dist), axis=2)
+    fits = (own <= config.max_colour_distance) & (own <= nearest + config.picture_colour_slack)
+    agreements = fits.mean(axis=1)
+    return [TokenObservation(sx, sy, player, number, round(float(agreement) * match.score, 3))
+            for (sx, sy, player, number, match), agreement in zip(read, agreements)
+            if agreement >= config.min_colour_agreement]
+
+
+def _token_to_grid(centre: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """Token units (x right, y down, one diameter long, origin at the centre) → grid units."""
+    return np.array([[right[0], down[0], centre[0]], [right[1], down[1], centre[1]], [0, 0, 1]])
 
 
 @dataclass(frozen=True, eq=False)   # compared and hashed by identity: two decodes are never merged
@@ -720,47 +772,70 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
     inverse = np.linalg.inv(h_mat)
     found = [(c.reshape(4, 2) / zoom + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())] \
         if ids is not None else []
-    for quad in rejected:
-        img_quad = quad.reshape(4, 2) / zoom + (x0, y0)
-        if _is_flat_token_marker(_project(img_quad, inverse), config):
-            found += _rescue(image_bgr, img_quad)
+    quads, quad_centres = _quads_to_rescue(rejected, found, zoom, (x0, y0), inverse, config)
+    # A rescue is the dearest step per token. Where cells are small the picture reader also reads
+    # an undecoded token, so those quads get their second look only if it did not.
+    later = _cells_under(h_mat, quad_centres, config.picture_below_px) if config.read_pictures and len(quads) \
+        else np.zeros(len(quads), bool)
+    for quad in quads[~later]:
+        found += _rescue(image_bgr, quad)
+    observations = _read_codes(image_bgr, h_mat, found, squares, width, height, config)
+    if config.read_pictures:
+        observations += _read_pictures(image_bgr, h_mat, (max(gx0, 0), max(gy0, 0), min(gx1, width),
+                                                          min(gy1, height)), observations, config)
+        read = {o.square for o in observations}
+        rescued = [marker for quad, centre in zip(quads[later], quad_centres[later])
+                   if (int(math.floor(centre[0])), int(math.floor(centre[1]))) not in read
+                   for marker in _rescue(image_bgr, quad)]
+        observations += [o for o in _read_codes(image_bgr, h_mat, rescued, squares, width, height, config)
+                         if o.square not in read]
+    observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
+    return observations
+
+
+def _read_codes(image_bgr: np.ndarray, h_mat: np.ndarray, found: list[tuple[np.ndarray, int]],
+                squares: tuple[int, int, int, int], width: int, height: int, config: TokenConfig
+                ) -> list[TokenObservation]:
+    """Tokens from decoded markers (image corners, id): flat on the board, centre on one of the
+    asked squares, picture not contradicting a code read from tiny cells, colour agreeing."""
+    gx0, gy0, gx1, gy1 = squares
+    tokens = [(corners, marker_id, identity) for corners, marker_id in found
+              if (identity := token_from_marker_id(marker_id)) is not None]
+    if not tokens:
+        return []
+    grid_quads = _project(np.array([c for c, _, _ in tokens]), np.linalg.inv(h_mat)).reshape(-1, 4, 2)
+    flat = _is_flat_token_marker(grid_quads, config)
     placed: list[_Decoded] = []
-    for img_corners, marker_id in found:
-        identity = token_from_marker_id(marker_id)
-        if identity is None:
-            continue
-        grid_corners = _project(img_corners, inverse)
-        if not _is_flat_token_marker(grid_corners, config):
+    for (_, marker_id, (player, number)), grid_corners, is_flat in zip(tokens, grid_quads, flat):
+        if not is_flat:
             continue
         centre, right, down = _token_frame(grid_corners)
         sx, sy = int(math.floor(centre[0])), int(math.floor(centre[1]))
         if not (gx0 <= sx < gx1 and gy0 <= sy < gy1 and 0 <= sx < width and 0 <= sy < height):
             continue  # beside the grid (the twin lying off the board) or outside the asked squares
-        placed.append(_Decoded(*identity, marker_id, centre, right, down, (sx, sy)))
+        placed.append(_Decoded(player, number, marker_id, centre, right, down, (sx, sy)))
     if config.read_pictures and placed:
         # Bits of 2–3 px can decode to a neighbouring id: the whole printed picture must agree.
         tiny = _cells_under(h_mat, np.array([d.centre for d in placed]), config.picture_check_below_px)
         checked = [d for d, small in zip(placed, tiny) if small]
-        squares = [d.square for d in checked]
-        matches = _match_pictures(image_bgr, h_mat, squares, _square_views(image_bgr, h_mat, squares, config), config)
+        # The decoded marker already gives the token's pose: no search, its picture is cut there.
+        poses = [(d.centre, math.degrees(math.atan2(d.right[1], d.right[0]))) for d in checked]
+        matches = _decode_pictures(image_bgr, h_mat, poses, config) if checked else []
         refuted = {d for d, match in zip(checked, matches)
                    if _confident(match, config) and match.marker_id != d.marker_id}
         placed = [d for d in placed if d not in refuted]
+    if not placed:
+        return []
+    dist = _colour_distances(image_bgr, h_mat, np.array([_token_to_grid(d.centre, d.right, d.down) for d in placed]),
+                             [d.marker_id for d in placed], np.array([d.centre for d in placed]))
     observations: list[TokenObservation] = []
-    for d in placed:
-        (sx, sy), centre, right, down = d.square, d.centre, d.right, d.down
-        token_to_grid = np.array([[right[0], down[0], centre[0]], [right[1], down[1], centre[1]], [0, 0, 1]])
-        votes = _colour_votes(image_bgr, h_mat @ token_to_grid, d.marker_id, config,
-                              _nearby_white(image_bgr, h_mat, centre))
-        agreement = float(np.mean(votes == d.player - 1))
+    for d, voted in zip(placed, _colour_votes(dist, config)):
+        agreement = float(np.mean(voted == d.player - 1))
         if agreement < config.min_colour_agreement:
             continue
         # Confidence: colour agreement, lowered when the centre sits near a square edge.
+        (sx, sy), centre = d.square, d.centre
         edge = min(centre[0] - sx, sx + 1 - centre[0], centre[1] - sy, sy + 1 - centre[1])
         confidence = agreement * min(1.0, 0.5 + edge * 2)
         observations.append(TokenObservation(sx, sy, d.player, d.number, round(confidence, 3)))
-    if config.read_pictures:
-        observations += _read_pictures(image_bgr, h_mat, (max(gx0, 0), max(gy0, 0), min(gx1, width),
-                                                          min(gy1, height)), observations, config)
-    observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
     return observations

@@ -122,6 +122,36 @@ def speed(repeat: int) -> list[tuple[str, list[float], list[float]]]:
     return rows
 
 
+def per_token_cost(repeat: int, counts: tuple[int, ...] = (0, 12, 25)) -> list[tuple[int, int, float]]:
+    """(tokens placed, tokens read, CPU median ms) of detect_tokens on the vision bench's framing
+    (library 20×12 board at 1080p, fill 80 %, tilt ≤ 20°) with 0, 12 and 25 tokens on walkable
+    squares: what a board in play adds to the full scan. The photographer's framing varies a little
+    with the token count, so the difference to 0 tokens is an estimate, not an exact per-token cost."""
+    from boards import library_boards, load_board
+    from vision.printed import render_printed
+    from vision.synth import photograph
+    from vision.tokens import detect_tokens
+
+    board = load_board(library_boards()["duel-20x12"])
+    printed = render_printed(board, 64)
+    spots = [p for p in board.positions() if board.walkable(p)]
+    rows = []
+    for count in counts:
+        rng = np.random.default_rng(3)
+        picks = rng.choice(len(spots), size=min(count, len(spots)), replace=False)
+        placed = [(int(rng.integers(1, 6)), int(rng.integers(1, 21)), *spots[i]) for i in picks]
+        photo = photograph(printed, board=board, tokens=placed, seed=7, frame=(1920, 1080), hand=0.0,
+                           max_tilt_deg=20, fill=(0.8, 0.8))
+        read = detect_tokens(photo.image, photo.homography, board.width, board.height)
+        cpu = []
+        for _ in range(repeat):
+            c0 = time.process_time()
+            detect_tokens(photo.image, photo.homography, board.width, board.height)
+            cpu.append((time.process_time() - c0) * 1000)
+        rows.append((count, len(read), statistics.median(cpu)))
+    return rows
+
+
 def streams(videos: int, moves: int, still_frames: int, size: tuple[int, int]) -> dict:
     """Long still-camera streams (`vision.video.make_long_video`) through registration check,
     `StillCameraReader` and `TokenTracker`, scored against the truth of every frame."""
@@ -206,6 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     print("\nSpeed at 1080p, 20×12, one core (the full scan's goal ≤ 150 ms leaves ≈ 90 ms to detect_tokens)")
     for what, wall, cpu in speed(5 if quick else 11):
         print(f"  {what}: wall {_fmt(wall)}; CPU median {statistics.median(cpu):7.1f} ms")
+
+    print("\nCost of a board in play (issue 5: ≤ 2 ms per token on top of the empty board), CPU, one core")
+    costs = per_token_cost(5 if quick else 11)
+    empty = costs[0][2]
+    for count, read, cpu in costs:
+        extra = f"; {(cpu - empty) / count:5.1f} ms per token over the empty board" if count else ""
+        print(f"  detect_tokens, {count:2d} tokens ({read} read): CPU median {cpu:7.1f} ms{extra}")
 
     videos, moves, still = (1, 6, 20) if quick else (2, 60, 40)
     print(f"\nStreams at 1080p: {videos} videos, {moves} hand moves each, {still} still frames after each move "
