@@ -19,7 +19,11 @@ Used when our fiducial markers are hidden and for boards we did not print
    the rectangle of lattice edges with the most supported edges (and supported
    borders), of the requested size when it is known;
 6. a last refinement on the segments inside that rectangle, a check that its squares
-   look like printed squares (convex, not slivers), then the orientation closest to upright.
+   look like printed squares (convex, not slivers), then the orientation closest to upright;
+7. size unknown: the whole grid or none (a sub-grid is a wrong board): where the comb goes on
+   past a border with supported edges the extent is searched again beyond it (or the fit
+   refused); squares holding the lines of a finer comb are refused; a big fit with small
+   squares is searched again at the scale its size needs.
 """
 from __future__ import annotations
 
@@ -91,6 +95,17 @@ class GridFinderConfig:
     min_score: float = 0.6               # below this confidence: no grid
     good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
     min_known_edges: int = 12            # fewer measurable edges than this: no grid
+    continuation_support: float = 0.4    # size unknown: the grid goes on past a border when the next line
+                                         # and the separators across the strip are both supported this much;
+    max_growth_rounds: int = 3           # ... its extent is searched again this many times, then refused
+    max_finer_comb: int = 5              # size unknown: squares holding lines at 1/2 .. 1/this of a square are
+                                         # groups of the true squares (a too coarse comb): no board ...
+    finer_comb_support: float = 0.5      # ... when that share of their edges is supported ...
+    finer_comb_window: int = 6           # ... in the middle 6x6 squares (time)
+    recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
+    recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
+                                         # over the squares) is searched again where its size would put its
+                                         # squares at min_square_px (a 40x25 at 1080p: the full frame)
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -110,10 +125,27 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
         grid = (w, h)
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
     found = _Finder(gray, plain, grid, cfg).run(grid)
+    if found is not None and grid is None:
+        # a size found on small squares is checked where they are big enough: the same
+        # search (size still unknown) on the working image that size would have asked for
+        needed = _working_long_side(image_bgr.shape[:2], (found.width, found.height), cfg)
+        big_and_fine = max(found.width, found.height) >= cfg.recheck_min_squares and \
+            _square_side_px(found) < cfg.recheck_square_px
+        if big_and_fine and needed > max(gray.shape) and scale < 1.0:
+            gray, plain, scale = _working_gray(image_bgr, needed, cfg)
+            # the size found only sets the shortest segment kept; the search is for any size
+            found = _Finder(gray, plain, (found.width, found.height), cfg).run(None)
     if found is None:
         return None
     to_image = np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography
     return GridFit(to_image / to_image[2, 2], found.width, found.height, found.score)
+
+
+def _square_side_px(fit: GridFit) -> float:
+    """Mean side of the fit's squares in the image it was found in (root of the mean area)."""
+    corners = cv2.perspectiveTransform(
+        np.array([[[0, 0], [fit.width, 0], [fit.width, fit.height], [0, fit.height]]], np.float64), fit.homography)[0]
+    return float(np.sqrt(abs(cv2.contourArea(corners.astype(np.float32))) / (fit.width * fit.height)))
 
 
 def _working_long_side(shape: tuple[int, int], grid: tuple[int, int] | None, cfg: GridFinderConfig) -> float:
@@ -235,9 +267,7 @@ class _Finder:
         pts = segs.p[:, None, None, :] + d[:, None, None, :] * along + normal[:, None, None, :] * across
         grads = _sample(self.gradients, pts[..., 0], pts[..., 1])[..., 2:]
         size = np.abs(grads[..., 0] * normal[:, None, None, 0] + grads[..., 1] * normal[:, None, None, 1])
-        with warnings.catch_warnings():   # points outside the photo are NaN
-            warnings.simplefilter("ignore", RuntimeWarning)
-            contrast = np.nan_to_num(np.nanmedian(size.max(axis=2), axis=1))
+        contrast = np.nan_to_num(_nanmedian_last(size.max(axis=2)))   # points outside the photo are NaN
         return Segments(segs.p, segs.q, np.clip(contrast / self.cfg.sharp_edge_contrast, 0.0, 1.0) ** 2)
 
     def _peak_vanishing_point(self, segs: Segments, peaks: list[float], k: int) -> np.ndarray | None:
@@ -268,9 +298,93 @@ class _Finder:
             rect, score, _ = extent
         for _ in range(2):
             lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, rect) or lattice
+        if grid is None:
+            grown = self._whole_grid(lattice, fam_x, fam_y, rect, score)
+            if grown is None:
+                return None
+            lattice, rect, score = grown
+            if self._lines_inside_squares(lattice, rect):
+                return None
         if not _plausible_squares(lattice, rect, cfg):
             return None
         return _oriented_fit(lattice, rect, grid, score)
+
+    def _whole_grid(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments,
+                    rect: tuple[int, int, int, int], score: float):
+        """(lattice, rectangle, score) of the whole grid the rectangle belongs to, or None.
+
+        With the size unknown a rectangle may be PART of a bigger board (the lattice range was
+        cut short, or its outer rows were weaker than the inner ones): a sub-grid is a wrong
+        board, worse than none. Look outward: where the same comb goes on past a border with
+        its squares' edges supported, the grid is bigger; search the extent again on a range
+        reaching past those borders, refined on the larger grid. A grid still going on after
+        `max_growth_rounds` is refused."""
+        cfg = self.cfg
+        grown = 0
+        while any(sides := self._continuing_sides(lattice, rect)):
+            a0, a1, b0, b1 = rect
+            reach_a, reach_b = cfg.max_squares - (a1 - a0), cfg.max_squares - (b1 - b0)
+            if grown == cfg.max_growth_rounds or (any(sides[:2]) and reach_a < 1) or (any(sides[2:]) and reach_b < 1):
+                return None   # it goes on: part of a bigger grid (or of one bigger than any searched for)
+            grown += 1
+            around = (a0 - reach_a * sides[0], a1 + reach_a * sides[1], b0 - reach_b * sides[2], b1 + reach_b * sides[3])
+            extent = self._extent(lattice, fam_x, fam_y, None, around=around)
+            if extent is None:
+                return None
+            rect, score, _ = extent
+            for _ in range(2):
+                lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, rect) or lattice
+        return lattice, rect, score
+
+    def _lines_inside_squares(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> bool:
+        """Do the rectangle's squares hold the lines of a finer comb (a lattice 2 to
+        `max_finer_comb` times too coarse, fitted to the borders of big colour areas)?
+
+        Lines at every k-th of a square, supported across the rectangle like grid lines
+        (`finer_comb_support`), mean the squares found are groups of the true ones: a wrong
+        board. (A paper grid's squares subdivided here and there stay under that share.)"""
+        cfg = self.cfg
+        # a central window is enough: a too coarse comb has the finer lines everywhere
+        windows = [_central_window(lo, hi, cfg.finer_comb_window) for lo, hi in (rect[:2], rect[2:])]
+        combs = range(2, cfg.max_finer_comb + 1)
+        fractions = np.array(sorted({j / k for k in combs for j in range(k)}))   # 0: the grid's own lines
+        t = np.linspace(0.15, 0.85, 7)
+        scores = []
+        for axis in (0, 1):
+            (c0, c1), (e0, e1) = windows[axis], windows[1 - axis]
+            across = (np.arange(c0, c1)[:, None] + fractions[None, :]).ravel()
+            pos, edge, tt = np.meshgrid(across, np.arange(e0, e1), t, indexing="ij")
+            a, b = (pos, edge + tt) if axis == 0 else (edge + tt, pos)
+            normalised, plain = self._edge_scores(lattice, a, b, along=(0.0, 1.0) if axis == 0 else (1.0, 0.0))
+            scores.append((normalised.reshape(c1 - c0, len(fractions), -1), plain.reshape(c1 - c0, len(fractions), -1)))
+        own = np.concatenate([normalised[:, 0].ravel() for normalised, _ in scores])
+        if not np.isfinite(own).any():
+            return False
+        threshold = max(cfg.min_edge_contrast, cfg.relative_edge_contrast * np.nanpercentile(own, 90))
+        for k in combs:
+            between = (np.abs(fractions * k - np.round(fractions * k)) < 1e-6) & (fractions > 0)   # j / k, j > 0
+            for normalised, plain in scores:
+                support = self._supported((normalised[:, between], plain[:, between]), threshold)
+                if _supported_share(support.ravel()) >= cfg.finer_comb_support:
+                    return True
+        return False
+
+    def _continuing_sides(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> tuple[bool, bool, bool, bool]:
+        """For each side of the rectangle (a0, a1, b0, b1): does the grid go on past it?
+
+        It does when the lattice line one step outside is supported along the side AND the
+        grid's lines across the strip between them are too (a board's paper margin may show
+        an edge near the next line, never the separators of a row of squares). A strip
+        outside the photo says nothing."""
+        cfg = self.cfg
+        a0, a1, b0, b1 = rect
+        vert, horiz = self._edge_support(lattice, a0 - 1, a1 + 1, b0 - 1, b1 + 1)
+        # vert[i, j]: line a0-1+i, edge j (b0-1+j .. +1); horiz[i, j]: line b0-1+j, cell a0-1+i;
+        # separators: the strip's cells on the inner lines of the other family
+        strips = ((vert[0, 1:-1], horiz[0, 2:-2]), (vert[-1, 1:-1], horiz[-1, 2:-2]),
+                  (horiz[1:-1, 0], vert[2:-2, 0]), (horiz[1:-1, -1], vert[2:-2, -1]))
+        return tuple(_supported_share(line) >= cfg.continuation_support
+                     and _supported_share(across) >= cfg.continuation_support for line, across in strips)
 
     # -- directions and lattice -------------------------------------------------
     def _families(self, segs: Segments, vps: tuple[np.ndarray, np.ndarray]):
@@ -357,12 +471,15 @@ class _Finder:
         return _Lattice(to_lattice), min(strengths)
 
     # -- extent ----------------------------------------------------------------
-    def _extent(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid):
+    def _extent(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid,
+                around: tuple[int, int, int, int] | None = None):
         """Rectangle of lattice lines (a0, a1, b0, b1) bounding the grid, its score, and a
-        lattice-to-lattice map doubling the period when every other line is only a subdivision."""
+        lattice-to-lattice map doubling the period when every other line is only a subdivision.
+
+        The lines searched span the family's segments, or `around` (a0, a1, b0, b1) when given."""
         cfg = self.cfg
-        ranges = []
-        for fam, axis in ((fam_x, 0), (fam_y, 1)):
+        ranges = [] if around is None else [(around[0], around[1]), (around[2], around[3])]
+        for fam, axis in ((fam_x, 0), (fam_y, 1)) if around is None else ():
             coords = apply_h(lattice.to_lattice, np.vstack([fam.p, fam.q]))
             on = np.abs(coords[:, axis] - np.round(coords[:, axis])) < cfg.lattice_tolerance
             if on.sum() < 2:
@@ -409,13 +526,13 @@ class _Finder:
         if finite.size == 0:
             return v_scores[0], h_scores[0]
         threshold = max(cfg.min_edge_contrast, cfg.relative_edge_contrast * np.percentile(finite, 90))
+        return self._supported(v_scores, threshold), self._supported(h_scores, threshold)
 
-        def support(scores):
-            normalised, plain = scores
-            strong = (normalised >= threshold) & (plain >= cfg.min_plain_contrast)
-            return np.where(np.isfinite(normalised), strong.astype(float), np.nan)
-
-        return support(v_scores), support(h_scores)
+    def _supported(self, scores: tuple[np.ndarray, np.ndarray], threshold: float) -> np.ndarray:
+        """+1 where an edge's (CLAHE, plain) contrasts make it a line, 0 where not, NaN unknown."""
+        normalised, plain = scores
+        strong = (normalised >= threshold) & (plain >= self.cfg.min_plain_contrast)
+        return np.where(np.isfinite(normalised), strong.astype(float), np.nan)
 
     def _edge_scores(self, lattice: _Lattice, a: np.ndarray, b: np.ndarray, along: tuple[float, float]) -> np.ndarray:
         """Median contrast of the edge at lattice points (..., samples): gradient across the
@@ -441,10 +558,33 @@ class _Finder:
             contrast = across[:, :5].max(axis=1) - across[:, 5:].mean(axis=1)
             contrast = np.where(inside & np.isfinite(contrast), contrast, np.nan).reshape(shape)
             known = np.isfinite(contrast).mean(axis=-1) >= 0.6
-            with warnings.catch_warnings():   # all-NaN rows are edges outside the photo: handled below
-                warnings.simplefilter("ignore", RuntimeWarning)
-                medians.append(np.where(known, np.nanmedian(contrast, axis=-1), np.nan))
+            medians.append(np.where(known, _nanmedian_last(contrast), np.nan))
         return medians
+
+
+def _nanmedian_last(values: np.ndarray) -> np.ndarray:
+    """Median over the last axis ignoring NaN (NaN where all are): np.nanmedian goes through
+    masked arrays, ~1 ms per call on the few thousand short rows of an edge measurement."""
+    ordered = np.sort(values, axis=-1)   # NaN sorts last
+    count = np.isfinite(values).sum(axis=-1)
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[..., None] // 2, axis=-1)[..., 0]
+    high = np.take_along_axis(ordered, (count // 2)[..., None], axis=-1)[..., 0]
+    return np.where(count > 0, (low + high) / 2, np.nan)
+
+
+def _central_window(lo: int, hi: int, size: int) -> tuple[int, int]:
+    """The `size` lines-wide middle of the range lo..hi (all of it when smaller)."""
+    start = lo + max(0, (hi - lo - size) // 2)
+    return start, min(hi, start + size)
+
+
+def _supported_share(support: np.ndarray) -> float:
+    """Share of supported edges among those measured; 0 when fewer than half were measured
+    (outside the photo: no evidence either way)."""
+    known = np.isfinite(support)
+    if support.size == 0 or known.mean() < 0.5:
+        return 0.0
+    return float(support[known].mean())
 
 
 def _weighted_percentiles(values: np.ndarray, weights: np.ndarray, percents: tuple[float, ...]) -> np.ndarray:

@@ -133,8 +133,8 @@ def test_synthetic_grids_found_with_size_given():
 
 
 def test_synthetic_grids_size_found_when_unknown():
-    """Issue 5, MT 1.02.a: grid=None recovers the size (either orientation) in >= 70 % of 30
-    cases (26/30 measured: finding the size is harder than fitting a known one)."""
+    """Issue 5, MT 1.02.a: grid=None recovers the size (either orientation) in >= 27 of 30
+    cases (29/30 measured; 26/30 before the size-unknown checks, three of the misses sub-grids)."""
     ok, failures = 0, []
     for seed in range(30, 60):
         photo, (w, h), style = _synthetic_case(seed)
@@ -143,7 +143,7 @@ def test_synthetic_grids_size_found_when_unknown():
             ok += 1
         else:
             failures.append((seed, (w, h), style, None if fit is None else (fit.width, fit.height)))
-    assert ok / 30 >= 0.70, f"only {ok}/30 sized; failures: {failures}"
+    assert ok >= 27, f"only {ok}/30 sized; failures: {failures}"
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -346,3 +346,126 @@ def test_a_lattice_squashed_to_a_sliver_is_no_board():
     assert not _plausible_squares(sliver, (0, 4, 0, 7), cfg)
     assert not _plausible_squares(stretched, (0, 4, 0, 7), cfg)
     assert not _plausible_squares(folded, (-80, 8, 0, 8), cfg)
+
+
+def _flat_grid_finder(grid: tuple[int, int], config: GridFinderConfig):
+    """A finder on a top-down coloured grid laid on a table, and the grid's exact lattice
+    (image -> lattice coordinates, line a = k is the grid's k-th column line)."""
+    from calibration.grid_finder import _Finder, _Lattice, _working_gray
+    from calibration.grid_synth import render_flat_grid, table_texture
+
+    rng = np.random.default_rng(4)
+    px, offset = 24, 60
+    flat, margin = render_flat_grid(rng, grid, px, "coloured")
+    canvas = table_texture(rng, (flat.shape[1] + 2 * offset, flat.shape[0] + 2 * offset))
+    canvas[offset:offset + flat.shape[0], offset:offset + flat.shape[1]] = flat
+    gray, plain, _ = _working_gray(canvas, max(canvas.shape), config)
+    origin = offset + margin
+    lattice = _Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
+    return _Finder(gray, plain, None, config), lattice
+
+
+def test_a_grid_going_on_past_a_border_is_seen_and_followed():
+    """Issue 5, size unknown (a sub-grid is a wrong board): past a border of PART of a 20x12
+    grid, the next lattice line and the separators across the strip are supported, so the
+    grid goes on; past the printed grid's outer border (paper margin, table) it does not.
+    From a 10x6 part, the outward search ends on the whole 20x12."""
+    from calibration.grid_lines import Segments
+
+    cfg = GridFinderConfig()
+    finder, lattice = _flat_grid_finder((20, 12), cfg)
+    assert finder._continuing_sides(lattice, (4, 14, 3, 9)) == (True, True, True, True)
+    assert finder._continuing_sides(lattice, (0, 14, 3, 12)) == (False, True, True, False)
+    assert finder._continuing_sides(lattice, (0, 20, 0, 12)) == (False, False, False, False)
+    no_segments = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
+    whole = finder._whole_grid(lattice, no_segments, no_segments, (4, 14, 3, 9), 1.0)
+    assert whole is not None and whole[1] == (0, 20, 0, 12)
+
+
+def test_a_grid_going_on_beyond_the_largest_size_searched_is_refused():
+    """Issue 5, size unknown: a grid whose lines go on past every border the search may reach
+    (here a 20x12 grid searched with at most 15 squares a side) is refused, not cut to a part."""
+    from calibration.grid_lines import Segments
+
+    cfg = GridFinderConfig(max_squares=15)
+    finder, lattice = _flat_grid_finder((20, 12), cfg)
+    no_segments = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
+    assert finder._whole_grid(lattice, no_segments, no_segments, (4, 14, 3, 9), 1.0) is None
+
+
+# 40x25 boards at 1080p on which grid=None used to return a sub-grid scoring 1.0
+# (37x25, 16x23, 40x21): seed -> style
+BIG_BOARD_SUBGRID_SEEDS = {3: "chequer", 5: "drawn", 6: "chequer"}
+
+
+def _big_board_photo(seed: int):
+    return synthetic_grid_photo(np.random.default_rng(500 + seed), (40, 25), size=(1920, 1080),
+                                style=BIG_BOARD_SUBGRID_SEEDS[seed])
+
+
+@pytest.fixture(scope="module")
+def big_board_fits():
+    """seed -> (photo, size-unknown fit), shared by the tests that read them (~1 s each)."""
+    return {seed: (photo, find_grid(photo.image)) for seed in BIG_BOARD_SUBGRID_SEEDS
+            for photo in [_big_board_photo(seed)]}
+
+
+@pytest.mark.parametrize("seed", sorted(BIG_BOARD_SUBGRID_SEEDS))
+def test_size_unknown_never_returns_part_of_a_big_board(seed, big_board_fits):
+    """Issue 5, MT 1.02.a (40x25 quatuor size), size unknown: the answer is the whole 40x25 grid
+    (corners within 0.1 square) or None, never a smaller grid. These photos gave 37x25, 16x23
+    and 40x21 sub-grids scoring 1.0 before the finder looked past the borders it found."""
+    photo, fit = big_board_fits[seed]
+    if fit is not None:
+        assert sorted((fit.width, fit.height)) == [25, 40], f"a {fit.width}x{fit.height} part of a 40x25 board"
+        assert _synthetic_error(fit, photo.homography, fit.width, fit.height) < 0.1
+
+
+def test_big_boards_found_whole_when_size_unknown(big_board_fits):
+    """Issue 5, MT 1.02.a, size unknown: the 40x25 photos that gave sub-grids are now found whole,
+    not merely refused (3 of 3 measured, corners within 0.01-0.02 square: the outward look, then a
+    second search at the scale that size needs; the test asks >= 2)."""
+    found = sum(fit is not None and sorted((fit.width, fit.height)) == [25, 40]
+                and _synthetic_error(fit, photo.homography, fit.width, fit.height) < 0.1
+                for photo, fit in big_board_fits.values())
+    assert found >= 2, f"only {found}/3 found whole"
+
+
+@pytest.mark.parametrize("seed", (3, 6))
+def test_big_board_with_its_size_given_is_still_found(seed):
+    """Issue 5, MT 1.02.a: with the right size given, the outward look plays no part: the
+    40x25 boards are fitted within 0.1 square as before."""
+    photo = _big_board_photo(seed)
+    fit = find_grid(photo.image, (40, 25))
+    assert fit is not None and (fit.width, fit.height) == (40, 25)
+    assert _synthetic_error(fit, photo.homography, 40, 25) < 0.1
+
+
+def test_squares_holding_a_finer_comb_are_not_the_grid_squares():
+    """Issue 5, size unknown (a wrong board is worse than none): a lattice 2 or 3 times too coarse
+    (its squares hold the grid's own lines at 1/2 or 1/3 of a square) is seen as such; the true
+    lattice is not."""
+    cfg = GridFinderConfig()
+    finder, lattice = _flat_grid_finder((20, 12), cfg)
+    assert not finder._lines_inside_squares(lattice, (0, 20, 0, 12))
+    from calibration.grid_finder import _Lattice
+    for k in (2, 3):
+        coarse = _Lattice(np.diag([1 / k, 1 / k, 1.0]) @ lattice.to_lattice)
+        assert finder._lines_inside_squares(coarse, (0, 20 // k, 0, 12 // k)), f"{k}x too coarse not seen"
+
+
+def test_size_unknown_gives_no_wrong_foreign_big_board():
+    """Issue 5, MT 1.02.a, size unknown: other makers' 40x25 boards (vision.synth.photograph_foreign,
+    rng 11, squares 13-25 px at 1080p) whose big colour areas gave a comb 4-5 times too coarse
+    (6x9 and 3x7 "grids", scores 0.81-0.84) now give the whole board or None, never a wrong one."""
+    from boards import library_boards, load_board
+    from vision.synth import photograph_foreign
+
+    board = load_board(library_boards()["quatuor-40x25"])
+    rng = np.random.default_rng(11)
+    for i in range(2):
+        photo = photograph_foreign(board, rng=rng)
+        fit = find_grid(photo.image)
+        if fit is not None:
+            assert {fit.width, fit.height} == {40, 25}, f"photo {i}: a wrong {fit.width}x{fit.height} board"
+            assert _foreign_corner_error(fit, photo) < 0.25
