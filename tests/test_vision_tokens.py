@@ -237,3 +237,51 @@ def test_a_quad_already_decoded_gets_no_second_look_MT_2_05():
     assert len(quads) == 1
     np.testing.assert_allclose(quads[0], other, atol=1e-3)
     np.testing.assert_allclose(centres[0], [7.3 + side / 2, 2.3 + side / 2], atol=1e-3)
+
+
+def test_picture_reader_window_spread_equals_each_window_alone_MT_2_05():
+    """The second reader's pose search (MT 2.05: small tokens read from their picture) divides each
+    correlation by its window's spread, taken from integral images; it must be each window's own
+    standard deviation times its side (the norm of the window minus its mean)."""
+    from vision.tokens import _halve, _window_norms
+
+    rng = np.random.default_rng(59)
+    views = rng.integers(0, 256, (3, 20, 17)).astype(np.float32)   # grey levels: whole numbers
+    for seen, size in ((views, 7), (_halve(views), 4)):
+        norms = _window_norms(seen, size)
+        assert norms.shape == (3, seen.shape[1] - size + 1, seen.shape[2] - size + 1)
+        for i, y, x in ((0, 0, 0), (1, 3, 2), (2, norms.shape[1] - 1, norms.shape[2] - 1)):
+            window = seen[i, y:y + size, x:x + size].astype(np.float64)
+            assert abs(norms[i, y, x] - window.std() * size) < 1e-5   # (plus 1e-6 against a division by 0)
+
+
+def test_picture_reader_first_look_drops_no_token_it_would_name_MT_2_05():
+    """The second reader (MT 2.05) skips the 27 variants of a pose whose own patch matches no
+    printed token even roughly; on tokens too small to decode it must name every token the full
+    look names, the same way, and skip only poses the full look would not name (board detail)."""
+    from dataclasses import replace
+
+    from vision.tokens import TokenConfig, _confident, _decode_pictures, token_from_marker_id
+
+    rng = np.random.default_rng(61)
+    board = random_board(12, 8, rng)
+    tokens = random_tokens(board, 10, rng)
+    camera, frame = make_photo(board, tokens, size=(960, 540), seed=61, max_tilt_deg=30)
+    occupied = {t.square for t in tokens}
+    plain = [(x, y) for y in range(8) for x in range(12) if (x, y) not in occupied][:30]
+    poses = [(np.array([t.x, t.y]), float(t.angle)) for t in tokens]
+    poses += [(np.array([x + 0.5, y + 0.5]), float(rng.uniform(0, 360))) for x, y in plain]
+    config = TokenConfig()
+    quick = _decode_pictures(frame.image, camera.homography, poses, config)
+    full = _decode_pictures(frame.image, camera.homography, poses, replace(config, picture_min_first=-1.0))
+    assert all(m is not None for m in full)
+    named = [i for i, m in enumerate(full) if _confident(m, config)]
+    assert sum(i < len(tokens) for i in named) >= 8   # the photo is small enough to need the picture reader
+    for i in named:
+        assert (quick[i].marker_id, quick[i].angle, quick[i].score, quick[i].margin) == \
+            (full[i].marker_id, full[i].angle, full[i].score, full[i].margin)
+        np.testing.assert_array_equal(quick[i].centre, full[i].centre)
+    assert all(token_from_marker_id(full[i].marker_id) == (tokens[i].player, tokens[i].number)
+               for i in named if i < len(tokens))
+    skipped = [i for i, m in enumerate(quick) if m is None]
+    assert skipped and not set(skipped) & set(named)

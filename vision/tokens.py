@@ -17,7 +17,8 @@ Method (docs/tokens.md):
    Lab with the five player colours. The decoded player must win on most sample points; a hand
    over part of the token makes it fail, and the token is then not reported rather than guessed.
 4. Second reader, where a marker cell is under 4 px: squares without a decoded token are rectified
-   and matched against the 200 printed token pictures (marker bits, number and colour together);
+   and matched against the 200 printed token pictures (marker bits, number and colour together;
+   a square whose patch at the found pose matches no printed token even roughly stops there);
    a code read where cells are under 3 px must agree with its picture (tiny bits can decode to a
    neighbouring id). Reported only when the match is strong and clearly beats every other token.
 """
@@ -80,7 +81,8 @@ class TokenConfig:
     picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
     picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
     picture_min_contrast: float = 10.0  # grey spread under which a square is plain (no token)
-    picture_min_pose: float = 0.45      # average-token match under which a square holds no token (read ones: ≥ 0.6)
+    picture_min_pose: float = 0.50      # average-token match under which a square holds no token (read ones: ≥ 0.59)
+    picture_min_first: float = 0.40     # first look's best token under which no variant is tried (read: ≥ 0.48)
     picture_candidates: int = 24        # printed tokens compared in every pose variant (best of a first look)
     picture_min_score: float = 0.78     # correlation the best printed token must reach ...
     picture_min_margin: float = 0.02    # ... and by how much it must beat every other token
@@ -447,12 +449,12 @@ def _token_pictures() -> _TokenPictures:
 
 def _window_norms(views: np.ndarray, size: int) -> np.ndarray:
     """(n, h, w) → (n, h - size + 1, w - size + 1): the norm of every size×size window minus its
-    mean, from integral images (no window is copied)."""
+    mean, from integral images (no window is copied; OpenCV's, a few times faster than two numpy
+    cumsums over a 4-d array, and the same sums: grey levels are whole or quarter numbers)."""
     n, h, w = views.shape
-    sums = np.zeros((2, n, h + 1, w + 1))
-    sums[0, :, 1:, 1:] = views
-    sums[1, :, 1:, 1:] = np.square(views, dtype=np.float64)
-    sums = sums.cumsum(axis=2).cumsum(axis=3)
+    sums = np.empty((2, n, h + 1, w + 1))
+    for i, view in enumerate(views):
+        sums[0, i], sums[1, i] = cv2.integral2(view, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
     box = sums[:, :, size:, size:] - sums[:, :, :-size, size:] - sums[:, :, size:, :-size] + sums[:, :, :-size, :-size]
     return np.sqrt(np.maximum(box[1] - box[0] ** 2 / (size * size), 0.0)) + 1e-6
 
@@ -462,7 +464,9 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures) -> list[tuple[float
     token best fits it. All 48 poses are tried at half scale; the few best, each with its two
     neighbouring angles, are refined at full scale within a few pixels — the full search's answer
     at a fraction of the cost. The correlations are matrix products of the raw windows with the
-    zero-mean templates (a window's mean then drops out), divided by each window's own spread."""
+    zero-mean templates (a window's mean then drops out), divided by each window's own spread.
+    What is tried, and the windows, are found for all squares at once; only the product stays per
+    square (each square multiplies its own few angles: one product for all would need them all)."""
     n, side, _ = views.shape
     crop, poses = pictures.crop_px, len(pictures.angles)
     half = _halve(views)
@@ -473,28 +477,36 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures) -> list[tuple[float
                       flags=cv2.GEMM_2_T)
     coarse = (coarse / _window_norms(half, c).reshape(-1, 1)).reshape(n, -1)
     kept = np.argpartition(coarse, -_POSE_KEEP, axis=1)[:, -_POSE_KEEP:]
-    full = np.lib.stride_tricks.sliding_window_view(views, (crop, crop), axis=(1, 2))
-    norms = _window_norms(views, crop)
+    # Tried (square, y, x, angle): a few pixels around each kept place at full scale, with the
+    # kept angle and its two neighbours within its group of average tokens.
     limit, per_group = side - crop, poses // 2
+    place, k = np.divmod(kept, poses)
+    cy, cx = np.divmod(place, places)
+    reach = np.arange(-_POSE_REFINE_PX, _POSE_REFINE_PX + 1)
+    ys = np.clip(2 * cy[..., None] + reach, 0, limit)[..., :, None, None]             # (n, keep, dy, 1, 1)
+    xs = np.clip(2 * cx[..., None] + reach, 0, limit)[..., None, :, None]             # (n, keep, 1, dx, 1)
+    turns = (k - k % per_group)[..., None] + ((k % per_group)[..., None] + np.array([-1, 0, 1])) % per_group
+    shape = (n, _POSE_KEEP, len(reach), len(reach), 3)
+    tried = np.zeros((n, limit + 1, limit + 1, poses), bool)
+    tried[np.broadcast_to(np.arange(n)[:, None, None, None, None], shape), np.broadcast_to(ys, shape),
+          np.broadcast_to(xs, shape), np.broadcast_to(turns[:, :, None, None, :], shape)] = True
+    square, ty, tx = np.nonzero(tried.any(axis=3))                                     # square-major, row-major
+    full = np.lib.stride_tricks.sliding_window_view(views, (crop, crop), axis=(1, 2))
+    tried_windows = full[square, ty, tx].reshape(len(square), -1)
+    tried_norms = _window_norms(views, crop)[square, ty, tx]
+    tried_angles = tried[square, ty, tx]                                               # (rows, poses)
+    used_by = tried.any(axis=(1, 2))                                                   # (n, poses)
+    bounds = np.searchsorted(square, np.arange(n + 1))
     found = []
     for i in range(n):
-        tried = np.zeros((limit + 1, limit + 1, poses), bool)
-        for flat in kept[i]:
-            place, k = divmod(int(flat), poses)
-            cy, cx = divmod(place, places)
-            x0, y0 = (min(max(2 * v - _POSE_REFINE_PX, 0), limit) for v in (cx, cy))
-            x1, y1 = (min(2 * v + _POSE_REFINE_PX, limit) for v in (cx, cy))
-            group = k - k % per_group
-            turns = [group + (k % per_group + turn) % per_group for turn in (-1, 0, 1)]
-            tried[y0:y1 + 1, x0:x1 + 1, turns] = True
-        ys, xs = np.nonzero(tried.any(axis=2))
-        used = np.flatnonzero(tried.any(axis=(0, 1)))   # the few angles tried, not all 48
-        scores = cv2.gemm(full[i, ys, xs].reshape(len(ys), -1), pictures.pose_bank[used], 1.0, None, 0.0,
-                          flags=cv2.GEMM_2_T)
-        scores = scores / norms[i, ys, xs][:, None]
-        scores[~tried[ys, xs][:, used]] = -2.0
+        rows = slice(bounds[i], bounds[i + 1])
+        used = np.flatnonzero(used_by[i])   # the few angles tried, not all 48
+        scores = cv2.gemm(tried_windows[rows], pictures.pose_bank[used], 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        scores = scores / tried_norms[rows, None]
+        scores[~tried_angles[rows][:, used]] = -2.0
         at, pose = np.unravel_index(int(scores.argmax()), scores.shape)
-        found.append((float(scores[at, pose]), float(pictures.angles[used[pose]]), int(xs[at]), int(ys[at])))
+        found.append((float(scores[at, pose]), float(pictures.angles[used[pose]]), int(tx[rows][at]),
+                      int(ty[rows][at])))
     return found
 
 
@@ -594,38 +606,56 @@ def _match_pictures(image: np.ndarray, homography: np.ndarray, squares: list[tup
 
 
 def _decode_pictures(image: np.ndarray, homography: np.ndarray, poses: list[tuple[np.ndarray, float]],
-                     config: TokenConfig) -> list[_PictureMatch]:
-    """Which printed token is at each (centre in grid units, angle): the patch is cut upright at
-    the found angle and a third of a pose step either side, at the 3×3 positions a canonical pixel
-    apart along the grid's axes, and correlated with the printed tokens. A pixel's shift changes
-    the scores a lot (bits of 2 px), so every token is compared at its best of these variants."""
+                     config: TokenConfig) -> list[_PictureMatch | None]:
+    """Which printed token is at each (centre in grid units, angle), None where the patch cut at
+    the pose itself matches no printed token even roughly (`picture_min_first`: printed board
+    detail that passed the pose search; most squares looked at on a board without tokens). Each
+    pose against all 200 tokens is one product for all squares; the rest see `_decode_variants`."""
+    pictures = _token_pictures()
+    found = np.array([p[0] for p in poses], np.float64).reshape(-1, 2)
+    angles = np.array([p[1] for p in poses], np.float64)
+    own = _normalise_channels(_upright_patches(image, homography, found, angles, pictures.crop_px))
+    first = cv2.gemm(pictures.upright, own, 1.0, None, 0.0, flags=cv2.GEMM_2_T)   # (200, squares)
+    matches: list[_PictureMatch | None] = [None] * len(found)
+    worth = np.flatnonzero(first.max(axis=0) >= config.picture_min_first)
+    if len(worth):
+        for i, match in zip(worth, _decode_variants(image, homography, found[worth], angles[worth],
+                                                    first[:, worth], config)):
+            matches[i] = match
+    return matches
+
+
+def _decode_variants(image: np.ndarray, homography: np.ndarray, found: np.ndarray, angles: np.ndarray,
+                     first: np.ndarray, config: TokenConfig) -> list[_PictureMatch]:
+    """The token at each pose (centres (n, 2) grid units, angles (n,)), given each pose's first look
+    (200, n): the patch is cut upright at the found angle and a third of a pose step either side,
+    at the 3×3 positions a canonical pixel apart along the grid's axes, and correlated with the
+    printed tokens. A pixel's shift changes the scores a lot (bits of 2 px), so every token is
+    compared at its best of these variants."""
     pictures = _token_pictures()
     crop, shifts = pictures.crop_px, len(_SHIFTS)
     step = _POSE_STEP_DEG / 3
-    found = np.array([p[0] for p in poses], np.float64).reshape(-1, 2)
-    angles = np.array([p[1] for p in poses], np.float64)
     # Variant order: pose, then turn (-step, 0, +step), then shift (`_SHIFTS`).
     centres = np.repeat(found[:, None, :] + np.array(_SHIFTS)[None, :, :] / _CANON_PX, 3, axis=0).reshape(-1, 2)
     turns = np.repeat((angles[:, None] + np.array([-step, 0.0, step])[None, :]).ravel(), shifts)
     variants = _upright_patches(image, homography, centres, turns, crop)
-    seen = _normalise_channels(variants).reshape(len(poses), 3 * shifts, -1)
-    # Each found pose against all 200 tokens (one product for all squares), then every variant
-    # against the best few only: the right token and its closest rivals are always among them.
-    first = cv2.gemm(pictures.upright, seen[:, shifts], 1.0, None, 0.0, flags=cv2.GEMM_2_T)   # (200, squares)
+    seen = _normalise_channels(variants).reshape(len(found), 3 * shifts, -1)
+    # Every variant against the best few of the first look only: the right token and its closest
+    # rivals are always among them.
     candidates = np.argpartition(first, -config.picture_candidates, axis=0)[-config.picture_candidates:]
     rivals = candidates.T                                                       # (squares, rivals)
     scores = np.einsum("nvk,nrk->nvr", seen, pictures.upright[rivals])          # (squares, variants, rivals)
     per_id = scores.max(axis=1)
     order = np.argsort(per_id, axis=1)
     top, second = order[:, -1], order[:, -2]
-    every = np.arange(len(poses))
+    every = np.arange(len(found))
     best_variant = scores[every, :, top].argmax(axis=1)
     best = every * 3 * shifts + best_variant
     score, margin = per_id[every, top], per_id[every, top] - per_id[every, second]
     winners = rivals[every, top]
     # The quarters only matter for a match that would otherwise name a token (most do not).
     clear = np.array([_clear_winner(float(sc), float(mg), config) for sc, mg in zip(score, margin)], bool)
-    worst = np.full(len(poses), np.nan)
+    worst = np.full(len(found), np.nan)
     if clear.any():
         worst[clear] = _worst_quarters(variants[best[clear]], pictures.upright[winners[clear]], crop)
     return [_PictureMatch(centres[b], float(turns[b]) % 360.0, int(pictures.ids[w]), float(sc), float(mg), float(wq))
