@@ -97,6 +97,7 @@ class SymbolConfig:
     hatch_hue_cover: float = 0.12          # a hue must cover this much of a hatched square to count
     hatch_hue_doubt: float = 0.04
     hatch_lightness_doubt: float = 15.0    # hatched W/B told apart by gray level: doubtful this close
+    hatch_visible_px: float = 40.0         # photo px per square from which an obstacle's hatch always shows
     min_structure: float = 6.0             # gray std of a square's inside below this: no mark at all
 
 

@@ -111,3 +111,43 @@ def test_a_doubtful_reading_the_board_file_agrees_with_is_settled_MT_2_02_e():
     disagreements = [{"x": 1, "y": 0}, {"x": 2, "y": 0}]
     settled = settle_with_board_file(squares, disagreements)
     assert [s.uncertain for s in settled] == [False, True, True, True]
+
+
+def test_square_sides_follow_the_homography():
+    """The photo's size of each square (what the camera can resolve of its print): twice the
+    scale, twice the side; a perspective shrinks the far squares."""
+    from vision.scanner import square_sides_px
+
+    flat = square_sides_px(np.diag([30.0, 30.0, 1.0]), 4, 3)
+    assert flat.shape == (3, 4) and np.allclose(flat, 30.0)
+    assert np.allclose(square_sides_px(np.diag([60.0, 60.0, 1.0]), 4, 3), 60.0)
+    tilted = square_sides_px(np.array([[30.0, 0, 0], [0, 30.0, 0], [0, 0.05, 1.0]]), 4, 3)
+    assert (np.diff(tilted, axis=0) < 0).all()
+
+
+def test_a_flat_grey_square_on_a_sharp_photo_of_ours_is_no_obstacle_MT_2_02_e(duel):
+    """MT 2.03.a / 2.02.e: our boards print every obstacle hatched. Where the photo is sharp
+    enough for the hatch to show, white squares darkened flat (a shadow the paper margin did
+    not see) must not read as obstacles without a doubt."""
+    import cv2
+
+    from vision.scanner import square_sides_px
+
+    board, printed = duel
+    photo = photograph(printed, board=board, seed=3, hand=0.0, max_tilt_deg=10, fill=(0.95, 0.95), frame=(2560, 1440))
+    image = photo.image.copy()
+    shaded = [(x, y) for x, y in board.positions() if board.square(x, y).colours == frozenset("W")
+              and not (board.square(x, y).start or board.square(x, y).temple)][:12]
+    sides = square_sides_px(photo.homography, board.width, board.height)
+    assert all(sides[y, x] >= 40 for x, y in shaded)
+    for x, y in shaded:   # the square's inside only: its grid lines stay
+        quad = np.array([[x + 0.15, y + 0.15], [x + 0.85, y + 0.15], [x + 0.85, y + 0.85], [x + 0.15, y + 0.85]])
+        pts = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), photo.homography).reshape(-1, 2)
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, pts.round().astype(np.int32), 1)
+        image[mask > 0] = (image[mask > 0] * 0.62).astype(np.uint8)
+    result = scan(image, grid=(board.width, board.height))
+    assert result.found
+    for x, y in shaded:
+        reading = result.square(x, y)
+        assert not (reading.obstacle and not reading.uncertain and not reading.covered), (x, y)

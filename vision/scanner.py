@@ -181,7 +181,6 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     labels = profile.lookup_table(config.colour)[bins]
     labels[~grid_inside] = UNKNOWN
 
-    tokens = []
     covered_hint = np.zeros((height, width), bool)
     tokens = list(detect_tokens(image_bgr, homography, width, height, config=token_config))
     for token in tokens:
@@ -189,7 +188,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             covered_hint[token.y, token.x] = True
 
     squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
-                           symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround)
+                           symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround,
+                           photo_px=square_sides_px(homography, width, height))
     if not ours and sum(s.covered for s in squares) > config.colour.max_covered_share * len(squares):
         return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
     if not ours:
@@ -206,6 +206,18 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     result.timing_ms = {"total": (done - started) * 1000}
     result.stage_ms = {"register": (registered - started) * 1000, "read": (done - registered) * 1000}
     return result
+
+
+def square_sides_px(homography: np.ndarray, width: int, height: int) -> np.ndarray:
+    """(height, width): each square's side in the photo (root of its projected area), since what
+    the camera can resolve of a square's print depends on how large it is seen, not on the warp."""
+    xs, ys = np.meshgrid(np.arange(width + 1, dtype=np.float64), np.arange(height + 1, dtype=np.float64))
+    corners = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2),
+                                       np.asarray(homography, np.float64)).reshape(height + 1, width + 1, 2)
+    a, b, c, d = corners[:-1, :-1], corners[:-1, 1:], corners[1:, 1:], corners[1:, :-1]
+    cross = lambda p, q: p[..., 0] * q[..., 1] - p[..., 1] * q[..., 0]  # noqa: E731
+    area = 0.5 * np.abs(cross(a, b) + cross(b, c) + cross(c, d) + cross(d, a))
+    return np.sqrt(area)
 
 
 def _unknown_when_covered(reading: SquareReading, board: Board | None) -> SquareReading:

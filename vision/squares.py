@@ -251,8 +251,8 @@ def _hatched_colours(hues: np.ndarray, lightness: float, single: bool, levels: t
 
 def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: int, px: int, *,
                  profile: ColourProfile, colour: ColourConfig, symbols: SymbolConfig | None,
-                 covered_hint: np.ndarray | None = None, surround: tuple[np.ndarray, int] | None = None
-                 ) -> list[SquareReading]:
+                 covered_hint: np.ndarray | None = None, surround: tuple[np.ndarray, int] | None = None,
+                 photo_px: np.ndarray | None = None) -> list[SquareReading]:
     """Per-square colours, marks, confidence (MT 2.02.d–e, 2.03.a–c, 2.04.a–b).
 
     balanced (white-balanced BGR, float 0..255) and labels cover exactly the grid (height·px × width·px). `symbols` None
@@ -356,6 +356,10 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             white_pixels = (cell_labels[i] == WHITE_CLASS) & considered[i]
             doubtful |= _white_offset(square_lab[y, x], white_pixels, paper_white) > colour.max_white_offset
         obstacle = kind == "hatch" or grey_dominant or not colours
+        # ours print every obstacle hatched: where the photo is sharp enough for the hatch to show, a
+        # flat grey square is something else (white paper in a shadow the margin did not see)
+        doubtful |= bool(symbols is not None and obstacle and kind != "hatch" and photo_px is not None
+                         and photo_px[y, x] >= symbols.hatch_visible_px)
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph
             start = temple = False
