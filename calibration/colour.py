@@ -183,9 +183,11 @@ def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percent
         keep = (values.sum(axis=1) >= 0.85 * fitted.sum(axis=1))
     if coef is None:
         return None
-    gu, gv = np.meshgrid((np.arange(w) + 0.5) / w - 0.5, (np.arange(h) + 0.5) / h - 0.5)
-    full = np.stack([np.ones_like(gu), gu, gv, gu * gv, gu * gu, gv * gv], axis=-1).astype(np.float32)
-    field = full @ coef.astype(np.float32)
+    # The surface at every pixel, term by term from a row and a column (no per-pixel design matrix).
+    c = coef.astype(np.float32)
+    gu = ((np.arange(w) + 0.5) / w - 0.5).astype(np.float32)[None, :, None]
+    gv = ((np.arange(h) + 0.5) / h - 0.5).astype(np.float32)[:, None, None]
+    field = (c[0] + gv * c[2] + gv * gv * c[5]) + (gu * c[1] + gu * gu * c[4]) + (gv * gu) * c[3]
     if not extrapolate:
         seen = design[keep] @ coef if keep.sum() else design @ coef
         field = np.clip(field, seen.min(axis=0).astype(np.float32), seen.max(axis=0).astype(np.float32))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -104,11 +105,20 @@ def _neutral_mask(grid_bgr: np.ndarray, grid_inside: np.ndarray, width: int, hei
 
 
 def _paper_ring_mask(width: int, height: int, px: int, pad: float, inside: np.ndarray) -> np.ndarray:
-    h, w = inside.shape
-    ys, xs = np.mgrid[0:h, 0:w]
-    gx, gy = (xs + 0.5) / px - pad, (ys + 0.5) / px - pad
-    outside = np.maximum.reduce([-gx, gx - width, -gy, gy - height])
-    return inside & (outside >= PAPER_RING[0]) & (outside <= PAPER_RING[1])
+    return inside & _paper_ring(width, height, px, pad, inside.shape)
+
+
+@lru_cache(maxsize=8)
+def _paper_ring(width: int, height: int, px: int, pad: float, shape: tuple[int, int]) -> np.ndarray:
+    """The band of paper between the grid and the markers in the warp (the same for every frame
+    of a board: computed once)."""
+    h, w = shape
+    gx = (np.arange(w) + 0.5) / px - pad
+    gy = ((np.arange(h) + 0.5) / px - pad)[:, None]
+    outside = np.maximum(np.maximum(-gx, gx - width), np.maximum(-gy, gy - height))
+    ring = (outside >= PAPER_RING[0]) & (outside <= PAPER_RING[1])
+    ring.flags.writeable = False
+    return ring
 
 
 def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, int] | None = None,
