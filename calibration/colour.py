@@ -81,9 +81,15 @@ class ColourProfile:
         labels[d[np.arange(len(d)), labels] > config.max_distance] = UNKNOWN
         return labels.reshape(lab.shape[:-1])
 
-    def lookup_table(self, config: ColourConfig = DEFAULT_CONFIG.colour) -> np.ndarray:
-        """Class of every BGR bin: classifying a frame is then one table look-up per pixel."""
-        return self.classify(BIN_LAB, config).astype(np.int8)
+    def lookup_table(self, config: ColourConfig = DEFAULT_CONFIG.colour, present: np.ndarray | None = None
+                     ) -> np.ndarray:
+        """Class of every BGR bin: classifying a frame is then one table look-up per pixel.
+        `present` (a bool per bin) limits the work to the bins a frame uses; the others stay UNKNOWN."""
+        if present is None:
+            return self.classify(BIN_LAB, config).astype(np.int8)
+        table = np.full(len(BIN_LAB), UNKNOWN, np.int8)
+        table[present] = self.classify(BIN_LAB[present], config)
+        return table
 
     def classify_bgr(self, image_bgr: np.ndarray, config: ColourConfig = DEFAULT_CONFIG.colour) -> np.ndarray:
         return self.lookup_table(config)[bgr_bins(image_bgr)]

@@ -107,3 +107,17 @@ def test_illumination_field_need_not_extrapolate_beyond_its_samples():
     seen = sheet[:, :40, 0]
     assert free[:, -1, 0].min() < seen.min() - 20  # the quadratic leaves the sampled range
     assert held.min() >= seen.min() - 1 and held.max() <= seen.max() + 1
+
+
+def test_a_lookup_table_limited_to_the_bins_a_frame_uses_agrees_with_the_full_one():
+    """MT 2.02.d: classifying only the bins present in a frame gives each of them the class the
+    full table gives; bins the frame does not use stay unknown."""
+    from calibration.colour import BIN_LAB, UNKNOWN
+
+    colour = VisionConfig().colour
+    profile = ColourProfile.from_palette(colour)
+    present = np.random.default_rng(4).random(len(BIN_LAB)) < 0.1
+    full = profile.lookup_table(colour)
+    limited = profile.lookup_table(colour, present=present)
+    assert (limited[present] == full[present]).all()
+    assert (limited[~present] == UNKNOWN).all() and (full[~present] != UNKNOWN).any()

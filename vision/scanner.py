@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from boards.model import Board, order_colours, square_label
-from calibration.colour import (UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
+from calibration.colour import (BIN_LAB, UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
                                 white_patch_field)
 from calibration.config import DEFAULT_CONFIG, VisionConfig
 from calibration.grid_finder import find_grid
@@ -188,7 +188,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     balanced = white_balance(grid_bgr, illumination)
     bins = bgr_bins(balanced)
     profile = (profile or ColourProfile.from_palette(config.colour)).adapt(bins[grid_inside], config.colour)
-    labels = profile.lookup_table(config.colour)[bins]
+    labels = profile.lookup_table(config.colour, present=np.bincount(bins.ravel(), minlength=len(BIN_LAB)) > 0)[bins]
     labels[~grid_inside] = UNKNOWN
 
     covered_hint = np.zeros((height, width), bool)
