@@ -34,6 +34,26 @@ def median_ms(fn: Callable[[], object], *, repeat: int = 7, number: int = 1, war
     return statistics.median(samples)
 
 
+def wall_and_cpu_ms(fn: Callable[[], object], repeat: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and this process's CPU times (ms) of `repeat` calls, after one warm-up call:
+    other jobs on a shared machine inflate the first, not the second."""
+    fn()
+    wall, cpu = [], []
+    for _ in range(repeat):
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - w0) * 1000)
+    return wall, cpu
+
+
+def tokens_on_walkable(board, rng, count: int) -> list[tuple[int, int, int, int]]:
+    """`count` random tokens (player, number, x, y) on distinct walkable squares of `board`."""
+    spots = [p for p in board.positions() if board.walkable(p)]
+    picks = rng.choice(len(spots), size=min(count, len(spots)), replace=False)
+    return [(int(rng.integers(1, 6)), int(rng.integers(1, 21)), *spots[i]) for i in picks]
+
+
 def print_table(title: str, rows: list[tuple[str, float, str]]) -> None:
     """rows: (what, median ms, goal text)."""
     print(f"\n{title}")

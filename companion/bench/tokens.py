@@ -22,7 +22,7 @@ import time
 import cv2
 import numpy as np
 
-from companion.bench.common import machine_summary
+from companion.bench.common import machine_summary, tokens_on_walkable, wall_and_cpu_ms
 
 FILL_BANDS = ((0.40, 0.55), (0.55, 0.70), (0.70, 0.85), (0.85, 1.00))
 
@@ -108,17 +108,10 @@ def speed(repeat: int) -> list[tuple[str, list[float], list[float]]]:
                                   hand=0.0)))
     rows = []
     for label, photo in photos:
-        detect_tokens(photo.image, photo.homography, 20, 12)   # the printed pictures are built once per process
         for what, run in ((f"detect_tokens, {label}", lambda: detect_tokens(photo.image, photo.homography, 20, 12)),
                           ("  baseline: BGR→grey of the frame",
                            lambda: cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY))):
-            wall, cpu = [], []
-            for _ in range(repeat):
-                w0, c0 = time.perf_counter(), time.process_time()
-                run()
-                cpu.append((time.process_time() - c0) * 1000)
-                wall.append((time.perf_counter() - w0) * 1000)
-            rows.append((what, wall, cpu))
+            rows.append((what, *wall_and_cpu_ms(run, repeat)))
     return rows
 
 
@@ -134,20 +127,14 @@ def per_token_cost(repeat: int, counts: tuple[int, ...] = (0, 12, 25)) -> list[t
 
     board = load_board(library_boards()["duel-20x12"])
     printed = render_printed(board, 64)
-    spots = [p for p in board.positions() if board.walkable(p)]
     rows = []
     for count in counts:
-        rng = np.random.default_rng(3)
-        picks = rng.choice(len(spots), size=min(count, len(spots)), replace=False)
-        placed = [(int(rng.integers(1, 6)), int(rng.integers(1, 21)), *spots[i]) for i in picks]
+        placed = tokens_on_walkable(board, np.random.default_rng(3), count)
         photo = photograph(printed, board=board, tokens=placed, seed=7, frame=(1920, 1080), hand=0.0,
                            max_tilt_deg=20, fill=(0.8, 0.8))
         read = detect_tokens(photo.image, photo.homography, board.width, board.height)
-        cpu = []
-        for _ in range(repeat):
-            c0 = time.process_time()
-            detect_tokens(photo.image, photo.homography, board.width, board.height)
-            cpu.append((time.process_time() - c0) * 1000)
+        _, cpu = wall_and_cpu_ms(lambda: detect_tokens(photo.image, photo.homography, board.width, board.height),
+                                 repeat)
         rows.append((count, len(read), statistics.median(cpu)))
     return rows
 

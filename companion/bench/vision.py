@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from boards import library_boards, load_board
-from companion.bench.common import machine_summary, median_ms, print_table
+from companion.bench.common import machine_summary, median_ms, print_table, tokens_on_walkable, wall_and_cpu_ms
 
 REAL_PHOTOS = Path("/work/shared/real-photos")
 REAL_LABELS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "real_photos.yaml"
@@ -26,12 +26,6 @@ REAL_LABELS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "real
 
 def _rate(part: int, whole: int) -> str:
     return f"{100 * part / whole:.3f} %" if whole else "n/a"
-
-
-def _tokens_for(board, rng: np.random.Generator, count: int) -> list[tuple[int, int, int, int]]:
-    spots = [p for p in board.positions() if board.walkable(p)]
-    picks = rng.choice(len(spots), size=min(count, len(spots)), replace=False)
-    return [(int(rng.integers(1, 6)), int(rng.integers(1, 21)), *spots[i]) for i in picks]
 
 
 # totals key -> ScanScore attribute
@@ -61,7 +55,7 @@ def accuracy_ours(count: int, seed: int, *, with_file: bool) -> dict:
               "hidden_covered": 0}
     for i in range(count):
         board = boards[i % len(boards)]
-        photo = photograph(printed[board.name], board=board, rng=rng, tokens=_tokens_for(board, rng, 3))
+        photo = photograph(printed[board.name], board=board, rng=rng, tokens=tokens_on_walkable(board, rng, 3))
         given = {"board": board} if with_file else {"grid": (board.width, board.height)}
         score = compare(scan(photo.image, **given), photo)
         _add_score(totals, score)
@@ -146,7 +140,7 @@ def speed(repeat: int) -> list[tuple[str, float, str]]:
         rows.append((f"  of which registration (markers)", register, ""))
         rows.append((f"  of which reading + tokens", statistics.median(r.stage_ms["read"] for r in stages), ""))
         # A board in play: a token or so per column, each read by the token reader.
-        in_play = photograph(sheet, **pose, tokens=_tokens_for(board, np.random.default_rng(7), board.width // 2 + 2))
+        in_play = photograph(sheet, **pose, tokens=tokens_on_walkable(board, np.random.default_rng(7), board.width // 2 + 2))
         rows.append((f"full scan, {len(in_play.tokens)} tokens on the board, {label}",
                      median_ms(lambda: scan(in_play.image, board=board), repeat=repeat), scan_goal))
         registration = register_board(photo.image, board.width, board.height)
@@ -164,6 +158,24 @@ def speed(repeat: int) -> list[tuple[str, float, str]]:
     rows.append(("synthetic photo, 1080p", median_ms(lambda: shoot(printed, board=board, rng=rng), repeat=repeat),
                  "≈ 100 ms wanted"))
     return rows
+
+
+def grid_finder_speed(repeat: int) -> list[tuple[str, float, str]]:
+    """CPU medians of the markerless finder (`find_grid`) on synthetic 1080p grids, one core,
+    with a BGR→gray baseline of the same run: CPU time, because its figures were compared
+    across runs on a shared machine."""
+    from calibration.grid_finder import find_grid
+    from calibration.grid_synth import synthetic_grid_photo
+
+    size = (1920, 1080)
+    chequer = synthetic_grid_photo(np.random.default_rng(1), (8, 8), size=size, style="chequer").image
+    coloured = synthetic_grid_photo(np.random.default_rng(2), (20, 12), size=size, style="coloured").image
+    table = synthetic_grid_photo(np.random.default_rng(3), None, size=size).image
+    cases = [("baseline: BGR->gray, 1080p", lambda: cv2.cvtColor(chequer, cv2.COLOR_BGR2GRAY), ""),
+             ("markerless: 8×8 chequer, size given", lambda: find_grid(chequer, (8, 8)), "≈ 100 ms wanted"),
+             ("markerless: 20×12 coloured, size unknown", lambda: find_grid(coloured), "≈ 100 ms wanted"),
+             ("markerless: no grid (grained table)", lambda: find_grid(table), "")]
+    return [(what, statistics.median(wall_and_cpu_ms(fn, repeat)[1]), goal) for what, fn, goal in cases]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, squares, wrong, flagged in real:
             print(f"  {name:28s} {squares:3d} squares read, {wrong} wrong and not flagged, {flagged} flagged")
     print_table("speed (median ms, one core)", speed(repeat))
+    print_table("markerless grid finding (median CPU ms, one core)", grid_finder_speed(repeat))
     print("\ntokens: see `tactical bench tokens` (token reading, streams, per-frame update)")
     print(f"\n(bench ran {time.perf_counter() - started:.0f} s)")
     return 0
