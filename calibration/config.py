@@ -50,6 +50,9 @@ class ColourConfig:
     min_line_contrast: float = 12.0        # gray levels: a light square with fainter lines is covered
     line_contrast_share: float = 0.4       # ...or with less than this share of the photo's typical white square
     min_line_reference: int = 8            # plain white squares needed to know the typical line contrast
+    min_line_floor: float = 1.0            # gray levels: fainter lines are missing however blurred the photo
+    paper_lines: float = 24.0              # gray levels: a square's four lines this clear are not under a hand
+    paper_tint: float = 10.0               # Lab ΔE of skin-hued pixels from the paper white: nearer, tinted paper
     max_covered_share: float = 0.5         # markerless fit with more squares hidden: not a board
     covered_unknown: float = 0.60          # above this fraction of unknown pixels: covered (a hand)
     settled_share: float = 0.60            # a plain square keeps this share of its colour's pixels, a hatch far less
@@ -98,6 +101,9 @@ class SymbolConfig:
     hatch_hue_doubt: float = 0.04
     hatch_lightness_doubt: float = 15.0    # hatched W/B told apart by gray level: doubtful this close
     hatch_visible_px: float = 40.0         # photo px per square from which an obstacle's hatch always shows
+    hatch_texture_px: float = 30.0         # ...from which it leaves more texture than the paper's noise
+    paper_noise_factor: float = 1.5        # a square under factor × paper noise + offset (gray std) is as flat as paper
+    paper_noise_offset: float = 1.0
     min_structure: float = 6.0             # gray std of a square's inside below this: no mark at all
 
 

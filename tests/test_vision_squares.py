@@ -331,3 +331,82 @@ def test_a_plain_square_half_white_half_grey_is_doubtful_on_our_boards():
 
     assert mixed(DEFAULT_CONFIG.colour).uncertain
     assert not mixed(replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0)).uncertain  # the rule flags it
+
+
+def _read_with_sizes(board, image, photo_px, colour=DEFAULT_CONFIG.colour, symbols=DEFAULT_CONFIG.symbols):
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+    return read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
+                        symbols=symbols, photo_px=photo_px)
+
+
+def test_a_palm_over_many_white_squares_stays_covered_MT_2_02_e():
+    """A pale palm as white as the paper over most of the white squares: its squares show no grid
+    line at all. The bar for a missing line follows what the photo's white squares typically show,
+    but squares with no line are no reference: the palm cannot lower the bar below itself."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["W W W W W W W W"] * 4)
+    image = _canonical(board)
+    paper = image[PX // 2, PX // 2].copy()
+    image[:, :6 * PX] = paper   # lines gone under the palm on six columns of eight
+    sizes = np.full((board.height, board.width), 30.0)
+    readings = _read_with_sizes(board, image, sizes)
+    under = [r for r in readings if 0 < r.x < 5 and 0 < r.y < board.height - 1]
+    assert all(r.covered for r in under)
+    assert not any(r.covered for r in readings if r.x == 7)
+    # without the floor the palm's own squares set the typical contrast and pass as paper
+    no_floor = _read_with_sizes(board, image, sizes, replace(DEFAULT_CONFIG.colour, min_line_floor=-1.0))
+    assert not all(r.covered for r in no_floor if 0 < r.x < 5 and 0 < r.y < board.height - 1)
+
+
+def test_the_line_bar_follows_squares_seen_as_large_MT_2_02_e():
+    """A tilted photo resolves the near squares' lines and blurs the far ones': a far white square
+    with soft lines is compared with the other far squares, not with the sharp near ones."""
+    from vision.squares import _missing_line_threshold
+
+    n = 40
+    sizes = np.r_[np.full(20, 60.0), np.full(20, 15.0)]        # near half, far half (photo px)
+    contrast = np.r_[np.full(20, 40.0), np.full(20, 5.0)]      # sharp near lines, soft far lines
+    fractions = np.zeros((n, 6))
+    fractions[:, 0] = 1.0                                      # all plain white
+    none = np.zeros(n, bool)
+    bar = _missing_line_threshold(contrast, fractions, none, np.full(n, -1), DEFAULT_CONFIG.colour, sizes)
+    assert (contrast[20:] >= bar[20:]).all()                  # the far squares' soft lines are lines
+    assert (bar[:20] > 5.0).all()                             # ... which would be missing on a near square
+    whole = _missing_line_threshold(contrast, fractions, none, np.full(n, -1), DEFAULT_CONFIG.colour, None)
+    assert (contrast[20:] < whole[20:]).all()                 # one bar for the whole photo: all 'covered'
+
+
+def test_paper_tinted_by_a_warm_light_is_no_hand_MT_2_02_e():
+    """Skin-hued pixels on a square whose four lines show clearly and whose colour is this photo's
+    paper white are tinted paper; hidden lines or a colour off the paper keep them skin."""
+    from vision.squares import paper_not_skin
+
+    colour = DEFAULT_CONFIG.colour
+    paper = np.array([86.0, 4.0, 14.0])                        # a warm paper white (Lab)
+    lab = np.zeros((3, 4, 4, 3))
+    lab[:] = paper
+    lab[2] = (75.0, 15.0, 25.0)                                # a real palm: off the paper
+    skin = np.ones((3, 4, 4), bool)
+    considered = np.ones((3, 4, 4), bool)
+    lines = np.array([colour.paper_lines + 30, colour.paper_lines - 20, colour.paper_lines + 30])
+    kept = paper_not_skin(skin, considered, lines, lab, paper, colour)
+    assert not kept[0].any()           # clear lines, paper colour: paper
+    assert kept[1].all()               # lines hidden: a hand
+    assert kept[2].all()               # clear lines but not the paper's colour: skin
+
+
+def test_flat_grey_seen_large_is_paper_in_shadow_not_our_obstacle_MT_2_02_e():
+    """Every obstacle we print is hatched: seen at ≥ hatch_texture_px the hatch leaves texture
+    even when too blurred to detect. A grey square as flat as the paper is white in a shadow:
+    doubtful. Smaller, a blurred hatch may be as flat as paper: no doubt from flatness."""
+    from vision.squares import flat_as_paper
+
+    symbols = DEFAULT_CONFIG.symbols
+    texture = np.array([1.5, 9.0, 1.5, 1.6, 1.4, 1.5, 1.7, 1.6, 1.5, 1.4, 1.6])
+    paper = np.r_[False, False, False, np.ones(8, bool)]       # noise of the plain paper ≈ 1.55
+    sizes = np.r_[40.0, 40.0, symbols.hatch_texture_px - 5, np.full(8, 40.0)]
+    flat = flat_as_paper(texture, paper, sizes, symbols, 8)
+    assert flat[0] and not flat[1] and not flat[2]
+    assert not flat_as_paper(texture, paper, sizes, symbols, 20).any()   # too few paper squares to know

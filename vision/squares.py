@@ -91,16 +91,33 @@ def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np
 
 
 def _missing_line_threshold(line_contrast: np.ndarray, fractions: np.ndarray, hatched: np.ndarray,
-                            glyph_of: np.ndarray, colour: ColourConfig) -> float:
-    """Line contrast below which a light square's line is missing (a hand lies on it). A
-    photo with few pixels per square or soft focus blurs the thin printed lines of every
-    square alike: the bar is lowered to a share of what this photo's plain white squares
-    typically show, so that an unresolved line is not taken for a hand."""
-    plain_white = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0)
-    if plain_white.sum() < colour.min_line_reference:
-        return colour.min_line_contrast
-    typical = float(np.median(line_contrast[plain_white]))
-    return min(colour.min_line_contrast, colour.line_contrast_share * typical)
+                            glyph_of: np.ndarray, colour: ColourConfig, photo_px: np.ndarray | None = None
+                            ) -> np.ndarray:
+    """(n,) line contrast below which a light square's line is missing (a hand lies on it).
+
+    A photo with few pixels per square or soft focus blurs the thin printed lines: the bar is
+    lowered to a share of what plain white squares typically show — those seen about as large as
+    the square (`photo_px`, its side in the photo), since a tilted photo resolves the near lines
+    and blurs the far ones. Squares with no line at all (a large pale palm) are left out of that
+    reference and stay under the floor, so that a palm over many squares cannot lower the bar
+    below itself."""
+    n = len(line_contrast)
+    plain_white = np.flatnonzero((fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0)
+                                 & (line_contrast > colour.min_line_floor))
+    if len(plain_white) < colour.min_line_reference:
+        return np.full(n, colour.min_line_contrast)
+    if photo_px is None:
+        typical = np.full(n, np.median(line_contrast[plain_white]))
+    else:
+        size = np.log(np.asarray(photo_px, np.float64).ravel())
+        nearest = max(colour.min_line_reference, len(plain_white) // 4)
+        if nearest < len(plain_white):
+            apart = np.abs(size[:, None] - size[plain_white][None, :])
+            alike = plain_white[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]
+        else:
+            alike = np.broadcast_to(plain_white, (n, len(plain_white)))
+        typical = np.median(line_contrast[alike], axis=1)
+    return np.maximum(colour.min_line_floor, np.minimum(colour.min_line_contrast, colour.line_contrast_share * typical))
 
 
 def skin_mask(lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
@@ -111,6 +128,35 @@ def skin_mask(lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
     hue = np.degrees(np.arctan2(b, a))
     return ((hue >= colour.skin_min_hue) & (hue <= colour.skin_max_hue)
             & (chroma >= colour.skin_min_chroma) & (chroma <= colour.skin_max_chroma))
+
+
+def paper_not_skin(skin: np.ndarray, considered: np.ndarray, line_contrast: np.ndarray, lab_cells: np.ndarray,
+                   paper_white: np.ndarray, colour: ColourConfig) -> np.ndarray:
+    """`skin` (n, px, px) without the squares whose skin-hued pixels are the paper. A warm light
+    that the white balance did not remove tints white paper the way a pale hand is tinted. A hand
+    hides the grid lines; where all four lines of a square show clearly (`paper_lines`) and its
+    skin-hued pixels sit near this photo's paper white (`paper_tint`), they are paper."""
+    lines_seen = line_contrast >= colour.paper_lines
+    suspect = np.flatnonzero(lines_seen & (skin & considered).any(axis=(1, 2)))
+    kept = skin.copy()
+    for i in suspect:
+        pixels = lab_cells[i][skin[i] & considered[i]]
+        if np.linalg.norm(np.median(pixels, axis=0) - paper_white) <= colour.paper_tint:
+            kept[i] = False
+    return kept
+
+
+def flat_as_paper(texture: np.ndarray, paper: np.ndarray, photo_px: np.ndarray | None, symbols: SymbolConfig,
+                  min_reference: int) -> np.ndarray:
+    """(n,) squares whose inside (gray std, `texture`) is as flat as this photo's plain paper
+    squares (`paper`) while seen large enough for our printed hatch to leave more texture than
+    that: a flat grey there is white paper in a shadow the margin did not see, not an obstacle
+    of ours (every obstacle we print is hatched)."""
+    if photo_px is None or paper.sum() < min_reference:
+        return np.zeros(len(texture), bool)
+    noise = float(np.median(texture[paper]))
+    flat = texture < symbols.paper_noise_factor * noise + symbols.paper_noise_offset
+    return flat & (np.asarray(photo_px, np.float64).ravel() >= symbols.hatch_texture_px)
 
 
 def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
@@ -308,6 +354,13 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             lightness[hatched] = gray_cells[hatched].mean(axis=(1, 2))
             levels = (templates.hatched_levels[0], templates.colourless_level, templates.hatched_levels[1])
         considered = considered & ~ignore
+    band = max(1, int(round(colour.line_band * px)))
+    glyph_pixels = {int(i): ignore[i] for i in np.nonzero(glyph_of >= 0)[0]}
+    line_contrast = _line_contrast(gray, width, height, px, inner, band, surround, glyph_pixels)
+    if symbols is not None:
+        skin = paper_not_skin(skin, considered, line_contrast, _cells(lab, width, height, px).reshape(n, px, px, 3),
+                              profile.means[WHITE_CLASS], colour)
+        skin_share = (skin & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
     considered = considered & ~skin & ~blends
     total = considered.sum(axis=(1, 2)).clip(min=1)
     counts = np.stack([((cell_labels == k) & considered).sum(axis=(1, 2)) for k in range(len(CLASSES))], axis=1)
@@ -323,10 +376,12 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     shaded = np.zeros(n, bool)
     if symbols is None:  # ours hatch their grey, and their paper margin gives the light
         shaded = shade_doubts(fractions, lab[..., 0], width, height, px, colour)
-    band = max(1, int(round(colour.line_band * px)))
-    glyph_pixels = {int(i): ignore[i] for i in np.nonzero(glyph_of >= 0)[0]}
-    line_contrast = _line_contrast(gray, width, height, px, inner, band, surround, glyph_pixels)
-    line_threshold = _missing_line_threshold(line_contrast, fractions, hatched, glyph_of, colour)
+    line_threshold = _missing_line_threshold(line_contrast, fractions, hatched, glyph_of, colour, photo_px)
+    flat = np.zeros(n, bool)
+    if symbols is not None:
+        texture = _cells(gray, width, height, px).reshape(n, px, px)[:, inner].std(axis=1)
+        paper = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0) & (skin_share == 0)
+        flat = flat_as_paper(texture, paper, photo_px, symbols, colour.min_line_reference)
     readings = []
     for i in range(n):
         y, x = divmod(i, width)
@@ -360,6 +415,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         # flat grey square is something else (white paper in a shadow the margin did not see)
         doubtful |= bool(symbols is not None and obstacle and kind != "hatch" and photo_px is not None
                          and photo_px[y, x] >= symbols.hatch_visible_px)
+        doubtful |= bool(obstacle and kind != "hatch" and flat[i])
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph
             start = temple = False
@@ -367,7 +423,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         covered = bool(unknown[i] >= colour.covered_unknown) and not hatched[i]
         covered |= bool(skin_share[i] >= colour.covered_skin)
         # a light square with no grid line around it is something lying on the board (a hand)
-        covered |= bool(symbols is not None and colours == "W" and line_contrast[i] < line_threshold)
+        covered |= bool(symbols is not None and colours == "W" and line_contrast[i] < line_threshold[i])
         if covered_hint is not None and covered_hint[y, x]:
             covered = True
         explained = 1.0 if hatched[i] else 1.0 - unknown[i]  # a hatch blurs into no class by design
