@@ -63,7 +63,8 @@ class ColourConfig:
     covered_skin: float = 0.30             # above this fraction of skin pixels: covered (MT 2.02.e asks a person)
     covered_skin_doubt: float = 0.08       # a doubtful square with this much skin is covered too
     min_white_grey_mix: float = 0.40       # our boards: a plain square this much white AND grey is doubtful
-    max_white_offset: float = 7.5          # Lab distance of a multicoloured square's W from the paper: more, doubtful
+    max_white_offset: float = 9.0          # Lab distance of a multicoloured square's W from the paper: more, doubtful
+    multicolour_line_share: float = 0.5    # ...beside a covered square, with lines under this share of the bar: covered
     line_band: float = 0.09                # grid-line search band each side of a square's edge (square sides)
     two_tone_max_chroma: float = 15.0      # a foreign board whose squares are this grey is two-tone (chess)
     two_tone_share: float = 0.9            # ...when this share of its squares is that grey
@@ -104,6 +105,7 @@ class SymbolConfig:
     hatch_texture_px: float = 30.0         # ...from which it leaves more texture than the paper's noise
     paper_noise_factor: float = 1.5        # a square under factor × paper noise + offset (gray std) is as flat as paper
     paper_noise_offset: float = 1.0
+    min_colourless_reference: int = 2      # colourless hatches that set this photo's hatch levels
     min_structure: float = 6.0             # gray std of a square's inside below this: no mark at all
 
 

@@ -410,3 +410,50 @@ def test_flat_grey_seen_large_is_paper_in_shadow_not_our_obstacle_MT_2_02_e():
     flat = flat_as_paper(texture, paper, sizes, symbols, 8)
     assert flat[0] and not flat[1] and not flat[2]
     assert not flat_as_paper(texture, paper, sizes, symbols, 20).any()   # too few paper squares to know
+
+
+def test_a_pale_palm_edge_beside_a_hidden_square_is_covered_MT_2_02_e():
+    """The fading edge of a pale palm reads as paper: beside the squares the palm hides it turns a
+    green square into 'WG'. A printed WG keeps its grid lines; one without them, beside a covered
+    square, is covered too. Away from anything covered, or with its lines, it stays read."""
+    from vision.squares import SquareReading, _pale_edges_beside_hidden
+
+    def reading(x, colours, covered=False):
+        return SquareReading(x, 0, colours, False, False, False, 1.0, covered, covered)
+
+    readings = [reading(0, "", covered=True), reading(1, "WG"), reading(2, "WG"), reading(3, "W"),
+                reading(4, "WG"), reading(5, "UG")]
+    faint = np.array([0.0, 1.0, 30.0, 1.0, 1.0, 1.0])   # faintest line of each square
+    out = _pale_edges_beside_hidden(readings, faint, np.full(6, 6.0), 6, 1)
+    assert out[1].covered and out[1].uncertain        # beside the palm, no line: the palm's edge
+    assert not out[2].covered                          # lines seen: a printed WG
+    assert not out[4].covered and not out[5].covered   # nothing hidden beside it / no white in it
+
+
+def test_a_colourless_obstacle_with_a_few_dark_pixels_reads_sure_MT_2_03_a():
+    """A colour on a grey square needs more cover than on a plain one (the bar the reader uses):
+    3 % of black at a grey square's edge is far from that bar, so the square is read sure, not
+    doubted as if the plain bar applied."""
+    board = Board.from_rows([". W"])
+    image = _canonical(board)
+    image[4:6, 4:12] = (30, 30, 30)      # ≈ 3 % of the square's inside, dark ink
+    square = _read(board, image)[0]
+    assert square.obstacle and square.colours == ""
+    assert not square.uncertain and square.confidence >= DEFAULT_CONFIG.colour.min_confidence
+
+
+def test_hatch_levels_follow_the_photos_tone_curve_MT_2_03_c():
+    """A camera's tone curve lifts mid-greys: hatched B squares come out lighter than the printer's
+    level, near the W/B cut. The colourless obstacle's hatch (told by its pattern) shows the lift
+    in this photo, and the cut moves with it: hatched B reads B, sure."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["B# W# . . B# W# W W"])
+    image = _canonical(board)
+    lifted = (255.0 * (image / 255.0) ** 0.5).astype(np.float32)   # mid-greys lifted
+    readings = _read_with_sizes(board, lifted, None)
+    for x, colours in ((0, "B"), (1, "W"), (4, "B"), (5, "W")):
+        assert readings[x].colours == colours and readings[x].obstacle and not readings[x].uncertain, readings[x]
+    fixed = _read_with_sizes(board, lifted, None,
+                             symbols=replace(DEFAULT_CONFIG.symbols, min_colourless_reference=99))
+    assert any(fixed[x].uncertain or fixed[x].colours != "B" for x in (0, 4))   # the printer's levels alone

@@ -7,7 +7,7 @@ Marks (start, Temple, hatching) are matched first and their pixels left out.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -353,6 +353,11 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
                 ignore[glyph_of == k] = templates.masks[name]
             lightness[hatched] = gray_cells[hatched].mean(axis=(1, 2))
             levels = (templates.hatched_levels[0], templates.colourless_level, templates.hatched_levels[1])
+            if single_hatch.sum() >= symbols.min_colourless_reference:
+                # a camera's tone curve lifts mid-greys: the colourless obstacle's hatch, told by its
+                # pattern, shows how much in this photo, and the W/B cut moves with it
+                shift = float(np.median(lightness[single_hatch])) - templates.colourless_level
+                levels = tuple(v + shift for v in levels)
         considered = considered & ~ignore
     band = max(1, int(round(colour.line_band * px)))
     glyph_pixels = {int(i): ignore[i] for i in np.nonzero(glyph_of >= 0)[0]}
@@ -401,7 +406,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         # white and the obstacle grey differ only in lightness: a shadow, a light grey print or
         # a blurred hatch (ours print their grey hatched) mixes them — a square showing much of
         # both is doubtful (on our boards a plain square has no grey at all: a larger share)
-        mixed = min(f[WHITE_CLASS], f[OBSTACLE_CLASS])
+        mixed = 0.0 if hatched[i] else min(f[WHITE_CLASS], f[OBSTACLE_CLASS])   # a hatch is white and grey by design
         doubtful |= bool(mixed >= (colour.min_cover if symbols is None else colour.min_white_grey_mix))
         doubtful |= bool(shaded[i])
         # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
@@ -427,7 +432,9 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         if covered_hint is not None and covered_hint[y, x]:
             covered = True
         explained = 1.0 if hatched[i] else 1.0 - unknown[i]  # a hatch blurs into no class by design
-        gaps = np.abs((hues[i] if hatched[i] else colour_f) - colour.min_cover)
+        # how far each share is from the bar that decided it (on grey, a colour needs more)
+        bar = colour.min_cover + (2 * colour.doubt_above if grey_dominant and not hatched[i] else 0.0)
+        gaps = np.abs((hues[i] if hatched[i] else colour_f) - bar)
         confidence = explained * min(1.0, gaps.min() / (2 * colour.doubt_below))
         unsettled = borderline_hatch[i] and not _hatch_settled(hatched[i], colours, counts[i], total[i], colour)
         if (not mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
@@ -438,7 +445,23 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         covered |= uncertain and bool(skin_share[i] >= colour.covered_skin_doubt)
         readings.append(SquareReading(x, y, colours, bool(obstacle), bool(start), bool(temple),
                                       float(np.clip(confidence, 0, 1)), bool(uncertain), bool(covered)))
+    if symbols is not None:
+        readings = _pale_edges_beside_hidden(readings, line_contrast, line_threshold * colour.multicolour_line_share,
+                                             width, height)
     return readings
+
+
+def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.ndarray, bar: np.ndarray,
+                              width: int, height: int) -> list[SquareReading]:
+    """The fading edge of a pale palm reads as white paper: beside the squares it hides, it turns a
+    coloured square into W + that colour. A printed multicoloured square keeps its grid lines; a
+    multicoloured square with W beside a covered square whose faintest line is under `bar` (n,) is
+    covered too."""
+    hidden = np.array([r.covered for r in readings], np.uint8).reshape(height, width)
+    beside = cv2.dilate(hidden, np.ones((3, 3), np.uint8)).ravel().astype(bool)
+    return [replace(r, covered=True, uncertain=True)
+            if beside[i] and not r.covered and len(r.colours) > 1 and "W" in r.colours and line_contrast[i] < bar[i]
+            else r for i, r in enumerate(readings)]
 
 
 def _otsu(values: np.ndarray) -> float:
