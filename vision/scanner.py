@@ -247,7 +247,8 @@ def settle_with_board_file(squares: list[SquareReading], disagreements: list[dic
     (two sources agree: a weak glyph, a hand's edge on part of the square). Covered squares
     stay flagged: their colours come from the file alone."""
     doubted = {(m["x"], m["y"]) for m in disagreements}
-    return [replace(s, uncertain=(s.x, s.y) in doubted or s.covered) for s in squares]
+    settled = [((s.x, s.y) in doubted or s.covered, s) for s in squares]
+    return [s if s.uncertain == doubt else replace(s, uncertain=doubt) for doubt, s in settled]
 
 
 def mismatches(result: ScanResult, board: Board) -> list[dict]:

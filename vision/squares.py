@@ -124,10 +124,11 @@ def skin_mask(lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
     """Pixels of skin colour (a hand over the board): orange-yellow hue of moderate chroma,
     a hue none of our printed squares has."""
     a, b = lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    hue = np.degrees(np.arctan2(b, a))
-    return ((hue >= colour.skin_min_hue) & (hue <= colour.skin_max_hue)
-            & (chroma >= colour.skin_min_chroma) & (chroma <= colour.skin_max_chroma))
+    squared = a * a + b * b
+    # hue within [min, max] (both in the first quadrant, 0–90°) as two half-planes: no arctan per pixel
+    low, high = np.radians(colour.skin_min_hue), np.radians(colour.skin_max_hue)
+    return ((b * np.cos(low) >= a * np.sin(low)) & (b * np.cos(high) <= a * np.sin(high)) & (a >= 0)
+            & (squared >= colour.skin_min_chroma ** 2) & (squared <= colour.skin_max_chroma ** 2))
 
 
 def paper_not_skin(skin: np.ndarray, considered: np.ndarray, line_contrast: np.ndarray, lab_cells: np.ndarray,
@@ -387,19 +388,26 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         texture = _cells(gray, width, height, px).reshape(n, px, px)[:, inner].std(axis=1)
         paper = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0) & (skin_share == 0)
         flat = flat_as_paper(texture, paper, photo_px, symbols, colour.min_line_reference)
+    # per-square shares, decided for all squares at once (the loop below only combines them)
+    colour_shares = fractions[:, :5]
+    grey_dominance = fractions[:, OBSTACLE_CLASS] >= np.maximum(colour_shares.max(axis=1), colour.min_cover)
+    cover_doubts = ((colour_shares >= colour.min_cover - colour.doubt_below)
+                    & (colour_shares < colour.min_cover + colour.doubt_above)).any(axis=1)
+    # how far each share is from the bar that decided it (on grey, a colour needs more)
+    bars = colour.min_cover + np.where(grey_dominance & ~hatched, 2 * colour.doubt_above, 0.0)
+    smallest_gaps = np.abs(np.where(hatched[:, None], hues, colour_shares) - bars[:, None]).min(axis=1)
     readings = []
     for i in range(n):
         y, x = divmod(i, width)
         f = fractions[i]
-        colour_f = f[:5]
+        colour_f = colour_shares[i].tolist()
         kind = GLYPHS[glyph_of[i]] if glyph_of[i] >= 0 else ("hatch" if hatched[i] else None)
-        grey_dominant = f[OBSTACLE_CLASS] >= max(colour_f.max(), colour.min_cover)
+        grey_dominant = bool(grey_dominance[i])
         if hatched[i]:
             colours, doubtful = _hatched_colours(hues[i], lightness[i], single_hatch[i], levels, symbols)
         else:
             colours = "".join(c for c, v in zip(COLOURS, colour_f) if v >= colour.min_cover)
-            doubtful = bool(((colour_f >= colour.min_cover - colour.doubt_below)
-                             & (colour_f < colour.min_cover + colour.doubt_above)).any())
+            doubtful = bool(cover_doubts[i])
             if grey_dominant:
                 colours = "".join(c for c, v in zip(COLOURS, colour_f)
                                   if v >= colour.min_cover + 2 * colour.doubt_above)
@@ -432,10 +440,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         if covered_hint is not None and covered_hint[y, x]:
             covered = True
         explained = 1.0 if hatched[i] else 1.0 - unknown[i]  # a hatch blurs into no class by design
-        # how far each share is from the bar that decided it (on grey, a colour needs more)
-        bar = colour.min_cover + (2 * colour.doubt_above if grey_dominant and not hatched[i] else 0.0)
-        gaps = np.abs((hues[i] if hatched[i] else colour_f) - bar)
-        confidence = explained * min(1.0, gaps.min() / (2 * colour.doubt_below))
+        confidence = explained * min(1.0, smallest_gaps[i] / (2 * colour.doubt_below))
         unsettled = borderline_hatch[i] and not _hatch_settled(hatched[i], colours, counts[i], total[i], colour)
         if (not mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
             doubtful = True  # a weak mark matters unless the square is a colourless obstacle anyway
@@ -444,7 +449,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         # a doubt where part of a hand lies is the hand's doing: the square is hidden, not unclear
         covered |= uncertain and bool(skin_share[i] >= colour.covered_skin_doubt)
         readings.append(SquareReading(x, y, colours, bool(obstacle), bool(start), bool(temple),
-                                      float(np.clip(confidence, 0, 1)), bool(uncertain), bool(covered)))
+                                      min(max(float(confidence), 0.0), 1.0), bool(uncertain), bool(covered)))
     if symbols is not None:
         readings = _pale_edges_beside_hidden(readings, line_contrast, line_threshold * colour.multicolour_line_share,
                                              width, height)
