@@ -55,6 +55,7 @@ class ColourConfig:
     paper_tint: float = 10.0               # Lab ΔE of skin-hued pixels from the paper white: nearer, tinted paper
     max_covered_share: float = 0.5         # markerless fit with more squares hidden: not a board
     covered_unknown: float = 0.60          # above this fraction of unknown pixels: covered (a hand)
+    token_min_unknown: float = 0.20        # a square this much of no board colour may hold a token
     settled_share: float = 0.60            # a plain square keeps this share of its colour's pixels, a hatch far less
     skin_min_hue: float = 38.0             # Lab hue (degrees) range of skin: orange-yellow, which
     skin_max_hue: float = 78.0             # no square of ours is printed in

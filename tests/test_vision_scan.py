@@ -151,3 +151,37 @@ def test_a_flat_grey_square_on_a_sharp_photo_of_ours_is_no_obstacle_MT_2_02_e(du
     for x, y in shaded:
         reading = result.square(x, y)
         assert not (reading.obstacle and not reading.uncertain and not reading.covered), (x, y)
+
+
+def test_the_picture_reader_looks_only_at_squares_no_board_colour_explains():
+    """A token's disc is in colours no square is printed in: only squares with enough of no board
+    colour go to the (costly) picture reader. One square 60 % unknown is looked at, one 10 %
+    unknown and a plain one are not."""
+    from calibration.colour import UNKNOWN
+    from calibration.config import DEFAULT_CONFIG
+    from vision.scanner import unexplained_squares
+
+    px = 20
+    labels = np.zeros((px, 3 * px), np.int16)
+    labels[:12, :px] = UNKNOWN                 # 60 % of the first square's rows
+    labels[:2, 2 * px:3 * px] = UNKNOWN         # 10 % of the third's
+    examine = unexplained_squares(labels, 3, 1, px, DEFAULT_CONFIG.colour)
+    assert examine.tolist() == [[True, False, False]]
+
+
+def test_scan_reads_the_same_small_tokens_as_a_reader_looking_at_every_square():
+    """The picture reader reads the tokens whose codes are too small to decode (sheet filling
+    half the frame, cells ≈ 1.5–2 px); limiting it to squares of no board colour loses none."""
+    from vision.tokens import detect_tokens
+    from vision.video import random_board, random_tokens
+
+    rng = np.random.default_rng(20021)
+    board = random_board(20, 12, rng)
+    placed = sorted((t.player, t.number, *t.square) for t in random_tokens(board, 25, rng))
+    photo = photograph(board, tokens=placed, seed=20021, frame=(1920, 1080), px_per_square=96, fill=(0.4, 0.55),
+                       hand=0.0)
+    result = scan(photo.image, board=board)
+    everywhere = detect_tokens(photo.image, result.homography, board.width, board.height)
+    assert [(t.player, t.number, t.x, t.y) for t in result.tokens] == \
+        [(t.player, t.number, t.x, t.y) for t in everywhere]
+    assert len(everywhere) >= 20   # most tokens are read, many of them by the picture reader

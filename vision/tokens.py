@@ -699,8 +699,10 @@ def _cells_under(h_mat: np.ndarray, points: np.ndarray, limit_px: float) -> np.n
 
 
 def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int, int, int, int],
-                   decoded: list[TokenObservation], config: TokenConfig) -> list[TokenObservation]:
-    """Second reader on the squares whose token code did not decode (see `_match_pictures`)."""
+                   decoded: list[TokenObservation], config: TokenConfig,
+                   examine: np.ndarray | None = None) -> list[TokenObservation]:
+    """Second reader on the squares whose token code did not decode (see `_match_pictures`),
+    among those `examine` allows (all when None)."""
     gx0, gy0, gx1, gy1 = squares
     done = {o.square for o in decoded}
     known = {o.token for o in decoded}
@@ -708,7 +710,8 @@ def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int,
     if not every:
         return []
     small = _cells_under(h_mat, np.array(every) + 0.5, config.picture_below_px)
-    todo = [s for s, is_small in zip(every, small) if is_small and s not in done]   # else: code large enough
+    todo = [s for s, is_small in zip(every, small)   # else: code large enough
+            if is_small and s not in done and (examine is None or examine[s[1], s[0]])]
     if not todo:
         return []
     grid, side = _grey_grid(image_bgr, h_mat, squares, config), _search_side(config)
@@ -766,19 +769,24 @@ class _Decoded:
 
 
 def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
-                  config: TokenConfig | None = None) -> list[TokenObservation]:
+                  config: TokenConfig | None = None, examine: np.ndarray | None = None) -> list[TokenObservation]:
     """Tokens standing on the width×height grid seen in `image_bgr` (MT 2.05: a token per permanent).
 
     `homography` maps grid units to image pixels. Returns one observation per token whose marker
     decodes, lies flat on the board, has its centre inside the grid and whose colour agrees with
     the decoded player; sorted by square. Tokens half hidden (by a hand) are left out, not guessed.
+
+    `examine` (height × width, bool): the squares the picture reader may look at (default: every
+    square). A caller whose colour reading already explains a square (a token's disc colours are
+    none of the board's) spares the reader that square; decoded codes are read everywhere.
     """
-    return read_tokens_in(image_bgr, homography, width, height, (0, 0, width, height), config=config)
+    return read_tokens_in(image_bgr, homography, width, height, (0, 0, width, height), config=config,
+                          examine=examine)
 
 
 def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
-                   squares: tuple[int, int, int, int], *, config: TokenConfig | None = None
-                   ) -> list[TokenObservation]:
+                   squares: tuple[int, int, int, int], *, config: TokenConfig | None = None,
+                   examine: np.ndarray | None = None) -> list[TokenObservation]:
     """`detect_tokens` limited to the squares x0 <= x < x1, y0 <= y < y1 (x0, y0, x1, y1): the
     tracker re-reads only where the picture changed, which is what keeps a video frame cheap."""
     config = config or TokenConfig()
@@ -812,7 +820,7 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
     observations = _read_codes(image_bgr, h_mat, found, squares, width, height, config)
     if config.read_pictures:
         observations += _read_pictures(image_bgr, h_mat, (max(gx0, 0), max(gy0, 0), min(gx1, width),
-                                                          min(gy1, height)), observations, config)
+                                                          min(gy1, height)), observations, config, examine)
         read = {o.square for o in observations}
         rescued = [marker for quad, centre in zip(quads[later], quad_centres[later])
                    if (int(math.floor(centre[0])), int(math.floor(centre[1]))) not in read
