@@ -92,7 +92,7 @@ class SymbolConfig:
     """Start / Temple glyphs and obstacle hatching on our printed boards (MT 2.03, 2.04)."""
 
     glyph_min_score: float = 0.45          # correlation with render_board's own glyph to accept it
-    glyph_sure_score: float = 0.60         # below this an accepted glyph is flagged uncertain
+    glyph_sure_score: float = 0.50         # below this an accepted glyph is flagged uncertain (clear evidence above: no error seen)
     glyph_min_evidence: float = 0.25       # start-vs-Temple evidence (1 = clean print) below: uncertain
     hatch_min_score: float = 0.43          # spectrum correlation with render_board's hatch to call it hatched
     hatch_doubt: float = 0.05              # ...within this of the threshold: doubtful (unless grey anyway)
