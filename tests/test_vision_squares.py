@@ -432,11 +432,14 @@ def test_a_pale_palm_edge_beside_a_hidden_square_is_covered_MT_2_02_e():
 
 def test_a_colourless_obstacle_with_a_few_dark_pixels_reads_sure_MT_2_03_a():
     """A colour on a grey square needs more cover than on a plain one (the bar the reader uses):
-    3 % of black at a grey square's edge is far from that bar, so the square is read sure, not
-    doubted as if the plain bar applied."""
+    a few percent of black on a grey square (its hatch blurred flat) is far from that bar, so the
+    square is read sure — measured against the plain bar, it was doubted (confidence 0.51)."""
+    from boards.palette import OBSTACLE_BGR
+
     board = Board.from_rows([". W"])
     image = _canonical(board)
-    image[4:6, 4:12] = (30, 30, 30)      # ≈ 3 % of the square's inside, dark ink
+    image[:, :PX] = OBSTACLE_BGR          # the hatch blurred away: flat grey
+    image[4:6, 6:14] = (30, 30, 30)       # a small fleck of dark ink
     square = _read(board, image)[0]
     assert square.obstacle and square.colours == ""
     assert not square.uncertain and square.confidence >= DEFAULT_CONFIG.colour.min_confidence
@@ -457,3 +460,13 @@ def test_hatch_levels_follow_the_photos_tone_curve_MT_2_03_c():
     fixed = _read_with_sizes(board, lifted, None,
                              symbols=replace(DEFAULT_CONFIG.symbols, min_colourless_reference=99))
     assert any(fixed[x].uncertain or fixed[x].colours != "B" for x in (0, 4))   # the printer's levels alone
+
+
+def test_a_blurred_hatched_white_obstacle_is_not_a_white_grey_mix_MT_2_03_c():
+    """A hatch is white paper and grey ink by design: a soft photo of a hatched W obstacle shows
+    much of both, which on a plain square means a contradiction — not on a hatched one."""
+    board = Board.from_rows(["W# W W# W"])
+    image = cv2.GaussianBlur(_canonical(board), (0, 0), 1.0)
+    for x in (0, 2):
+        square = _read(board, image)[x]
+        assert (square.colours, square.obstacle, square.uncertain) == ("W", True, False), square
