@@ -412,6 +412,25 @@ def test_flat_grey_seen_large_is_paper_in_shadow_not_our_obstacle_MT_2_02_e():
     assert not flat_as_paper(texture, paper, sizes, symbols, 20).any()   # too few paper squares to know
 
 
+def test_a_shadow_edge_across_paper_is_no_texture_but_a_hatch_is_MT_2_02_e():
+    """The flatness above is measured around each square's best plane: a soft shadow edge
+    across a white square (a gradient of 25 gray levels) leaves it as flat as paper, while
+    the stripes of a hatch, even faint ones, stay texture."""
+    from vision.squares import _texture_beyond_gradient, inner_mask
+
+    px = 36
+    inner = inner_mask(px, DEFAULT_CONFIG.colour.inner_margin)
+    rng = np.random.default_rng(5)
+    u = np.arange(px, dtype=float)[None, :].repeat(px, axis=0)
+    noise = rng.normal(0, 1.0, (3, px, px))
+    paper = 200 + noise[0]
+    shadowed = 200 - 25 * np.clip((u - 8) / 20, 0, 1) + noise[1]       # the shadow's soft edge
+    hatch = 180 + 6 * np.sign(np.sin((u + u.T) * np.pi / 4)) + noise[2]  # faint diagonal stripes
+    texture = _texture_beyond_gradient(np.stack([paper, shadowed, hatch]), inner)
+    assert texture[1] < 1.5 * texture[0] + 1.0 < texture[2]
+    assert shadowed[inner].std() > 1.5 * texture[0] + 1.0    # a plain spread would call the shadow texture
+
+
 def test_a_pale_palm_edge_beside_a_hidden_square_is_covered_MT_2_02_e():
     """The fading edge of a pale palm reads as paper: beside the squares the palm hides it turns a
     green square into 'WG'. A printed WG keeps its grid lines; one without them, beside a covered

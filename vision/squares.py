@@ -147,6 +147,17 @@ def paper_not_skin(skin: np.ndarray, considered: np.ndarray, line_contrast: np.n
     return kept
 
 
+def _texture_beyond_gradient(cells: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """(n,) spread of each square's inner gray pixels around the plane that fits them best: a
+    soft shadow edge across a square is a gradient, not texture, and must not make paper look
+    printed (the hatch's stripes stay whole). One least-squares solve serves every square."""
+    v, u = np.nonzero(inner)
+    design = np.column_stack([np.ones(len(u)), u, v]).astype(np.float64)
+    values = cells[:, inner].astype(np.float64)          # (n, p), same pixel order as design
+    fitted = values @ np.linalg.pinv(design).T @ design.T
+    return (values - fitted).std(axis=1)
+
+
 def flat_as_paper(texture: np.ndarray, paper: np.ndarray, photo_px: np.ndarray | None, symbols: SymbolConfig,
                   min_reference: int) -> np.ndarray:
     """(n,) squares whose inside (gray std, `texture`) is as flat as this photo's plain paper
@@ -385,7 +396,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     line_threshold = _missing_line_threshold(line_contrast, fractions, hatched, glyph_of, colour, photo_px)
     flat = np.zeros(n, bool)
     if symbols is not None:
-        texture = _cells(gray, width, height, px).reshape(n, px, px)[:, inner].std(axis=1)
+        texture = _texture_beyond_gradient(_cells(gray, width, height, px).reshape(n, px, px), inner)
         paper = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0) & (skin_share == 0)
         flat = flat_as_paper(texture, paper, photo_px, symbols, colour.min_line_reference)
     # per-square shares, decided for all squares at once (the loop below only combines them)
