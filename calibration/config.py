@@ -52,6 +52,7 @@ class ColourConfig:
     min_line_reference: int = 8            # plain white squares needed to know the typical line contrast
     min_line_floor: float = 1.0            # gray levels: fainter lines are missing however blurred the photo
     paper_lines: float = 24.0              # gray levels: a square's four lines this clear are not under a hand
+    paper_line_share: float = 0.75         # ...or as clear as this share of the photo's typical white square's
     paper_tint: float = 10.0               # Lab ΔE of skin-hued pixels from the paper white: nearer, tinted paper
     max_covered_share: float = 0.5         # markerless fit with more squares hidden: not a board
     covered_unknown: float = 0.60          # above this fraction of unknown pixels: covered (a hand)
@@ -106,6 +107,9 @@ class SymbolConfig:
     hatch_texture_px: float = 30.0         # ...from which it leaves more texture than the paper's noise
     paper_noise_factor: float = 1.5        # a square under factor × paper noise + offset (gray std) is as flat as paper
     paper_noise_offset: float = 1.0
+    hatch_texture_share: float = 0.35      # a grey square under this share of the photo's colourless hatch texture: paper
+    hatch_reference_reach: float = 0.75    # ...judged on squares down to this share of the smallest reference's size
+    min_hatch_reference: int = 3           # recognised colourless hatches (of about the size) that set that texture
     min_colourless_reference: int = 2      # colourless hatches that set this photo's hatch levels
     min_structure: float = 6.0             # gray std of a square's inside below this: no mark at all
 

@@ -397,6 +397,41 @@ def test_paper_tinted_by_a_warm_light_is_no_hand_MT_2_02_e():
     assert kept[2].all()               # clear lines but not the paper's colour: skin
 
 
+def test_in_a_soft_photo_paper_lines_are_judged_against_the_photos_own_white_squares_MT_2_02_e():
+    """A soft photo blurs every grid line below the fixed bar: tinted paper whose lines are as
+    clear as this photo's typical white square's is still paper; lines far fainter than that
+    (a hand) keep the pixels skin."""
+    from vision.squares import paper_not_skin
+
+    colour = DEFAULT_CONFIG.colour
+    paper = np.array([86.0, 4.0, 14.0])
+    lab = np.broadcast_to(paper, (2, 4, 4, 3)).copy()
+    skin = np.ones((2, 4, 4), bool)
+    considered = np.ones((2, 4, 4), bool)
+    typical = np.full(2, colour.paper_lines - 2.0)             # this photo's white squares: soft lines
+    lines = np.array([typical[0] - 1.0, 0.3 * typical[1]])
+    assert paper_not_skin(skin, considered, lines, lab, paper, colour).all()   # the fixed bar alone: skin
+    kept = paper_not_skin(skin, considered, lines, lab, paper, colour, typical)
+    assert not kept[0].any()           # about as clear as the photo's paper: paper
+    assert kept[1].all()               # far fainter: a hand
+
+
+def test_grey_far_flatter_than_this_photos_own_hatch_is_paper_MT_2_03_a():
+    """Every obstacle we print is hatched (MT 2.03.a). Where the photo shows the colourless hatch
+    (recognised on a few squares, texture ≈ 30 here), a grey square with a fraction of that
+    texture is paper in a shadow, also a little smaller than the references; a grey square with
+    the hatch's texture, or one much smaller than any reference, is left alone."""
+    from vision.squares import flatter_than_our_hatch
+
+    symbols = DEFAULT_CONFIG.symbols
+    texture = np.array([30.0, 28.0, 32.0, 4.0, 25.0, 4.0, 4.0])
+    colourless = np.r_[True, True, True, False, False, False, False]
+    sizes = np.array([26.0, 27.0, 28.0, 22.0, 22.0, 0.9 * 26 * symbols.hatch_reference_reach, 40.0])
+    flat = flatter_than_our_hatch(texture, colourless, sizes, symbols)
+    assert flat.tolist() == [False, False, False, True, False, False, True]
+    assert not flatter_than_our_hatch(texture, np.r_[True, True, np.zeros(5, bool)], sizes, symbols).any()
+
+
 def test_flat_grey_seen_large_is_paper_in_shadow_not_our_obstacle_MT_2_02_e():
     """Every obstacle we print is hatched: seen at ≥ hatch_texture_px the hatch leaves texture
     even when too blurred to detect. A grey square as flat as the paper is white in a shadow:

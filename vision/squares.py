@@ -90,33 +90,39 @@ def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np
     return middle - sides.reshape(width * height, 4).max(axis=1)
 
 
+def _typical_line_contrast(line_contrast: np.ndarray, white_share: np.ndarray, hatched: np.ndarray,
+                           glyph_of: np.ndarray, colour: ColourConfig, photo_px: np.ndarray | None = None
+                           ) -> np.ndarray | None:
+    """(n,) the line contrast plain white squares show in this photo, near each square: those seen
+    about as large as the square (`photo_px`, its side in the photo), since a tilted photo resolves
+    the near lines and blurs the far ones. Squares with no line at all (a large pale palm) are no
+    reference, so that a palm over many squares cannot lower it. None: too few white squares."""
+    n = len(line_contrast)
+    plain_white = np.flatnonzero((white_share >= 0.9) & ~hatched & (glyph_of < 0)
+                                 & (line_contrast > colour.min_line_floor))
+    if len(plain_white) < colour.min_line_reference:
+        return None
+    if photo_px is None:
+        return np.full(n, np.median(line_contrast[plain_white]))
+    size = np.log(np.asarray(photo_px, np.float64).ravel())
+    nearest = max(colour.min_line_reference, len(plain_white) // 4)
+    if nearest < len(plain_white):
+        apart = np.abs(size[:, None] - size[plain_white][None, :])
+        alike = plain_white[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]
+    else:
+        alike = np.broadcast_to(plain_white, (n, len(plain_white)))
+    return np.median(line_contrast[alike], axis=1)
+
+
 def _missing_line_threshold(line_contrast: np.ndarray, fractions: np.ndarray, hatched: np.ndarray,
                             glyph_of: np.ndarray, colour: ColourConfig, photo_px: np.ndarray | None = None
                             ) -> np.ndarray:
-    """(n,) line contrast below which a light square's line is missing (a hand lies on it).
-
-    A photo with few pixels per square or soft focus blurs the thin printed lines: the bar is
-    lowered to a share of what plain white squares typically show — those seen about as large as
-    the square (`photo_px`, its side in the photo), since a tilted photo resolves the near lines
-    and blurs the far ones. Squares with no line at all (a large pale palm) are left out of that
-    reference and stay under the floor, so that a palm over many squares cannot lower the bar
-    below itself."""
-    n = len(line_contrast)
-    plain_white = np.flatnonzero((fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0)
-                                 & (line_contrast > colour.min_line_floor))
-    if len(plain_white) < colour.min_line_reference:
-        return np.full(n, colour.min_line_contrast)
-    if photo_px is None:
-        typical = np.full(n, np.median(line_contrast[plain_white]))
-    else:
-        size = np.log(np.asarray(photo_px, np.float64).ravel())
-        nearest = max(colour.min_line_reference, len(plain_white) // 4)
-        if nearest < len(plain_white):
-            apart = np.abs(size[:, None] - size[plain_white][None, :])
-            alike = plain_white[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]
-        else:
-            alike = np.broadcast_to(plain_white, (n, len(plain_white)))
-        typical = np.median(line_contrast[alike], axis=1)
+    """(n,) line contrast below which a light square's line is missing (a hand lies on it): a share
+    of the typical contrast (`_typical_line_contrast`: a photo with few pixels per square or soft
+    focus blurs the thin printed lines), never under the floor (a square with no line at all)."""
+    typical = _typical_line_contrast(line_contrast, fractions[:, WHITE_CLASS], hatched, glyph_of, colour, photo_px)
+    if typical is None:
+        return np.full(len(line_contrast), colour.min_line_contrast)
     return np.maximum(colour.min_line_floor, np.minimum(colour.min_line_contrast, colour.line_contrast_share * typical))
 
 
@@ -132,12 +138,18 @@ def skin_mask(lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
 
 
 def paper_not_skin(skin: np.ndarray, considered: np.ndarray, line_contrast: np.ndarray, lab_cells: np.ndarray,
-                   paper_white: np.ndarray, colour: ColourConfig) -> np.ndarray:
+                   paper_white: np.ndarray, colour: ColourConfig, typical_lines: np.ndarray | None = None
+                   ) -> np.ndarray:
     """`skin` (n, px, px) without the squares whose skin-hued pixels are the paper. A warm light
     that the white balance did not remove tints white paper the way a pale hand is tinted. A hand
     hides the grid lines; where all four lines of a square show clearly (`paper_lines`) and its
-    skin-hued pixels sit near this photo's paper white (`paper_tint`), they are paper."""
-    lines_seen = line_contrast >= colour.paper_lines
+    skin-hued pixels sit near this photo's paper white (`paper_tint`), they are paper. A soft photo
+    blurs every line: there, lines as clear as most white squares' of that size
+    (`typical_lines` × `paper_line_share`) are clear enough."""
+    bar = np.full(len(line_contrast), colour.paper_lines)
+    if typical_lines is not None:
+        bar = np.minimum(bar, colour.paper_line_share * typical_lines)
+    lines_seen = line_contrast >= bar
     suspect = np.flatnonzero(lines_seen & (skin & considered).any(axis=(1, 2)))
     kept = skin.copy()
     for i in suspect:
@@ -170,6 +182,24 @@ def flat_as_paper(texture: np.ndarray, paper: np.ndarray, photo_px: np.ndarray |
     noise = float(np.median(texture[paper]))
     flat = texture < symbols.paper_noise_factor * noise + symbols.paper_noise_offset
     return flat & (np.asarray(photo_px, np.float64).ravel() >= symbols.hatch_texture_px)
+
+
+def flatter_than_our_hatch(texture: np.ndarray, colourless: np.ndarray, photo_px: np.ndarray | None,
+                           symbols: SymbolConfig) -> np.ndarray:
+    """(n,) squares far flatter (gray std, `texture`) than the colourless obstacle's hatch is in
+    this very photo, measured on the squares where that hatch was recognised (`colourless`), seen
+    about as large: where the photo shows our hatch, a grey square without its texture is no
+    obstacle of ours but paper in a shadow, however small the squares. Squares smaller than
+    every reference (by more than `hatch_reference_reach`) are left alone: a hatch may blur away there."""
+    refs = np.flatnonzero(colourless)
+    if photo_px is None or len(refs) < symbols.min_hatch_reference:
+        return np.zeros(len(texture), bool)
+    size = np.log(np.asarray(photo_px, np.float64).ravel())
+    nearest = min(len(refs), symbols.min_hatch_reference)
+    apart = np.abs(size[:, None] - size[refs][None, :])
+    alike = refs[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]
+    typical = np.median(texture[alike], axis=1)
+    return (size >= size[refs].min() + np.log(symbols.hatch_reference_reach)) & (texture < symbols.hatch_texture_share * typical)
 
 
 def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
@@ -376,8 +406,10 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     glyph_pixels = {int(i): ignore[i] for i in np.nonzero(glyph_of >= 0)[0]}
     line_contrast = _line_contrast(gray, width, height, px, inner, band, surround, glyph_pixels)
     if symbols is not None:
+        white_share = ((cell_labels == WHITE_CLASS) & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
+        typical = _typical_line_contrast(line_contrast, white_share, hatched, glyph_of, colour, photo_px)
         skin = paper_not_skin(skin, considered, line_contrast, _cells(lab, width, height, px).reshape(n, px, px, 3),
-                              profile.means[WHITE_CLASS], colour)
+                              profile.means[WHITE_CLASS], colour, typical)
         skin_share = (skin & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
     considered = considered & ~skin & ~blends
     total = considered.sum(axis=(1, 2)).clip(min=1)
@@ -400,6 +432,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         texture = _texture_beyond_gradient(_cells(gray, width, height, px).reshape(n, px, px), inner)
         paper = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0) & (skin_share == 0)
         flat = flat_as_paper(texture, paper, photo_px, symbols, colour.min_line_reference)
+        flat |= flatter_than_our_hatch(texture, single_hatch, photo_px, symbols)
     # per-square shares, decided for all squares at once (the loop below only combines them)
     colour_shares = fractions[:, :5]
     grey_dominance = fractions[:, OBSTACLE_CLASS] >= np.maximum(colour_shares.max(axis=1), colour.min_cover)
