@@ -164,10 +164,11 @@ def _texture_beyond_gradient(cells: np.ndarray, inner: np.ndarray) -> np.ndarray
     soft shadow edge across a square is a gradient, not texture, and must not make paper look
     printed (the hatch's stripes stay whole). One least-squares solve serves every square."""
     v, u = np.nonzero(inner)
-    design = np.column_stack([np.ones(len(u)), u, v]).astype(np.float64)
-    values = cells[:, inner].astype(np.float64)          # (n, p), same pixel order as design
-    fitted = values @ np.linalg.pinv(design).T @ design.T
-    return (values - fitted).std(axis=1)
+    basis, _ = np.linalg.qr(np.column_stack([np.ones(len(u)), u, v]).astype(np.float64))   # (p, 3) orthonormal
+    values = cells[:, inner].astype(np.float64)          # (n, p), same pixel order as the basis
+    # the residual's energy is the values' minus their projection's (the plane holds the mean)
+    residual = np.einsum("np,np->n", values, values) - np.square(values @ basis).sum(axis=1)
+    return np.sqrt(np.maximum(residual, 0.0) / len(u))
 
 
 def flat_as_paper(texture: np.ndarray, paper: np.ndarray, photo_px: np.ndarray | None, symbols: SymbolConfig,
