@@ -50,16 +50,40 @@ def accuracy_ours(count: int, seed: int, *, with_file: bool) -> dict:
 
     boards = [load_board(p) for name, p in library_boards().items() if "40x25" not in name]
     printed = {b.name: render_printed(b, 48) for b in boards}
+    from vision.scanner import square_sides_px
+
     rng = np.random.default_rng(seed)
-    totals = {"photos": 0, "found": 0, "squares": 0, "wrong_unflagged": 0, "flagged": 0, "needless": 0,
-              "hidden_covered": 0}
+    fields = ("photos", "found", "squares", "wrong_unflagged", "flagged", "needless", "hidden_covered")
+    totals = dict.fromkeys(fields, 0)
+    by_size = {band: dict.fromkeys(fields, 0) for band in SIZE_BANDS}
     for i in range(count):
         board = boards[i % len(boards)]
         photo = photograph(printed[board.name], board=board, rng=rng, tokens=tokens_on_walkable(board, rng, 3))
         given = {"board": board} if with_file else {"grid": (board.width, board.height)}
         score = compare(scan(photo.image, **given), photo)
         _add_score(totals, score)
+        side = float(np.median(square_sides_px(photo.homography, board.width, board.height)))
+        _add_score(by_size[next(band for band in SIZE_BANDS if band[0] <= side < band[1])], score)
+    totals["by_size"] = by_size
     return totals
+
+
+# the photo's median square side (px): reading needs about 30 px (README's camera advice)
+SIZE_BANDS = ((0.0, 20.0), (20.0, 30.0), (30.0, float("inf")))
+
+
+def _by_size_line(by_size: dict) -> str:
+    """Wrong-and-not-flagged / flagged per band of square size in the photo."""
+    parts = []
+    for (low, high), part in by_size.items():
+        if not part["photos"]:
+            continue
+        name = f"< {high:.0f} px" if low == 0 else (f"≥ {low:.0f} px" if high == float("inf") else
+                                                    f"{low:.0f}–{high:.0f} px")
+        doubted = part["flagged"] - part["hidden_covered"]
+        parts.append(f"{name}: {_rate(part['wrong_unflagged'], part['squares'])} / {_rate(doubted, part['squares'])} "
+                     f"({part['photos']} photos)")
+    return "  by median square side, wrong / flagged: " + "; ".join(parts)
 
 
 def accuracy_foreign(count: int, seed: int) -> dict:
@@ -210,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
               f"although not hidden; of which visible and read right {_rate(ours['needless'], ours['squares'])})")
         hidden = _rate(ours["hidden_covered"], ours["squares"])
         print(f"  covered and truly hidden (token or hand: not a doubt) {hidden}")
+        print(_by_size_line(ours["by_size"]))
     foreign = accuracy_foreign(max(5, count // 4), args.seed + 1)
     print(f"\nforeign-style boards, grid size given ({foreign['photos']} photos):")
     print(f"  board found           {_rate(foreign['found'], foreign['photos'])}")
