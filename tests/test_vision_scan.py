@@ -186,3 +186,29 @@ def test_scan_reads_the_same_small_tokens_as_a_reader_looking_at_every_square():
     assert [(t.player, t.number, t.x, t.y) for t in result.tokens] == \
         [(t.player, t.number, t.x, t.y) for t in everywhere]
     assert len(everywhere) >= 20   # most tokens are read, many of them by the picture reader
+
+
+def test_codes_are_searched_only_around_squares_of_no_board_colour_and_read_the_same():
+    """`scan` searches token codes only around the squares a token may stand on (groups of
+    squares of no board colour), or the whole board when those are many: large codes, which
+    ArUco decodes wherever they are, are read exactly as by a search of the whole board."""
+    from vision.tokens import TokenConfig, _code_search_parts, detect_tokens
+    from vision.video import make_photo, random_board, random_tokens
+
+    config = TokenConfig()
+    examine = np.zeros((4, 6), bool)
+    examine[0, 0] = examine[0, 1] = examine[3, 5] = True
+    assert _code_search_parts((0, 0, 6, 4), examine, config) == [(0, 0, 2, 1), (5, 3, 6, 4)]
+    assert _code_search_parts((0, 0, 6, 4), np.ones((4, 6), bool), config) == [(0, 0, 6, 4)]   # a hand: all
+    assert _code_search_parts((0, 0, 6, 4), None, config) == [(0, 0, 6, 4)]
+
+    rng = np.random.default_rng(11)
+    board = random_board(20, 12, rng)
+    placed = random_tokens(board, 12, rng)
+    camera, frame = make_photo(board, placed, size=(1920, 1080), seed=11, max_tilt_deg=30.0)
+    result = scan(frame.image, board=board)
+    everywhere = detect_tokens(frame.image, result.homography, board.width, board.height)
+    assert [(t.player, t.number, t.x, t.y) for t in result.tokens] == \
+        [(t.player, t.number, t.x, t.y) for t in everywhere]
+    assert {(t.player, t.number, *t.square) for t in placed} == {(t.player, t.number, t.x, t.y) for t in everywhere}
+

@@ -2,7 +2,8 @@
 
 Method (docs/tokens.md):
 1. ArUco markers are searched in the image region covering the grid only (the homography says
-   where), with contour sizes limited to a token marker's; token ids are 50..249
+   where) — or, given the squares a token may stand on, around each group of them —, with
+   contour sizes limited to a token marker's; token ids are 50..249
    (`boards.tokens`). The decoder gives identity and orientation, and its error-correcting code
    makes a wrong id much rarer than a missed one. Marker-sized quads that fail to decode get a
    second look, enlarged and sharpened (far, blurred tokens); where cells are small enough for
@@ -89,6 +90,8 @@ class TokenConfig:
     picture_sure_score: float = 0.88    # from this score, half the margin will do (wrong reads seen: ≤ 0.85)
     picture_min_part: float = 0.6       # every quarter of the picture must match this well (partly hidden)
     picture_colour_slack: float = 20.0  # ΔE by which another player's colour may fit better
+    max_code_parts: int = 40            # given the squares to examine: searched for codes group by group ...
+    max_code_share: float = 0.35        # ... unless more groups than this, or their boxes cover more of the board
 
 
 @dataclass
@@ -776,9 +779,10 @@ def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
     decodes, lies flat on the board, has its centre inside the grid and whose colour agrees with
     the decoded player; sorted by square. Tokens half hidden (by a hand) are left out, not guessed.
 
-    `examine` (height × width, bool): the squares the picture reader may look at (default: every
-    square). A caller whose colour reading already explains a square (a token's disc colours are
-    none of the board's) spares the reader that square; decoded codes are read everywhere.
+    `examine` (height × width, bool): the squares a token may stand on (default: every square).
+    A caller whose colour reading already explains a square (a token's disc colours are none of
+    the board's) spares the picture reader that square, and the code search covers only the
+    groups of examined squares — unless they are many or large (a hand), then the whole board.
     """
     return read_tokens_in(image_bgr, homography, width, height, (0, 0, width, height), config=config,
                           examine=examine)
@@ -794,23 +798,20 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
         raise ValueError("detect_tokens needs a BGR colour image (H×W×3)")
     h_mat = np.asarray(homography, np.float64).reshape(3, 3)
     gx0, gy0, gx1, gy1 = squares
-    region = _search_region(image_bgr.shape[:2], h_mat, (gx0, gy0, gx1, gy1), config.margin_squares)
-    if region is None:
+    if _search_region(image_bgr.shape[:2], h_mat, (gx0, gy0, gx1, gy1), config.margin_squares) is None:
         return []
-    x0, y0, x1, y1 = region
-    grey = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    smallest, largest = _cell_range(h_mat, width, height)
-    few = (gx1 - gx0) * (gy1 - gy0) <= config.region_squares
-    zoom = 2.0 if smallest < (config.upsample_region_below_px if few else config.upsample_below_px) else 1.0
-    if zoom != 1.0:
-        grey = cv2.resize(grey, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-    detector = _detector()
-    _tune_for_size(detector, (smallest * zoom, largest * zoom), max(grey.shape))
-    corners_list, ids, rejected = detector.detectMarkers(grey)
     inverse = np.linalg.inv(h_mat)
-    found = [(c.reshape(4, 2) / zoom + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())] \
-        if ids is not None else []
-    quads, quad_centres = _quads_to_rescue(rejected, found, zoom, (x0, y0), inverse, config)
+    found: list[tuple[np.ndarray, int]] = []
+    quads, quad_centres = np.zeros((0, 4, 2)), np.zeros((0, 2))
+    for part in _code_search_parts(squares, examine, config):
+        part_found, rejected, zoom, offset = _search_codes(image_bgr, h_mat, width, height, part, config)
+        if part_found is None:
+            continue
+        more, centres = _quads_to_rescue(rejected, part_found, zoom, offset, inverse, config)
+        # overlapping boxes (two L-shaped groups) may decode one marker twice
+        found += [(corners, marker_id) for corners, marker_id in part_found
+                  if not any(seen_id == marker_id and np.abs(seen - corners).max() < 4 for seen, seen_id in found)]
+        quads, quad_centres = np.concatenate([quads, more]), np.concatenate([quad_centres, centres])
     # A rescue is the dearest step per token. Where cells are small the picture reader also reads
     # an undecoded token, so those quads get their second look only if it did not.
     later = _cells_under(h_mat, quad_centres, config.picture_below_px) if config.read_pictures and len(quads) \
@@ -829,6 +830,48 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
                          if o.square not in read]
     observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
     return observations
+
+
+def _code_search_parts(squares: tuple[int, int, int, int], examine: np.ndarray | None, config: TokenConfig
+                       ) -> list[tuple[int, int, int, int]]:
+    """Where the code reader searches: the asked squares as one region, or — given the squares a
+    token may stand on (`examine`) when they form a few small groups — each group's bounding box:
+    the enlarged search then covers a few squares per token instead of the whole board."""
+    if examine is None:
+        return [squares]
+    gx0, gy0, gx1, gy1 = squares
+    inside = np.zeros(examine.shape, np.uint8)
+    inside[max(gy0, 0):gy1, max(gx0, 0):gx1] = examine[max(gy0, 0):gy1, max(gx0, 0):gx1]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+    boxes = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:]]
+    covered = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+    if len(boxes) > config.max_code_parts or covered > config.max_code_share * (gx1 - gx0) * (gy1 - gy0):
+        return [squares]
+    return boxes
+
+
+def _search_codes(image_bgr: np.ndarray, h_mat: np.ndarray, width: int, height: int,
+                  squares: tuple[int, int, int, int], config: TokenConfig):
+    """ArUco over the image around `squares` (enlarged 2× where code cells are small): (decoded
+    (corners in image pixels, id), rejected candidates as the detector gives them, zoom, offset of
+    the searched rectangle), or Nones where the squares are out of the image."""
+    region = _search_region(image_bgr.shape[:2], h_mat, squares, config.margin_squares)
+    if region is None:
+        return None, None, 1.0, (0, 0)
+    x0, y0, x1, y1 = region
+    gx0, gy0, gx1, gy1 = squares
+    grey = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    smallest, largest = _cell_range(h_mat, width, height)
+    few = (gx1 - gx0) * (gy1 - gy0) <= config.region_squares
+    zoom = 2.0 if smallest < (config.upsample_region_below_px if few else config.upsample_below_px) else 1.0
+    if zoom != 1.0:
+        grey = cv2.resize(grey, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+    detector = _detector()
+    _tune_for_size(detector, (smallest * zoom, largest * zoom), max(grey.shape))
+    corners_list, ids, rejected = detector.detectMarkers(grey)
+    found = [(c.reshape(4, 2) / zoom + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())] \
+        if ids is not None else []
+    return found, rejected, zoom, (x0, y0)
 
 
 def _read_codes(image_bgr: np.ndarray, h_mat: np.ndarray, found: list[tuple[np.ndarray, int]],
