@@ -469,7 +469,8 @@ def test_a_shadow_edge_across_paper_is_no_texture_but_a_hatch_is_MT_2_02_e():
 def test_a_pale_palm_edge_beside_a_hidden_square_is_covered_MT_2_02_e():
     """The fading edge of a pale palm reads as paper: beside the squares the palm hides it turns a
     green square into 'WG'. A printed WG keeps its grid lines; one without them, beside a covered
-    square, is covered too. Away from anything covered, or with its lines, it stays read."""
+    square, is covered too. Away from anything covered, or with its lines, or beside a token, it
+    stays read."""
     from vision.squares import SquareReading, _pale_edges_beside_hidden
 
     def reading(x, colours, covered=False):
@@ -482,6 +483,9 @@ def test_a_pale_palm_edge_beside_a_hidden_square_is_covered_MT_2_02_e():
     assert out[1].covered and out[1].uncertain        # beside the palm, no line: the palm's edge
     assert not out[2].covered                          # lines seen: a printed WG
     assert not out[4].covered and not out[5].covered   # nothing hidden beside it / no white in it
+    # the square hidden by a token read there: a printed disc has no pale fading edge
+    token = np.array([[True, False, False, False, False, False]])
+    assert not _pale_edges_beside_hidden(readings, faint, np.full(6, 6.0), 6, 1, token)[1].covered
 
 
 def test_a_colourless_obstacle_with_a_few_dark_pixels_reads_sure_MT_2_03_a():

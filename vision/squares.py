@@ -501,17 +501,21 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
                                       min(max(float(confidence), 0.0), 1.0), bool(uncertain), bool(covered)))
     if symbols is not None:
         readings = _pale_edges_beside_hidden(readings, line_contrast, line_threshold * colour.multicolour_line_share,
-                                             width, height)
+                                             width, height, covered_hint)
     return readings
 
 
 def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.ndarray, bar: np.ndarray,
-                              width: int, height: int) -> list[SquareReading]:
+                              width: int, height: int, tokens: np.ndarray | None = None) -> list[SquareReading]:
     """The fading edge of a pale palm reads as white paper: beside the squares it hides, it turns a
     coloured square into W + that colour. A printed multicoloured square keeps its grid lines; a
     multicoloured square with W beside a covered square whose faintest line is under `bar` (n,) is
-    covered too."""
-    hidden = np.array([r.covered for r in readings], np.uint8).reshape(height, width)
+    covered too. Squares hidden by a read token (`tokens`, height × width) do not count: a
+    token is a printed disc with a hard edge, not a palm."""
+    hidden = np.array([r.covered for r in readings], bool).reshape(height, width)
+    if tokens is not None:
+        hidden &= ~tokens
+    hidden = hidden.astype(np.uint8)
     beside = cv2.dilate(hidden, np.ones((3, 3), np.uint8)).ravel().astype(bool)
     return [replace(r, covered=True, uncertain=True)
             if beside[i] and not r.covered and len(r.colours) > 1 and "W" in r.colours and line_contrast[i] < bar[i]
