@@ -97,21 +97,24 @@ def _typical_line_contrast(line_contrast: np.ndarray, white_share: np.ndarray, h
     about as large as the square (`photo_px`, its side in the photo), since a tilted photo resolves
     the near lines and blurs the far ones. Squares with no line at all (a large pale palm) are no
     reference, so that a palm over many squares cannot lower it. None: too few white squares."""
-    n = len(line_contrast)
     plain_white = np.flatnonzero((white_share >= 0.9) & ~hatched & (glyph_of < 0)
                                  & (line_contrast > colour.min_line_floor))
     if len(plain_white) < colour.min_line_reference:
         return None
     if photo_px is None:
-        return np.full(n, np.median(line_contrast[plain_white]))
+        return np.full(len(line_contrast), np.median(line_contrast[plain_white]))
+    return _median_of_alike(line_contrast, plain_white, photo_px, max(colour.min_line_reference, len(plain_white) // 4))
+
+
+def _median_of_alike(values: np.ndarray, refs: np.ndarray, photo_px: np.ndarray, nearest: int) -> np.ndarray:
+    """(n,) for each square, the median of `values` over the `nearest` reference squares (`refs`,
+    indices) whose size in the photo (`photo_px`) is closest to its own: what a square of that
+    size shows in this photo, as tilt makes near squares large and far ones small."""
     size = np.log(np.asarray(photo_px, np.float64).ravel())
-    nearest = max(colour.min_line_reference, len(plain_white) // 4)
-    if nearest < len(plain_white):
-        apart = np.abs(size[:, None] - size[plain_white][None, :])
-        alike = plain_white[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]
-    else:
-        alike = np.broadcast_to(plain_white, (n, len(plain_white)))
-    return np.median(line_contrast[alike], axis=1)
+    if nearest >= len(refs):
+        return np.full(len(size), np.median(values[refs]))
+    apart = np.abs(size[:, None] - size[refs][None, :])
+    return np.median(values[refs[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]], axis=1)
 
 
 def _missing_line_threshold(line_contrast: np.ndarray, fractions: np.ndarray, hatched: np.ndarray,
@@ -195,12 +198,9 @@ def flatter_than_our_hatch(texture: np.ndarray, colourless: np.ndarray, photo_px
     refs = np.flatnonzero(colourless)
     if photo_px is None or len(refs) < symbols.min_hatch_reference:
         return np.zeros(len(texture), bool)
-    size = np.log(np.asarray(photo_px, np.float64).ravel())
-    nearest = min(len(refs), symbols.min_hatch_reference)
-    apart = np.abs(size[:, None] - size[refs][None, :])
-    alike = refs[np.argpartition(apart, nearest - 1, axis=1)[:, :nearest]]
-    typical = np.median(texture[alike], axis=1)
-    return (size >= size[refs].min() + np.log(symbols.hatch_reference_reach)) & (texture < symbols.hatch_texture_share * typical)
+    typical = _median_of_alike(texture, refs, photo_px, symbols.min_hatch_reference)
+    size = np.asarray(photo_px, np.float64).ravel()
+    return (size >= size[refs].min() * symbols.hatch_reference_reach) & (texture < symbols.hatch_texture_share * typical)
 
 
 def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
