@@ -1,12 +1,14 @@
 """The synthetic photographer: its truth and homography must be right, or every rate is a lie."""
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
 from boards import Board
 from boards.palette import SQUARE_BGR
-from vision.synth import compare, photograph, photograph_foreign, photograph_no_board
+from vision.synth import camera_warp, compare, photograph, photograph_foreign, photograph_no_board
 
 PLAIN = Board.from_rows(["W U B R G W"] * 2 + ["G R B U W G"] * 2)
 
@@ -73,3 +75,20 @@ def test_compare_counts_hidden_squares_apart_from_doubts():
                              squares=readings)
     score = compare(result, photo)
     assert (score.flagged, score.hidden_covered, score.wrong_unflagged, score.flagged_needlessly) == (3, 1, 1, 2)
+
+
+def test_camera_warp_keeps_a_thin_line_whole_and_the_light_the_same():
+    """A camera pixel averages the light over its area: a printed line thinner than a pixel keeps
+    its ink in every row of the photo (one bilinear look per pixel misses it in some rows and
+    doubles it in others: dashes), and the sheet's mean light is kept."""
+    sheet = np.full((480, 480, 3), 255, np.uint8)
+    sheet[:, 240] = 20  # one printed pixel wide
+    scale, turn = 0.37, math.radians(7)  # 48 → ≈ 18 px per square, a little turned
+    shrink = np.array([[scale * math.cos(turn), -scale * math.sin(turn), 40.3],
+                       [scale * math.sin(turn), scale * math.cos(turn), 10.6], [0, 0, 1]])
+    seen = np.zeros((220, 220, 3), np.uint8)
+    camera_warp(sheet, shrink, seen)
+    ink_per_row = (255 - seen[40:160, 90:150, 0].astype(float)).sum(axis=1)
+    expected = (255 - 20) * scale / math.cos(turn)
+    assert np.all(np.abs(ink_per_row - expected) < 0.3 * expected)
+    assert abs(seen[60:160, 60:160].astype(float).mean() - sheet.astype(float).mean()) < 2

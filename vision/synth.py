@@ -4,8 +4,10 @@ Used by the tests, `tactical bench vision`, the token engineer and the app demo.
 `photograph` takes one of our printed boards (render_board output, or a Board
 to render) with tokens on it, lays it on a table and takes a phone-like photo:
 random pose (tilt up to 45°, any rotation, the sheet filling 40–100 % of the
-frame), lens distortion, light gradient and shadow, warm/cool cast, blur,
-noise, JPEG, and sometimes a hand over the board. `photograph_foreign` does the
+frame), each pixel averaging the light over its area (a thin printed line
+fades with distance, it does not break up), lens distortion, light gradient
+and shadow, warm/cool cast, blur, noise, JPEG, and sometimes a hand over the
+board. `photograph_foreign` does the
 same for a board of another style (other palette, no markers, split
 multicolour squares, thick or thin lines); `photograph_no_board` shows a table
 with objects and no board. Every photo carries the truth per square and the
@@ -209,12 +211,51 @@ def _place_tokens(rng: np.random.Generator, printed: PrintedBoard, tokens) -> np
     return image
 
 
+MIN_SAMPLES_PER_SHEET_PX = 0.7  # photo samples per printed pixel below which thin lines break up
+
+
+def camera_warp(sheet: np.ndarray, sheet_to_frame: np.ndarray, image: np.ndarray) -> None:
+    """Draws `sheet` into `image` (in place) as a camera sees it: each pixel averages the light
+    over its area. Point sampling (one bilinear look per pixel) loses a printed line thinner
+    than a pixel wherever the sample falls beside it: lines break into dashes and the hatch
+    into moiré, which no camera shows. Where the sheet is shrunk, the frame is drawn `factor`
+    times larger over the sheet's box and reduced by area averaging."""
+    h, w = sheet.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
+    factor = min(4, math.ceil(MIN_SAMPLES_PER_SHEET_PX / _smallest_scale(sheet_to_frame, corners)))
+    if factor <= 1:
+        cv2.warpPerspective(sheet, sheet_to_frame, image.shape[1::-1], dst=image, flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_TRANSPARENT)
+        return
+    seen = cv2.perspectiveTransform(corners, sheet_to_frame).reshape(-1, 2)
+    x0, y0 = np.clip(np.floor(seen.min(axis=0)).astype(int) - 1, 0, None)
+    x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + 2, image.shape[1::-1])
+    if x1 <= x0 or y1 <= y0:
+        return
+    region = image[y0:y1, x0:x1]
+    big = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
+    # the centre of frame pixel x is the mean of its factor sub-pixels' centres: factor·x + (factor-1)/2
+    centre = (factor - 1) / 2
+    to_big = np.array([[factor, 0, centre - factor * x0], [0, factor, centre - factor * y0], [0, 0, 1]])
+    cv2.warpPerspective(sheet, to_big @ sheet_to_frame, big.shape[1::-1], dst=big, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    region[:] = cv2.resize(big, region.shape[1::-1], interpolation=cv2.INTER_AREA)
+
+
+def _smallest_scale(homography: np.ndarray, points: np.ndarray) -> float:
+    """Smallest photo-pixels-per-sheet-pixel at `points` (n, 1, 2) in any direction: the
+    smallest singular value of the map's local Jacobian (a tilt shrinks one way only)."""
+    steps = np.concatenate([points, points + (1.0, 0.0), points + (0.0, 1.0)])
+    mapped = cv2.perspectiveTransform(steps, homography).reshape(3, -1, 2)
+    jacobians = np.stack([mapped[1] - mapped[0], mapped[2] - mapped[0]], axis=-1)  # (n, 2, 2)
+    return float(np.linalg.svd(jacobians, compute_uv=False).min())
+
+
 def _shoot(rng, sheet_image, to_grid, board: Board, frame, *, max_tilt_deg, fill, hand, shadow, distortion, jpeg,
            sheet_extent, extra_occluded=None) -> Photo:
     homography, params = _camera_homography(rng, sheet_extent, frame, max_tilt_deg=max_tilt_deg, fill=fill)
     image = table_texture(rng, frame)
-    cv2.warpPerspective(sheet_image, homography @ to_grid, frame, dst=image, flags=cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_TRANSPARENT)
+    camera_warp(sheet_image, homography @ to_grid, image)
     occluded = np.zeros(image.shape[:2], bool)
     work = image.astype(np.float32)
     if rng.random() < hand:

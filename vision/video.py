@@ -21,6 +21,7 @@ from boards import Board
 from boards.markers import ARUCO_DICTIONARY, MARGIN, MARKER_SIZE, board_markers
 from boards.palette import INK_BGR, OBSTACLE_BGR, PAPER_BGR, SQUARE_BGR
 from boards.tokens import TOKEN_DIAMETER_MM, render_token
+from vision.synth import camera_warp
 
 SQUARE_MM = 20.0
 TOKEN_FRACTION = TOKEN_DIAMETER_MM / SQUARE_MM   # token diameter in squares
@@ -242,8 +243,10 @@ class Photographer:
             flat = self.flat.copy()
             for token in tokens:  # tokens beside the grid land on the paper margin
                 _paste_token(flat, token, self.px, self.margin)
-            self._scene = cv2.warpPerspective(flat, self.flat_to_image, self.camera.size, flags=cv2.INTER_LINEAR,
-                                              borderMode=cv2.BORDER_CONSTANT, borderValue=self.table)
+            width, height = self.camera.size
+            self._scene = np.empty((height, width, 3), np.uint8)
+            self._scene[:] = np.round(self.table).astype(np.uint8)
+            camera_warp(flat, self.flat_to_image, self._scene)
             self._scene_key = tokens
         return self._scene
 
