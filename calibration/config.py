@@ -77,6 +77,10 @@ class ColourConfig:
     shade_max_step: float = 4.0            # L*: neutral squares with less step across their line are one print
     shade_strip_near: float = 0.16         # lightness strips from this far inside a square's side (past the line)
     shade_strip_far: float = 0.32          # ...to this far
+    min_level_pairs: int = 3               # sure neighbour pairs that give an ink's level against the paper
+    min_level_inks: int = 2                # ...inks seen so, to fit the photo's tone when no grey hatch borders paper
+    paper_level_share: float = 0.5         # our boards: a flat grey above this share of the grey ink's level is paper
+    paper_level_doubt: float = 0.15        # ...within this share of that level of the cut: undecided
     shade_max_grey_region: int = 6         # squares: a foreign board's grey region this wide may be paper in shade
     blend_radius: float = 0.16             # unknown pixels this close to two colours (square sides) are blends
     adapt_iterations: int = 2              # re-estimate colour means from the board itself
@@ -111,7 +115,7 @@ class SymbolConfig:
     hatch_reference_reach: float = 0.75    # ...judged on squares down to this share of the smallest reference's size
     min_hatch_reference: int = 3           # recognised colourless hatches (of about the size) that set that texture
     min_colourless_reference: int = 2      # colourless hatches that set this photo's hatch levels
-    min_structure: float = 6.0             # gray std of a square's inside below this: no mark at all
+    min_structure: float = 3.5             # gray std of a square's inside below this: no mark at all (plain ≈ 1–3, a hatch seen small ≈ 4–6)
 
 
 @dataclass(frozen=True)

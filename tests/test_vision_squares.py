@@ -166,6 +166,26 @@ def test_a_faint_hatch_is_doubtful_not_read_plain_MT_2_03_c():
     assert not hatched_w(blind).uncertain and hatched_w(blind).colours == "W"
 
 
+def test_a_hatch_blurred_to_little_contrast_is_still_looked_for_MT_2_03_c():
+    """A camera averages a thin hatch over its pixels, and blur does the rest: a hatched W seen
+    small keeps a grey spread of only ≈ 5 levels (plain squares: ≈ 1–3). Such a square is still
+    matched against the hatches, and reads as the obstacle it is; with the former structure bar
+    (a spread of 6) it was never looked at and read as a plain W."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["W W# W"])
+    image = cv2.GaussianBlur(_canonical(board), (0, 0), 1.7)
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def hatched_w(symbols):
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile,
+                            colour=DEFAULT_CONFIG.colour, symbols=symbols)[1]
+
+    assert hatched_w(DEFAULT_CONFIG.symbols).obstacle
+    assert not hatched_w(replace(DEFAULT_CONFIG.symbols, min_structure=6.0)).obstacle
+
+
 def _lab_to_bgr(lab: tuple[float, float, float]) -> tuple[float, float, float]:
     pixel = cv2.cvtColor(np.array([[lab]], np.float32), cv2.COLOR_Lab2BGR)[0, 0] * 255
     return tuple(float(v) for v in pixel)
@@ -528,3 +548,18 @@ def test_a_blurred_hatched_white_obstacle_is_not_a_white_grey_mix_MT_2_03_c():
     for x in (0, 2):
         square = _read(board, image)[x]
         assert (square.colours, square.obstacle, square.uncertain) == ("W", True, False), square
+
+
+def test_paper_in_a_deep_shadow_reads_white_and_printed_grey_in_it_stays_an_obstacle_MT_2_03_a():
+    """A shadow dims a square and its neighbour alike, so the step across the grid line between
+    them is their printed ratio whatever the light. Paper under a shadow that makes it as dark
+    as the grey ink is followed in from the lit paper and reads W; the colourless obstacle
+    inside the shadow keeps its printed step to the paper around it and stays an obstacle."""
+    shaded = Board.from_rows(["W W W W W W W W W", "W U W W W W . W W", "W W W R W W W W W", "W G W W W W W W W"])
+    image = _canonical(shaded)
+    x = np.arange(image.shape[1]) / PX
+    light = 1 - 0.55 / (1 + np.exp(-(x - 5.0) * 1.2))  # a soft edge, the right half at 45 % light
+    readings = _read(shaded, image * light[None, :, None].astype(np.float32))
+    seen = [(r.colours, r.obstacle, r.uncertain) for r in readings]
+    assert seen == [(order_colours(shaded.square(r.x, r.y).colours), shaded.square(r.x, r.y).obstacle, False)
+                    for r in readings]

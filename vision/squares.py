@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from boards.model import COLOURS
+from boards.palette import SQUARE_BGR
 from calibration.colour import CLASSES, ColourProfile, to_lab
 from calibration.config import ColourConfig, SymbolConfig
 from vision.symbols import GLYPHS, SHIFT, hatch_scores, mark_templates, match_glyphs
@@ -218,10 +219,10 @@ def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
 
 def _edge_steps(lightness: np.ndarray, width: int, height: int, px: int, near: float, far: float
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Lightness step across every grid line, measured between thin strips just inside the
-    two squares (from `near` to `far` of a side from the edge, beyond the printed line),
-    along the middle half of the edge: (height, width-1) across vertical lines,
-    (height-1, width) across horizontal ones."""
+    """Signed lightness step across every grid line (the right or lower square minus the left
+    or upper one), measured between thin strips just inside the two squares (from `near` to
+    `far` of a side from the edge, beyond the printed line), along the middle half of the
+    edge: (height, width-1) across vertical lines, (height-1, width) across horizontal ones."""
     cells = _cells(lightness, width, height, px)
     a = int(round(near * px))
     b = max(int(round(far * px)), a + 1)
@@ -232,7 +233,7 @@ def _edge_steps(lightness: np.ndarray, width: int, height: int, px: int, near: f
 
     left, right = strip(half, slice(a, b)), strip(half, slice(px - b, px - a))
     top, bottom = strip(slice(a, b), half), strip(slice(px - b, px - a), half)
-    return np.abs(right[:, :-1] - left[:, 1:]), np.abs(bottom[:-1] - top[1:])
+    return left[:, 1:] - right[:, :-1], top[1:] - bottom[:-1]
 
 
 def neutral_regions(fractions: np.ndarray, lightness: np.ndarray, width: int, height: int, px: int,
@@ -253,7 +254,7 @@ def neutral_regions(fractions: np.ndarray, lightness: np.ndarray, width: int, he
 
     index = np.arange(width * height).reshape(height, width)
     for first, second, step in ((index[:, :-1], index[:, 1:], across), (index[:-1], index[1:], down)):
-        smooth = step < colour.shade_max_step
+        smooth = np.abs(step) < colour.shade_max_step
         for i, j in zip(first[smooth], second[smooth]):
             if neutral[i] and neutral[j]:
                 parent[root(int(i))] = root(int(j))
@@ -280,6 +281,64 @@ def shade_doubts(fractions: np.ndarray, lightness: np.ndarray, width: int, heigh
         elif greys >= colour.shade_max_grey_region:
             doubt |= members
     return doubt
+
+
+def paper_in_shade(log_gray: np.ndarray, kinds: np.ndarray, candidates: np.ndarray, printed: np.ndarray,
+                   width: int, height: int, px: int, colour: ColourConfig) -> np.ndarray:
+    """(n,) for each candidate square (grey or white, no mark, the light may have decided
+    between them): +1 white paper in a shadow, -1 printed grey, 0 undecided.
+
+    A shadow dims a square and the one next to it alike, so the step of log lightness across
+    the grid line between them is the printed ratio of their inks, whatever the light. This
+    photo's own steps between squares read with confidence (`kinds`: class of a sure plain
+    square, -1 otherwise) give each ink's level against the paper; a candidate's steps to its
+    sure neighbours give its own. Paper found so vouches for its neighbours in turn, so a deep
+    shadow is followed in from its lit edge; a printed grey step stops it. Where no sure
+    colourless hatch borders paper (a small photo blurs the hatch away), the grey's level is its
+    printed one (`printed`: log grey of each class's ink over the paper's) scaled by the photo's
+    tone, fitted on the inks it does see."""
+    n = width * height
+    verdict = np.zeros(n, int)
+    across, down = _edge_steps(log_gray, width, height, px, colour.shade_strip_near, colour.shade_strip_far)
+    index = np.arange(n).reshape(height, width)
+    first = np.concatenate([index[:, :-1].ravel(), index[:-1].ravel()])
+    second = np.concatenate([index[:, 1:].ravel(), index[1:].ravel()])
+    step = np.concatenate([across.ravel(), down.ravel()])  # level of `second` minus level of `first`
+    level = np.full(len(CLASSES), np.nan)
+    level[WHITE_CLASS] = 0.0
+    for k in range(len(CLASSES)):
+        if k != WHITE_CLASS:
+            seen = np.concatenate([step[(kinds[first] == WHITE_CLASS) & (kinds[second] == k)],
+                                   -step[(kinds[first] == k) & (kinds[second] == WHITE_CLASS)]])
+            if len(seen) >= colour.min_level_pairs:
+                level[k] = np.median(seen)
+    if np.isnan(level[OBSTACLE_CLASS]):
+        inks = ~np.isnan(level) & (printed < 0)
+        if inks.sum() < colour.min_level_inks:
+            return verdict
+        tone = float(level[inks] @ printed[inks] / (printed[inks] @ printed[inks]))
+        level[OBSTACLE_CLASS] = tone * printed[OBSTACLE_CLASS]
+    cut = colour.paper_level_share * level[OBSTACLE_CLASS]
+    doubt = colour.paper_level_doubt * abs(level[OBSTACLE_CLASS])
+    known = np.where(kinds >= 0, level[kinds.clip(min=0)], np.nan)
+    open_ = candidates.copy()
+    towards = np.concatenate([second, first])
+    while open_.any():
+        # each candidate's level, as seen from every neighbour whose level is known
+        estimates = np.concatenate([known[first] + step, known[second] - step])
+        usable = open_[towards] & ~np.isnan(estimates)
+        if not usable.any():
+            break
+        order = np.argsort(towards[usable], kind="stable")
+        squares, starts = np.unique(towards[usable][order], return_index=True)
+        own = np.array([np.median(part) for part in np.split(estimates[usable][order], starts[1:])])
+        paper, grey = own > cut + doubt, own < cut - doubt
+        if not (paper | grey).any():
+            break
+        verdict[squares[paper]], verdict[squares[grey]] = 1, -1
+        known[squares[paper]], known[squares[grey]] = 0.0, level[OBSTACLE_CLASS]
+        open_[squares[paper | grey]] = False
+    return verdict
 
 
 def _hatch_settled(hatched: bool, colours: str, counts: np.ndarray, total: int, colour: ColourConfig) -> bool:
@@ -443,6 +502,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     bars = colour.min_cover + np.where(grey_dominance & ~hatched, 2 * colour.doubt_above, 0.0)
     smallest_gaps = np.abs(np.where(hatched[:, None], hues, colour_shares) - bars[:, None]).min(axis=1)
     readings = []
+    shade_candidate = np.zeros(n, bool)  # flat grey squares a shadow on paper could explain
     for i in range(n):
         y, x = divmod(i, width)
         f = fractions[i]
@@ -470,14 +530,15 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             white_pixels = (cell_labels[i] == WHITE_CLASS) & considered[i]
             doubtful |= _white_offset(square_lab[y, x], white_pixels, paper_white) > colour.max_white_offset
         obstacle = kind == "hatch" or grey_dominant or not colours
-        if obstacle and kind is None and flat[i] and colours in ("", "W"):
+        flat_paper = obstacle and kind is None and flat[i] and colours in ("", "W")
+        if flat_paper:
             # ours print every obstacle hatched, and at this size the hatch would leave texture:
             # a grey as flat as the paper is white paper in a shadow the margin did not see
             colours, obstacle = "W", False
         # ours print every obstacle hatched: where the photo is sharp enough for the hatch to show, a
         # flat grey square is something else (white paper in a shadow the margin did not see)
-        doubtful |= bool(symbols is not None and obstacle and kind != "hatch" and photo_px is not None
-                         and photo_px[y, x] >= symbols.hatch_visible_px)
+        hatch_shows = symbols is not None and photo_px is not None and photo_px[y, x] >= symbols.hatch_visible_px
+        doubtful |= bool(obstacle and kind != "hatch" and hatch_shows)
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph
             start = temple = False
@@ -491,6 +552,11 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         explained = 1.0 if hatched[i] else 1.0 - unknown[i]  # a hatch blurs into no class by design
         confidence = explained * min(1.0, smallest_gaps[i] / (2 * colour.doubt_below))
         unsettled = borderline_hatch[i] and not _hatch_settled(hatched[i], colours, counts[i], total[i], colour)
+        # grey or white with nothing else in doubt: the light may have decided between them (not
+        # where our hatch could not hide: there a flat square is no print of ours whatever its level)
+        shade_candidate[i] = (kind is None and colours in ("", "W") and (obstacle or doubtful or flat_paper)
+                              and not (flat_paper and hatch_shows) and mark_sure[i] and not unsettled
+                              and not cover_doubts[i])
         if (not mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
             doubtful = True  # a weak mark matters unless the square is a colourless obstacle anyway
             confidence *= 0.5
@@ -500,9 +566,41 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         readings.append(SquareReading(x, y, colours, bool(obstacle), bool(start), bool(temple),
                                       min(max(float(confidence), 0.0), 1.0), bool(uncertain), bool(covered)))
     if symbols is not None:
+        readings = _settle_shaded_paper(readings, gray, shade_candidate, single_hatch, glyph_of,
+                                        templates.colourless_level, width, height, px, colour)
         readings = _pale_edges_beside_hidden(readings, line_contrast, line_threshold * colour.multicolour_line_share,
                                              width, height, covered_hint)
     return readings
+
+
+def _printed_levels(grey_level: float) -> np.ndarray:
+    """(classes,) log grey of each class's printed ink over the printed white's; `grey_level`:
+    the mean grey of the hatched colourless obstacle as printed."""
+    inks = np.array([[SQUARE_BGR[c] for c in CLASSES[:OBSTACLE_CLASS]]], np.float32)
+    greys = np.append(cv2.cvtColor(inks, cv2.COLOR_BGR2GRAY).ravel(), grey_level)
+    return np.log(greys / greys[WHITE_CLASS])
+
+
+def _settle_shaded_paper(readings: list[SquareReading], gray: np.ndarray, candidates: np.ndarray,
+                         colourless_hatch: np.ndarray, glyph_of: np.ndarray, grey_level: float, width: int,
+                         height: int, px: int, colour: ColourConfig) -> list[SquareReading]:
+    """Flat grey squares (`candidates`) that `paper_in_shade` finds to be paper read W, sure;
+    those it finds printed grey read as the colourless obstacle. The sure references are the
+    plain one-colour squares and the colourless hatches read without a doubt."""
+    kinds = np.full(len(readings), -1)
+    for i, r in enumerate(readings):
+        if r.uncertain or r.covered or glyph_of[i] >= 0 or candidates[i]:
+            continue
+        if not r.obstacle and len(r.colours) == 1:
+            kinds[i] = CLASSES.index(r.colours)
+        elif r.obstacle and not r.colours and colourless_hatch[i]:
+            kinds[i] = OBSTACLE_CLASS
+    open_ = candidates & ~np.array([r.covered for r in readings], bool)
+    verdict = paper_in_shade(np.log(np.maximum(gray, 1.0)), kinds, open_, _printed_levels(grey_level), width, height,
+                             px, colour)
+    return [replace(r, colours="W", obstacle=False, uncertain=False, confidence=max(r.confidence, colour.min_confidence))
+            if verdict[i] > 0 else replace(r, colours="", obstacle=True) if verdict[i] < 0 else r
+            for i, r in enumerate(readings)]
 
 
 def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.ndarray, bar: np.ndarray,
