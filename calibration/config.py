@@ -25,6 +25,8 @@ class RegistrationConfig:
     max_mean_error_px: float = 3.0         # mean corner error of inliers above this: not our board
     detect_max_side_px: int = 1000         # first marker search on a frame downscaled to this
     fast_threshold_window: int = 11        # one adaptive-threshold window in the fast pass (px)
+    fast_threshold_offset: float = 12.0    # ...a pixel this much darker than around it is ink: a printed
+                                           # marker is; the faint grid lines, each square a closed candidate, are not
     full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
     subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
     min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this

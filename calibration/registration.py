@@ -33,12 +33,15 @@ class Registration:
 
 
 @lru_cache(maxsize=4)
-def _detector(single_window: int = 0) -> cv2.aruco.ArucoDetector:
-    """The marker detector; `single_window` > 0 uses one threshold window (fast pass)."""
+def _detector(single_window: int = 0, offset: float | None = None) -> cv2.aruco.ArucoDetector:
+    """The marker detector; `single_window` > 0 uses one threshold window (fast pass);
+    `offset`: how much darker than its surroundings a pixel must be to count as ink."""
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
     params = cv2.aruco.DetectorParameters()
     if single_window:
         params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = single_window
+    if offset is not None:
+        params.adaptiveThreshConstant = offset
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
@@ -46,9 +49,10 @@ def _gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
-def _detect(gray: np.ndarray, scale: float, window: int = 0) -> tuple[list, np.ndarray | None]:
+def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | None = None
+            ) -> tuple[list, np.ndarray | None]:
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = _detector(window).detectMarkers(small)
+    corners, ids, _ = _detector(window, offset).detectMarkers(small)
     return [c.reshape(4, 2) / scale for c in corners], ids
 
 
@@ -56,13 +60,18 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
                    ) -> list[MarkerDetection]:
     """Every board marker visible in the frame (token markers, ids ≥ 50, are ignored).
 
-    Searched on a downscaled frame first (fast), again at full resolution when
+    Searched on a downscaled frame first (fast: one threshold window, and first only clear ink,
+    so that the faint grid lines do not make every square a marker candidate; then the detector's
+    own bar, for a washed-out photo), again at full resolution with the detector's defaults when
     too few are found (small or far boards); corners refined on the full frame."""
     gray = _gray(image_bgr)
     scale = min(1.0, config.detect_max_side_px / max(gray.shape))
-    corners, ids = _detect(gray, scale, config.fast_threshold_window)
     board_ids = set(BOARD_MARKER_IDS)
-    found = 0 if ids is None else sum(int(i) in board_ids for i in ids.ravel())
+    for offset in (config.fast_threshold_offset, None):
+        corners, ids = _detect(gray, scale, config.fast_threshold_window, offset)
+        found = 0 if ids is None else sum(int(i) in board_ids for i in ids.ravel())
+        if found >= config.full_resolution_retry:
+            break
     if found < config.full_resolution_retry and scale < 1.0:
         corners, ids = _detect(gray, 1.0)
     if ids is None:
