@@ -81,8 +81,12 @@ class TokenConfig:
     picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
     picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
     picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
-    picture_min_contrast: float = 10.0  # grey spread under which a square is plain (no token)
+    picture_min_contrast: float = 10.0  # grey spread under which a lit square is plain (no token) ...
+    picture_lit_level: float = 200.0    # ... lit: its brightest grey level this or more; dimmer, the
+    picture_min_light: float = 0.25     # spread asked for falls with it, down to this share
     picture_min_pose: float = 0.50      # average-token match under which a square holds no token (read ones: ≥ 0.59)
+    picture_pose_hypotheses: int = 2    # places tried per square: the average token's best fits ...
+    picture_pose_apart: float = 0.15    # ... this far apart (squares); the best decoded one is kept
     picture_min_first: float = 0.40     # first look's best token under which no variant is tried (read: ≥ 0.48)
     picture_candidates: int = 24        # printed tokens compared in every pose variant (best of a first look)
     picture_min_score: float = 0.78     # correlation the best printed token must reach ...
@@ -462,11 +466,14 @@ def _window_norms(views: np.ndarray, size: int) -> np.ndarray:
     return np.sqrt(np.maximum(box[1] - box[0] ** 2 / (size * size), 0.0)) + 1e-6
 
 
-def _find_poses(views: np.ndarray, pictures: _TokenPictures) -> list[tuple[float, float, int, int]]:
-    """(match, angle, x, y) per grey search view (n, side, side): where and how turned the average
-    token best fits it. All 48 poses are tried at half scale; the few best, each with its two
-    neighbouring angles, are refined at full scale within a few pixels — the full search's answer
-    at a fraction of the cost. The correlations are matrix products of the raw windows with the
+def _find_poses(views: np.ndarray, pictures: _TokenPictures, count: int = 1, apart_px: int = 0
+                ) -> list[list[tuple[float, float, int, int]]]:
+    """The `count` best (match, angle, x, y) per grey search view (n, side, side), best first, each
+    more than `apart_px` from the others: where and how turned the average token best fits it. A
+    second place is worth decoding: on a dim token beside a bright square the average token can
+    fit the bright edge slightly better than the token itself. All 48 poses are tried at half
+    scale; the few best, each with its two neighbouring angles, are refined at full scale within a
+    few pixels — the full search's answer at a fraction of the cost. The correlations are matrix products of the raw windows with the
     zero-mean templates (a window's mean then drops out), divided by each window's own spread.
     What is tried, and the windows, are found for all squares at once; only the product stays per
     square (each square multiplies its own few angles: one product for all would need them all)."""
@@ -507,9 +514,17 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures) -> list[tuple[float
         scores = cv2.gemm(tried_windows[rows], pictures.pose_bank[used], 1.0, None, 0.0, flags=cv2.GEMM_2_T)
         scores = scores / tried_norms[rows, None]
         scores[~tried_angles[rows][:, used]] = -2.0
-        at, pose = np.unravel_index(int(scores.argmax()), scores.shape)
-        found.append((float(scores[at, pose]), float(pictures.angles[used[pose]]), int(tx[rows][at]),
-                      int(ty[rows][at])))
+        best = scores.max(axis=1)
+        at_x, at_y, poses_here = tx[rows], ty[rows], []
+        for _ in range(count):
+            at = int(best.argmax())
+            if best[at] <= -2.0:
+                break
+            pose = int(scores[at].argmax())
+            poses_here.append((float(scores[at, pose]), float(pictures.angles[used[pose]]), int(at_x[at]),
+                               int(at_y[at])))
+            best[np.maximum(abs(at_x - at_x[at]), abs(at_y - at_y[at])) <= apart_px] = -2.0
+        found.append(poses_here)
     return found
 
 
@@ -591,20 +606,31 @@ def _match_pictures(image: np.ndarray, homography: np.ndarray, squares: list[tup
     pictures = _token_pictures()
     crop = pictures.crop_px
     reach = int(round(config.picture_search * _CANON_PX))
-    # A plain square has no white marker cells next to black ones.
-    busy = views[:, reach:reach + crop, reach:reach + crop].std(axis=(1, 2)) >= config.picture_min_contrast
+    # A plain square has no white marker cells next to black ones. The spread asked for is that of
+    # a lit token, scaled down with the square's brightest level: a token in a shadow keeps the
+    # printed contrast, on less light.
+    centre = views[:, reach:reach + crop, reach:reach + crop]
+    light = np.clip(centre.max(axis=(1, 2)) / config.picture_lit_level, config.picture_min_light, 1.0)
+    busy = centre.std(axis=(1, 2)) >= config.picture_min_contrast * light
     matches: list[_PictureMatch | None] = [None] * len(squares)
     if not busy.any():
         return matches
     busy_at = np.flatnonzero(busy)
-    posed = []
-    for i, (value, angle, lx, ly) in zip(busy_at, _find_poses(views[busy_at], pictures)):
-        if value >= config.picture_min_pose:   # below: printed board detail (a glyph, an edge), not a token
-            centre = np.array([squares[i][0] + 0.5, squares[i][1] + 0.5])
-            posed.append((i, centre + (np.array([lx, ly]) - reach) / _CANON_PX, angle))
-    if posed:
-        for (i, _, _), match in zip(posed, _decode_pictures(image, homography, [p[1:] for p in posed], config)):
-            matches[i] = match
+    apart = int(round(config.picture_pose_apart * _CANON_PX))
+    hypotheses = _find_poses(views[busy_at], pictures, config.picture_pose_hypotheses, apart)
+    for rank in range(config.picture_pose_hypotheses):
+        # A further place is decoded only where the ones before named no token with confidence.
+        posed = []
+        for i, poses in zip(busy_at, hypotheses):
+            if rank < len(poses) and not _confident(matches[i], config):
+                value, angle, lx, ly = poses[rank]
+                if value >= config.picture_min_pose:   # below: printed board detail (a glyph, an edge)
+                    centre = np.array([squares[i][0] + 0.5, squares[i][1] + 0.5])
+                    posed.append((i, centre + (np.array([lx, ly]) - reach) / _CANON_PX, angle))
+        if posed:
+            for (i, _, _), match in zip(posed, _decode_pictures(image, homography, [p[1:] for p in posed], config)):
+                if match is not None and (matches[i] is None or match.score > matches[i].score):
+                    matches[i] = match
     return matches
 
 
