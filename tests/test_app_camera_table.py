@@ -30,6 +30,9 @@ def demo_run(tmp_path_factory):
                        fill=(0.85, 0.95))
     photo_path = tmp_path / "table-photo.png"
     cv2.imwrite(str(photo_path), photo.image)
+    far = photograph(board, tokens=tokens, seed=9, frame=(1920, 1080), max_tilt_deg=45, hand=0.0, fill=(0.4, 0.45))
+    far_path = tmp_path / "far-photo.png"
+    cv2.imwrite(str(far_path), far.image)
     steps = [
         {"show": "settings"}, {"tap": "settings.seats_ends"}, {"show": "table"}, {"report": "ends"},
         {"screenshot": str(tmp_path / SHOTS[0])},
@@ -46,6 +49,8 @@ def demo_run(tmp_path_factory):
         {"report": "bad_source"},
         {"type": ["camera.source", "7"]}, {"tap": "camera.open_source"}, {"report": "unplugged"},
         {"type": ["camera.source", str(photo_path)]}, {"tap": "camera.open_source"}, {"report": "file_source"},
+        {"type": ["camera.source", str(far_path)]}, {"tap": "camera.open_source"}, {"report": "far_source"},
+        {"screenshot": str(tmp_path / "camera-far-fr.png")},
     ]
     report = run_autopilot(tmp_path, steps, name="camera_table", lang="fr")
     if os.environ.get("UPDATE_SCREENSHOTS"):
@@ -99,6 +104,15 @@ def test_a_photo_file_as_camera_source_is_read(demo_run):
     camera = report["file_source"]["screens"]["camera"]
     assert camera["found"] and camera["source"].endswith("table-photo.png")
     assert camera["tokens_read"] == sorted(map(list, tokens))
+
+
+def test_a_camera_too_far_for_tokens_is_told_so_and_the_demo_camera_is_not_MT_2_05(demo_run):
+    """The status says how many squares' tokens are too small to read well; the demo frames the
+    board so that none is."""
+    report, _ = demo_run
+    assert "trop petits" not in report["camera"]["screens"]["camera"]["status"]
+    far = report["far_source"]["screens"]["camera"]
+    assert far["found"] and "sont trop petits dans l'image" in far["status"], far["status"]
 
 
 def test_seats_turn_to_face_their_players(demo_run):

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 import yaml
 
@@ -108,3 +109,23 @@ def test_real_chess_photos_read_w_and_b_with_no_unflagged_error_MT_2_02_e():
                      for s in result.squares)
     assert wrong == 0
     assert flagged <= 0.25 * read
+
+
+def test_scan_says_where_tokens_are_too_small_to_read_MT_2_05(tmp_path, capsys):
+    """A board seen small and tilted: the far squares' tokens cannot be promised, and both the JSON
+    and the summary say where (the squares follow from the homography alone)."""
+    from vision.tokens import squares_too_small
+
+    board = load_board(library_boards()["duel-20x12"])
+    photo = photograph(render_printed(board, 48), board=board, seed=5, hand=0.0, fill=(0.4, 0.45),
+                       max_tilt_deg=45)
+    path = tmp_path / "far.jpg"
+    cv2.imwrite(str(path), photo.image)
+    assert main(["scan", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    expected = squares_too_small(np.array(doc["homography"]), 20, 12)
+    assert expected and doc["tokens_too_small"] == [list(at) for at in expected]
+    assert main(["scan", str(path)]) == 0
+    assert f"tokens on {len(expected)} squares" in capsys.readouterr().out
+    assert main(["calibrate", "--camera", str(path), "--grid", "20x12", "--out", str(tmp_path / "cal")]) == 0
+    assert f"tokens on {len(expected)} squares" in capsys.readouterr().out

@@ -287,6 +287,44 @@ def test_picture_reader_first_look_drops_no_token_it_would_name_MT_2_05():
     assert skipped and not set(skipped) & set(named)
 
 
+def test_squares_too_small_for_tokens_are_the_far_ones_MT_2_05():
+    """MT 2.05: where a token's code cells fall under `reliable_cell_px` the app says so (a token
+    there may be missed) instead of promising a read. Checked against each square's own width."""
+    import cv2
+
+    from boards.tokens import LAYOUT
+    from vision.tokens import TOKEN_SQUARES, TokenConfig, squares_too_small
+
+    grid = np.float32([[0, 0], [20, 0], [20, 12], [0, 12]])
+    far_narrow = np.float32([[700, 100], [1220, 100], [1900, 1000], [20, 1000]])   # top row far away
+    homography = cv2.getPerspectiveTransform(grid, far_narrow)
+    config = TokenConfig()
+    small = set(squares_too_small(homography, 20, 12, config))
+    assert small and len(small) < 240
+    for y in range(12):
+        for x in range(20):
+            ends = cv2.perspectiveTransform(np.float32([[[x, y + 0.5], [x + 1, y + 0.5]]]), homography)[0]
+            cell_px = np.linalg.norm(ends[1] - ends[0]) * LAYOUT.cell * TOKEN_SQUARES
+            if abs(cell_px - config.reliable_cell_px) > 0.2:   # clear of the line: the width decides
+                assert ((x, y) in small) == (cell_px < config.reliable_cell_px), (x, y, cell_px)
+            if (x, y) in small and y > 0:
+                assert (x, y - 1) in small, "farther squares are smaller still"
+
+
+@pytest.mark.parametrize("size, frame", [((20, 12), (1920, 1080)), ((40, 25), (3840, 2160))])
+def test_a_board_filling_the_frame_leaves_no_square_too_small_for_tokens_MT_2_05(size, frame):
+    """The README's camera advice: 20×12 at 1080p or 40×25 at 4K, the board filling the frame, tilt
+    up to 45°: tokens are within reach everywhere (the token bench's ≥ 99.5 % holds there)."""
+    from vision.tokens import squares_too_small
+    from vision.video import random_camera
+
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        board = random_board(*size, rng)
+        camera = random_camera(board, frame, rng, max_tilt_deg=45.0)
+        assert squares_too_small(camera.homography, *size) == [], seed
+
+
 def test_picture_reader_decodes_a_second_place_when_the_best_fit_names_no_token_MT_2_05():
     """A dim token beside a bright square: the average token fits the bright edge a little better
     than the token itself; the second place it fits, decoded too, names the token (token bench,

@@ -117,3 +117,13 @@ def test_long_stream_reuses_still_frames_and_keeps_true_positions():
             checked += 1
             right += tracker.positions == {(t.player, t.number): t.square for t in frame.tokens}
     assert checked >= 15 and right == checked
+
+
+def test_advice_names_how_many_squares_and_which_rows_are_too_small_for_tokens_MT_2_05():
+    from vision.tracking import too_small_advice
+
+    squares = [(0, 0), (1, 0), (5, 1), (2, 3)]
+    assert too_small_advice(squares, "en").startswith("tokens on 4 squares (rows 1–2, 4) are too small")
+    assert too_small_advice(squares, "fr").startswith("les jetons de 4 cases (rangées 1–2, 4) sont trop petits")
+    assert "1 square (row 7)" in too_small_advice([(3, 6)], "en")
+    assert too_small_advice([], "fr") == ""

@@ -29,7 +29,7 @@ def test_watch_prints_the_move_a_hand_made(recorded, capsys):
     folder, board_file, moved, frm, to = recorded
     assert main(["watch", str(folder), "--board", str(board_file), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "board found" in out
+    assert "board found" in out and "too small" not in out   # the board fills the frame: tokens within reach
     assert f"moved {square_label(frm)} → {square_label(to)}" in out
     assert out.count("moved") == 1
 
@@ -62,3 +62,17 @@ def test_watch_says_when_no_board_is_in_view(tmp_path, recorded, capsys):
     cv2.imwrite(str(tmp_path / "blank.png"), np.full((240, 320, 3), 90, np.uint8))
     assert main(["watch", str(tmp_path), "--board", str(board_file), "--lang", "en"]) == 1
     assert "board not found" in capsys.readouterr().err
+
+
+def test_watch_says_where_tokens_are_too_small_to_read_MT_2_05(tmp_path, capsys):
+    """A camera far from the board: told once, when the board is found, in the table's language."""
+    from vision.synth import photograph
+
+    board = random_board(20, 12, np.random.default_rng(3))
+    board_file = tmp_path / "board.yaml"
+    save_board(board, board_file)
+    photo = photograph(board, seed=3, hand=0.0, fill=(0.4, 0.45), max_tilt_deg=45)
+    cv2.imwrite(str(tmp_path / "far.png"), photo.image)
+    assert main(["watch", str(tmp_path / "far.png"), "--board", str(board_file), "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "plateau trouvé" in out and "sont trop petits dans l'image" in out

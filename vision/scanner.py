@@ -23,7 +23,7 @@ from calibration.config import DEFAULT_CONFIG, ColourConfig, VisionConfig
 from calibration.grid_finder import find_grid
 from calibration.registration import register_board
 from vision.squares import SquareReading, inner_mask, read_squares, read_two_tone
-from vision.tokens import TokenConfig, detect_tokens
+from vision.tokens import TokenConfig, detect_tokens, squares_too_small
 
 PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
@@ -42,6 +42,7 @@ class ScanResult:
     mismatches: list[dict] | None = None  # with a board file: squares that disagree with it
     stage_ms: dict[str, float] = field(default_factory=dict)  # registration vs reading, for the bench
     profile: ColourProfile | None = None  # the colour profile adapted to this photo (saved by calibrate)
+    tokens_too_small: list[tuple[int, int]] = field(default_factory=list)  # squares too small to read tokens well
 
     def square(self, x: int, y: int) -> SquareReading:
         return self.squares[y * self.width + x]
@@ -58,6 +59,8 @@ class ScanResult:
             doc["error"] = self.error
         if self.mismatches is not None:
             doc["mismatches"] = self.mismatches
+        if self.found:
+            doc["tokens_too_small"] = [[x, y] for x, y in self.tokens_too_small]
         return doc
 
 
@@ -209,7 +212,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
     squares = [_unknown_when_covered(s, board) for s in squares]
     result = ScanResult(True, width, height, np.asarray(homography, float), squares, tokens, method=method,
-                        profile=profile)
+                        profile=profile, tokens_too_small=squares_too_small(homography, width, height, token_config))
     if board is not None:
         result.mismatches = mismatches(result, board)
         result.squares = settle_with_board_file(result.squares, result.mismatches)

@@ -78,6 +78,7 @@ class TokenConfig:
     region_squares: int = 30            # up to this many squares, a read counts as a few squares
     margin_squares: float = 0.3         # extra search border around the grid, in squares
     read_pictures: bool = True          # second reader for tokens whose code is too small to decode
+    reliable_cell_px: float = 2.5       # marker cell (px) from which tokens are read ≥ 99.5 % (token bench)
     picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
     picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
     picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
@@ -715,6 +716,20 @@ def _confident(match: _PictureMatch | None, config: TokenConfig) -> bool:
     matched (a partly hidden token is not guessed)."""
     return (match is not None and _clear_winner(match.score, match.margin, config)
             and match.worst_part >= config.picture_min_part)
+
+
+def squares_too_small(homography, width: int, height: int, config: TokenConfig | None = None
+                      ) -> list[tuple[int, int]]:
+    """The squares (x, y) where a token's code cells are under `reliable_cell_px` in the image.
+
+    Tokens there are still read, but fewer of them (the token bench's recall by cell size: under
+    2 px it falls to 93–98 %); what is missed is never guessed, so the camera only has to come
+    closer. The homography alone decides it, so the app can say so as soon as the board is found."""
+    config = config or TokenConfig()
+    h_mat = np.asarray(homography, np.float64).reshape(3, 3)
+    every = [(x, y) for y in range(height) for x in range(width)]
+    small = _cells_under(h_mat, np.array(every, np.float64) + 0.5, config.reliable_cell_px)
+    return [at for at, is_small in zip(every, small) if is_small]
 
 
 def _cells_under(h_mat: np.ndarray, points: np.ndarray, limit_px: float) -> np.ndarray:

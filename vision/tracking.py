@@ -37,6 +37,33 @@ _MESSAGES = {
 }
 
 
+_TOO_SMALL = {
+    "en": "tokens on {count} ({rows}) are too small in the image to be read reliably: "
+          "bring the camera closer or use a higher resolution",
+    "fr": "les jetons de {count} ({rows}) sont trop petits dans l'image pour être lus sûrement : "
+          "rapprochez la caméra ou augmentez la résolution",
+}
+
+
+def too_small_advice(squares: Collection[SquareXY], lang: str = "en") -> str:
+    """What to tell the table when tokens on some squares are too small to read well
+    (`vision.tokens.squares_too_small`); empty when every square is fine."""
+    if not squares:
+        return ""
+    lang = lang if lang in _TOO_SMALL else "en"
+    rows = sorted({y + 1 for _, y in squares})
+    one, many = {"fr": (("case", "cases"), ("rangée", "rangées")),
+                 "en": (("square", "squares"), ("row", "rows"))}[lang]
+    count = f"{len(squares)} {one[0] if len(squares) == 1 else one[1]}"
+    word = many[0] if len(rows) == 1 else many[1]
+    spans, start = [], rows[0]
+    for prev, row in zip(rows, rows[1:] + [None]):
+        if row != prev + 1:
+            spans.append(f"{start}" if start == prev else f"{start}–{prev}")
+            start = row
+    return _TOO_SMALL[lang].format(count=count, rows=f"{word} {', '.join(spans)}")
+
+
 def token_name(token: Token, lang: str = "en") -> str:
     """'red 7' / 'rouge 7': the player's colour name and the number."""
     return f"{player_name(token[0], lang)} {token[1]}"

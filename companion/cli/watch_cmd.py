@@ -99,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _watch(frames: Iterator, board, max_frames: int | None, lang: str) -> int:
     from calibration.registration import RegistrationTracker, register_board
-    from vision.tracking import StillCameraReader, TokenTracker
+    from vision.tokens import squares_too_small
+    from vision.tracking import StillCameraReader, TokenTracker, too_small_advice
 
     say = {"fr": ("plateau trouvé (image {i}, {n} repères)", "la caméra a bougé : recalage (image {i})",
                   "plateau introuvable dans les {n} premières images : les repères imprimés sont-ils visibles ?"),
@@ -124,6 +125,9 @@ def _watch(frames: Iterator, board, max_frames: int | None, lang: str) -> int:
                 continue
             unregistered = 0
             print(say[0].format(i=index, n=registration.markers_used), flush=True)
+            advice = too_small_advice(squares_too_small(registration.homography, board.width, board.height), lang)
+            if advice:
+                print(advice, flush=True)
             check = RegistrationTracker(registration)
             reader = StillCameraReader(registration.homography, board.width, board.height)
         reading = reader.read(frame)

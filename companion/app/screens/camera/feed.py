@@ -18,8 +18,10 @@ from boards import Board
 from boards.model import Square as PrintedSquare
 
 Square = tuple[int, int]
-# BGR + alpha of the overlay layers on the photo (same meaning as the board view's layers)
+# BGR + alpha of the overlay layers on the photo (same meaning as the board view's layers), drawn in
+# this order; "too_small" greys the squares where tokens are too small in the image to read well
 PHOTO_LAYERS: dict[str, tuple[tuple[int, int, int], float]] = {
+    "too_small": ((60, 60, 60), 0.35),
     "zone": ((30, 215, 255), 0.35),
     "moves": ((90, 255, 30), 0.55),
     "attack": ((30, 40, 255), 0.65),
@@ -170,6 +172,7 @@ class Reading:
     tokens: list[dict] = field(default_factory=list)
     error: str = ""
     timing_ms: float = 0.0
+    too_small: list[Square] = field(default_factory=list)   # squares where tokens are too small to read well
 
 
 def read_board(image: np.ndarray, board: Board) -> Reading:
@@ -182,7 +185,8 @@ def read_board(image: np.ndarray, board: Board) -> Reading:
     # a square hidden by a token takes its colour from the board file: only visible doubts are asked (MT 2.02.e)
     doubtful = [(s["x"], s["y"]) for s in result["squares"] if s.get("uncertain") and not s.get("covered")]
     return Reading(True, np.asarray(result["homography"], dtype=np.float64), doubtful, result.get("tokens", []),
-                   timing_ms=float(result.get("timing_ms", {}).get("total", 0.0)))
+                   timing_ms=float(result.get("timing_ms", {}).get("total", 0.0)),
+                   too_small=[(x, y) for x, y in result.get("tokens_too_small", [])])
 
 
 def draw_on_photo(image: np.ndarray, homography: np.ndarray, layers: dict[str, set[Square]]) -> np.ndarray:

@@ -16,6 +16,7 @@ from companion.app.screens.camera.feed import FeedUnavailable, KivyCameraFeed, R
     draw_on_photo, read_board
 from companion.app.widgets import controls  # noqa: F401
 from companion.app.widgets.board_view import bgr_texture
+from vision.tracking import too_small_advice
 
 load_kv_beside(__file__)
 
@@ -125,6 +126,9 @@ class CameraScreen(Screen):
             return
         if reading.found:
             self.status = app.t("camera.found", app.lang, tokens=len(reading.tokens), ms=round(reading.timing_ms))
+            advice = too_small_advice(reading.too_small, app.lang)
+            if advice:
+                self.status += f" {advice[0].upper()}{advice[1:]}."
         elif reading.error:
             self.status = app.t("camera.not_found", app.lang, error=reading.error)
         self.doubtful = app.session.doubtful_squares(reading.doubtful)
@@ -184,5 +188,6 @@ class CameraScreen(Screen):
             overlay = app.session.overlays(app.selected) if app.selected in app.session.tokens() else None
             layers = dict(overlay.layers) if overlay else {}
             layers["doubtful"] = set(self.doubtful)
+            layers["too_small"] = set(self.reading.too_small)
             image = draw_on_photo(image, self.reading.homography, layers)
         self.ids.photo.texture = bgr_texture(image)
