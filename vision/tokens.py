@@ -474,8 +474,9 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures, count: int = 1, apa
     second place is worth decoding: on a dim token beside a bright square the average token can
     fit the bright edge slightly better than the token itself. All 48 poses are tried at half
     scale; the few best, each with its two neighbouring angles, are refined at full scale within a
-    few pixels — the full search's answer at a fraction of the cost. The correlations are matrix products of the raw windows with the
-    zero-mean templates (a window's mean then drops out), divided by each window's own spread.
+    few pixels — the full search's answer at a fraction of the cost. The correlations are matrix
+    products of the raw windows with the zero-mean templates (a window's mean then drops out),
+    divided by each window's own spread.
     What is tried, and the windows, are found for all squares at once; only the product stays per
     square (each square multiplies its own few angles: one product for all would need them all)."""
     n, side, _ = views.shape
@@ -629,7 +630,8 @@ def _match_pictures(image: np.ndarray, homography: np.ndarray, squares: list[tup
                     centre = np.array([squares[i][0] + 0.5, squares[i][1] + 0.5])
                     posed.append((i, centre + (np.array([lx, ly]) - reach) / _CANON_PX, angle))
         if posed:
-            for (i, _, _), match in zip(posed, _decode_pictures(image, homography, [p[1:] for p in posed], config)):
+            decoded = _decode_pictures(image, homography, [p[1:] for p in posed], config)
+            for (i, _, _), match in zip(posed, decoded):
                 if match is not None and (matches[i] is None or match.score > matches[i].score):
                     matches[i] = match
     return matches
