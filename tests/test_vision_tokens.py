@@ -325,25 +325,30 @@ def test_a_board_filling_the_frame_leaves_no_square_too_small_for_tokens_MT_2_05
         assert squares_too_small(camera.homography, *size) == [], seed
 
 
-def test_picture_reader_decodes_a_second_place_when_the_best_fit_names_no_token_MT_2_05():
-    """A dim token beside a bright square: the average token fits the bright edge a little better
-    than the token itself; the second place it fits, decoded too, names the token (token bench,
-    seed 20327: yellow 7 on a shadowed square)."""
+def reads_with_and_without(seed: int, fill: tuple[float, float], **without) -> tuple[set, set, set]:
+    """A token-bench photo (20×12 at 1080p, 25 tokens, `vision.synth.photograph`): its truth, the
+    tokens read with the default settings, and those read with the settings in `without` changed."""
     from dataclasses import replace
 
     from vision.synth import photograph
     from vision.tokens import TokenConfig
 
-    rng = np.random.default_rng(20327)
+    rng = np.random.default_rng(seed)
     board = random_board(20, 12, rng)
     truth = {(t.player, t.number, *t.square) for t in random_tokens(board, 25, rng)}
-    photo = photograph(board, tokens=sorted(truth), seed=20327, frame=(1920, 1080), px_per_square=96,
-                       fill=(0.85, 1.0), hand=0.0)
+    photo = photograph(board, tokens=sorted(truth), seed=seed, frame=(1920, 1080), px_per_square=96, fill=fill,
+                       hand=0.0)
     config = TokenConfig()
-    read = found(detect_tokens(photo.image, photo.homography, 20, 12, config=config))
+    return truth, *(found(detect_tokens(photo.image, photo.homography, 20, 12, config=c))
+                    for c in (config, replace(config, **without)))
+
+
+def test_picture_reader_decodes_a_second_place_when_the_best_fit_names_no_token_MT_2_05():
+    """A dim token beside a bright square: the average token fits the bright edge a little better
+    than the token itself; the second place it fits, decoded too, names the token (token bench,
+    seed 20327: yellow 7 on a shadowed square)."""
+    truth, read, one_place = reads_with_and_without(20327, (0.85, 1.0), picture_pose_hypotheses=1)
     assert (1, 7, 7, 7) in read and read <= truth
-    one_place = found(detect_tokens(photo.image, photo.homography, 20, 12,
-                                    config=replace(config, picture_pose_hypotheses=1)))
     assert (1, 7, 7, 7) not in one_place, "the case this setting exists for"
 
 
@@ -351,19 +356,7 @@ def test_a_token_in_a_deep_shadow_is_still_looked_at_MT_2_05():
     """The plain-square bar (a grey spread) falls with the square's light: a token in a deep shadow
     keeps its printed contrast on less light (token bench's held-out photo, seed 50224: two tokens
     in the shadow were skipped as plain squares with the bar of a lit token)."""
-    from dataclasses import replace
-
-    from vision.synth import photograph
-    from vision.tokens import TokenConfig
-
-    rng = np.random.default_rng(50224)
-    board = random_board(20, 12, rng)
-    truth = {(t.player, t.number, *t.square) for t in random_tokens(board, 25, rng)}
-    photo = photograph(board, tokens=sorted(truth), seed=50224, frame=(1920, 1080), px_per_square=96,
-                       fill=(0.70, 0.85), hand=0.0)
-    config = TokenConfig()
+    truth, read, lit_bar = reads_with_and_without(50224, (0.70, 0.85), picture_min_light=1.0)
     shaded = {(3, 26, 4, 11), (2, 34, 1, 9)}
-    read = found(detect_tokens(photo.image, photo.homography, 20, 12, config=config))
     assert shaded <= read <= truth
-    lit_bar = found(detect_tokens(photo.image, photo.homography, 20, 12, config=replace(config, picture_min_light=1.0)))
     assert not shaded & lit_bar, "the case this setting exists for"
