@@ -16,7 +16,7 @@ from companion.app.demo import demo_board, demo_pieces
 from test_app_drive import run_autopilot
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
-SHOTS = ("table-ends-fr.png", "table-leave-fr.png", "camera-confirm-fr.png")
+SHOTS = ("table-ends-fr.png", "table-leave-fr.png", "camera-confirm-fr.png", "camera-far-fr.png")
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def demo_run(tmp_path_factory):
         {"type": ["camera.source", "7"]}, {"tap": "camera.open_source"}, {"report": "unplugged"},
         {"type": ["camera.source", str(photo_path)]}, {"tap": "camera.open_source"}, {"report": "file_source"},
         {"type": ["camera.source", str(far_path)]}, {"tap": "camera.open_source"}, {"report": "far_source"},
-        {"screenshot": str(tmp_path / "camera-far-fr.png")},
+        {"screenshot": str(tmp_path / SHOTS[3])},
     ]
     report = run_autopilot(tmp_path, steps, name="camera_table", lang="fr")
     if os.environ.get("UPDATE_SCREENSHOTS"):

@@ -21,7 +21,7 @@ Square = tuple[int, int]
 # BGR + alpha of the overlay layers on the photo (same meaning as the board view's layers), drawn in
 # this order; "too_small" greys the squares where tokens are too small in the image to read well
 PHOTO_LAYERS: dict[str, tuple[tuple[int, int, int], float]] = {
-    "too_small": ((60, 60, 60), 0.35),
+    "too_small": ((40, 40, 40), 0.5),
     "zone": ((30, 215, 255), 0.35),
     "moves": ((90, 255, 30), 0.55),
     "attack": ((30, 40, 255), 0.65),
