@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 COLOURS = "WUBRG"  # canonical order used everywhere (labels, JSON, files)
+# A square's place on the grid: (column, row), both from 0 at the printed top-left square (A1).
+# The one name every package uses for a grid coordinate (a `Square` is what stands there).
+XY = tuple[int, int]
 COLOUR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 _SQUARE_CODE = re.compile(r"^(?P<colours>[WUBRG]*)(?P<marks>[#@*]*)$")
