@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import PACKAGE_DIR
-from companion.app.i18n import LANGUAGES, strings, translate
+from companion.i18n import LANGUAGES, strings, translate
 from companion.app.platform_services import system_language
 
 # t("key"...) / app.t("key"...) / translate(lang, "key"...) / t(f"key.{...}") prefixes in .py and .kv files

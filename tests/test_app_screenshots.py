@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.app.i18n import LANGUAGES
+from companion.i18n import LANGUAGES
 from companion.app.screens import SCREENS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"

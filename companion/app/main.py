@@ -16,7 +16,7 @@ from kivy.clock import Clock
 from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.app import i18n
+from companion import i18n
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
 from companion.app.screens import screen_class

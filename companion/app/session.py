@@ -15,7 +15,7 @@ from pathlib import Path
 from boards import Board, COLOURS, library_boards, load_board, square_label
 from boards.model import Square as BoardSquare
 from boards.tokens import PLAYER_COLOURS, PLAYER_NAMES, render_token
-from companion.app.i18n import translate
+from companion.i18n import translate
 from companion.app.widgets.board_image import BoardPicture, board_picture
 from companion.game import (MOVEMENT_STEPS, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError, latest_game,
                             load_game, prebuilt_event_deck)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.uix.screenmanager import Screen
 
-from companion.app.i18n import LANGUAGES
+from companion.i18n import LANGUAGES
 from companion.app.kv import load_kv_beside
 from companion.app.widgets import controls  # noqa: F401
 
