@@ -461,6 +461,7 @@ class Record(Kind):
     fields: dict
     required: tuple = ()
     say: str = ""
+    noun: str = "key"  # what the table calls a key of this mapping ("option" for house rules)
 
     @property
     def expected(self) -> str:
@@ -482,4 +483,4 @@ class Record(Kind):
         close = difflib.get_close_matches(key, list(self.fields), n=1) if isinstance(key, str) else []
         names = list(self.fields)
         allowed = ", ".join(names[:12]) + (f", … ({len(names)} in all)" if len(names) > 12 else "")
-        return "unknown key" + (f"; did you mean {close[0]}?" if close else "") + f" (allowed: {allowed})"
+        return f"unknown {self.noun}" + (f"; did you mean {close[0]}?" if close else "") + f" (allowed: {allowed})"

@@ -46,7 +46,7 @@ def test_house_rules_load_from_yaml(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("metrik: chebyshev\n", r"house\.yaml:1, field 'metrik': unknown key; did you mean metric\? "
+    ("metrik: chebyshev\n", r"house\.yaml:1, field 'metrik': unknown option; did you mean metric\? "
                             r"\(allowed: metric, die_sides"),
     ("metric: hexagonal\n", r"house\.yaml:1, field 'metric': expected one of manhattan, chebyshev"),
     ("die_sides: 6\n", r"field 'die_sides': expected one of 10, 12, got 6"),

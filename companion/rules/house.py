@@ -37,7 +37,7 @@ OPTIONS = Record({
     "haste_moves_when_sick": Flag(),
     "uncertain_colours": OneOf(UNCERTAIN_READINGS),
     "mana_burn": Flag(),
-})
+}, noun="option")
 
 
 @dataclass(frozen=True)
