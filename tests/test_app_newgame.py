@@ -52,7 +52,7 @@ def newgame_run(tmp_path_factory):
         {"tap": "newgame.start"}, {"report": "refused"},
         {"tap": "newgame.without_events"}, {"report": "without_events"},
         {"tap": "newgame.planechase"}, {"type": ["newgame.player-1.planes", PLANES]},
-        {"pick": ["newgame.board", "scanned"]},
+        {"pick": ["newgame.board", "scanned (camera)"]},
         {"type": ["newgame.photo", str(tmp_path / "missing.png")]}, {"tap": "newgame.scan"}, {"report": "scan_missing"},
         {"type": ["newgame.photo", str(photo_path)]}, {"tap": "newgame.scan"}, {"report": "scanned"},
         {"screenshot": str(tmp_path / SHOTS[1])},
@@ -61,8 +61,8 @@ def newgame_run(tmp_path_factory):
         {"tap": "table.seat-1.keep"}, {"tap": "table.seat-1.mulligan"}, {"report": "kept"},
         {"screenshot": str(tmp_path / SHOTS[2])},
         {"tap": "table.next_phase"},
-        {"pick": ["table.seat-1.source", "Commander · Cleo 0"]}, {"tap": "table.seat-1.commander_hit"},
-        {"pick": ["table.seat-3.source", "Commander · Bruno 0"]}, {"tap": "table.seat-3.commander_hit"},
+        {"pick": ["table.seat-1.source", "Commander\nCleo · 0"]}, {"tap": "table.seat-1.commander_hit"},
+        {"pick": ["table.seat-3.source", "Commander\nBruno · 0"]}, {"tap": "table.seat-3.commander_hit"},
         {"tap": "table.seat-3.commander_hit"}, {"report": "commander"},
     ]
     report = run_autopilot(tmp_path, steps, name="newgame")

@@ -109,6 +109,11 @@ def test_seats_sit_in_rows_of_near_square_cells(count, rows):
     assert table.grid_shape(count) == rows
 
 
+def test_the_hordes_city_has_a_row_of_its_own():
+    """HO 300.3: the City's shared life is the big number."""
+    assert table.grid_shape(3, city=True) == [1, 3]
+
+
 def test_quick_layouts_turn_the_far_row_and_the_table_ends():
     assert [table.default_rotation(s, 4, "upright") for s in range(4)] == [0, 0, 0, 0]
     assert [table.default_rotation(s, 4, "facing") for s in range(4)] == [180, 180, 0, 0]

@@ -276,7 +276,8 @@ class BoardView(StencilView):
         from kivy.graphics.transformation import Matrix
 
         factor = square_dp * dp(1) / self.surface.picture.px_per_square / self.scatter.scale
-        anchor = self.scatter.to_local(*self.to_widget(*window_pos, relative=False))
+        # the scale is applied in the scatter's parent space (pre-multiplied): the anchor is a point there
+        anchor = self.to_widget(*window_pos, relative=False)
         self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=anchor)
 
     def window_point_of(self, at: Square) -> tuple[float, float]:
@@ -296,9 +297,8 @@ class BoardView(StencilView):
             if new_scale != self.scatter.scale:
                 from kivy.graphics.transformation import Matrix
 
-                anchor = self.scatter.to_local(*self.to_widget(*touch.pos, relative=False))
                 self.scatter.apply_transform(Matrix().scale(new_scale / self.scatter.scale,
-                                                            new_scale / self.scatter.scale, 1), anchor=anchor)
+                                                            new_scale / self.scatter.scale, 1), anchor=touch.pos)
             return True
         touch.ud.setdefault("board_tap_start", touch.pos)
         return super().on_touch_down(touch)

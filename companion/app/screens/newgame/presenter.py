@@ -43,6 +43,11 @@ def board_choices() -> list[str]:
     return [*library_boards(), *BOARD_CHOICES_EXTRA]
 
 
+def board_label(choice: str, lang: str) -> str:
+    """A bundled board by its name; a generated or scanned one in words."""
+    return translate(lang, f"newgame.{choice}") if choice in BOARD_CHOICES_EXTRA else choice
+
+
 def board_from_choice(choice: str, players: int) -> Board:
     """A bundled board by name, or a freshly generated fair one of the recommended size (MT 1.02.a)."""
     boards = library_boards()

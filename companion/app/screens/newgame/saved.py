@@ -28,7 +28,7 @@ def saved_games(folder: Path, current: Path | None, lang: str) -> list[SavedRow]
     for game in list_games(folder):
         is_current = current is not None and Path(game.path) == Path(current)
         when = game.updated.strftime("%d/%m/%Y %H:%M") if lang == "fr" else game.updated.strftime("%Y-%m-%d %H:%M")
-        text = translate(lang, "saves.row", when=when, name=Path(game.path).stem)
+        text = translate(lang, "saves.row", when=when, name=Path(game.path).stem.rsplit("-", 1)[-1])
         label = translate(lang, "saves.playing") if is_current else translate(lang, "saves.continue")
         rows.append(SavedRow(Path(game.path), text, label, True, is_current))
     return rows

@@ -56,7 +56,8 @@ class SavedGameRow(BoxLayout):
 
 class NewGameScreen(Screen):
     mode = OptionProperty("form", options=("form", "saved"))
-    board_names = ListProperty([])
+    board_labels = ListProperty([])     # the boards offered, as the table reads them
+    board_label = StringProperty("")
     variant = StringProperty("free_for_all")
     horde_difficulty = StringProperty("beginner")
     movement_die = StringProperty("D12")
@@ -88,8 +89,8 @@ class NewGameScreen(Screen):
         for part in self._parts.values():
             self.remove_widget(part)
         self.ids.body.add_widget(self._parts["form"])
-        self.board_names = presenter.board_choices()
-        self.board_choice = self.board_names[0] if self.board_names else ""
+        self._boards = presenter.board_choices()
+        self.board_choice = self._boards[0] if self._boards else ""
         self.house_base = HouseRules()
         self.event_deck = prebuilt_event_deck()
         app.bind(lang=lambda *_: self._reword(), revision=lambda *_: self.list_saved())
@@ -134,8 +135,19 @@ class NewGameScreen(Screen):
     def rows(self) -> list[PlayerRow]:
         return sorted(self.ids.players.children, key=lambda r: r.seat)
 
+    def on_board_choice(self, *_):
+        self.board_label = presenter.board_label(self.board_choice, App.get_running_app().lang)
+
+    def pick_board(self, label: str) -> None:
+        app = App.get_running_app()
+        chosen = next((b for b in self._boards if presenter.board_label(b, app.lang) == label), None)
+        if chosen is not None:
+            self.board_choice = chosen
+
     def _reword(self) -> None:
         app = App.get_running_app()
+        self.board_labels = [presenter.board_label(b, app.lang) for b in self._boards]
+        self.on_board_choice()
         self.colour_names = [colour_name(n, app.lang) for n in range(1, MAX_PLAYERS + 1)]
         for row in self.ids.players.children:
             row.colour_names = self.colour_names
@@ -176,7 +188,9 @@ class NewGameScreen(Screen):
         self.starting_player_label = next(k for k, v in self._starters.items() if v == self.starting_player)
 
     def pick_starting_player(self, label: str) -> None:
-        if label in getattr(self, "_starters", {}):
+        if label not in getattr(self, "_starters", {}):
+            self.offer_starting_players()  # names typed since the list was made
+        if label in self._starters:
             self.starting_player = self._starters[label]
             self.starting_player_label = label
 

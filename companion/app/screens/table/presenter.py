@@ -52,6 +52,7 @@ class CityView:
     start: int
     wave: str
     result: str
+    boss: str          # the boss on the battlefield ("" when none): the table says when it leaves (HO 202.2)
 
 
 def panels(game: Game, lang: str) -> list[PanelView]:
@@ -101,8 +102,9 @@ def city(state: GameState, lang: str) -> CityView | None:
     wave = translate(lang, "horde.wave", wave=horde.wave, total=horde.wave_total,
                      level=translate(lang, f"horde.level_{horde.level}") if horde.level else "–",
                      cards=len(horde.library))
+    boss = horde.boss if horde.boss_on_battlefield and not horde.result else ""
     return CityView(horde.city_life, horde.city_start, wave,
-                    translate(lang, f"horde.result_{horde.result}") if horde.result else "")
+                    translate(lang, f"horde.result_{horde.result}") if horde.result else "", boss)
 
 
 def horde_draw_due(game: Game) -> bool:
@@ -157,9 +159,12 @@ def plane_text(state: GameState, lang: str) -> str:
 
 # -- where the panels sit ------------------------------------------------------------------------
 
-def grid_shape(count: int) -> list[int]:
+def grid_shape(count: int, city: bool = False) -> list[int]:
     """Panels per row, far row first: one row up to 3 seats, then two rows (the far one fuller).
-    Cells stay close to square, so a panel reads as well turned 90° as upright."""
+    Cells stay close to square, so a panel reads as well turned 90° as upright. With the Horde's
+    City (HO 300.3), the City has the first row to itself and the players (1 to 4) share the other."""
+    if city:
+        return [1, count]
     if count <= 3:
         return [count]
     far = math.ceil(count / 2)

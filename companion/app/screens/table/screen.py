@@ -29,6 +29,7 @@ from companion.app.words import turn_text
 load_kv_beside(__file__)
 
 GAP = dp(8)
+CITY_ROW = 0.56  # Horde: the City's share of the height (its life is the big number)
 
 
 class PlayerPanel(BoxLayout):
@@ -71,6 +72,7 @@ class CityPanel(BoxLayout):
     wave = StringProperty("")
     result = StringProperty("")
     draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
+    boss = StringProperty("")                # the boss on the battlefield: its leaving is a button (HO 202.2)
 
 
 class SeatFrame(Widget):
@@ -106,6 +108,7 @@ class SeatGrid(Widget):
     turned as upright."""
 
     frames = ListProperty([])
+    city = BooleanProperty(False)   # the first frame is the Horde's City: a row of its own
 
     def on_frames(self, *_):
         self.clear_widgets()
@@ -122,16 +125,18 @@ class SeatGrid(Widget):
     def _layout(self) -> None:
         if not self.frames:
             return
-        rows = presenter.grid_shape(len(self.frames))
-        row_height = (self.height - GAP * (len(rows) - 1)) / len(rows)
+        rows = presenter.grid_shape(len(self.frames) - self.city, self.city)
+        free = self.height - GAP * (len(rows) - 1)
+        heights = [free * CITY_ROW, free * (1 - CITY_ROW)] if self.city else [free / len(rows)] * len(rows)
         frames = iter(self.frames)
-        for index, count in enumerate(rows):
+        top = self.top
+        for row_height, count in zip(heights, rows):
             width = (self.width - GAP * (count - 1)) / count
-            top = self.top - index * (row_height + GAP)
             for column in range(count):
                 frame = next(frames)
                 frame.size = (width, row_height)
                 frame.pos = (self.x + column * (width + GAP), top - row_height)
+            top -= row_height + GAP
 
 
 class TableScreen(Screen):
@@ -160,11 +165,13 @@ class TableScreen(Screen):
         self.refresh()
 
     def find_widget(self, path: str):
-        """'seat-2.leave': a widget of player 2's panel; 'city.plus_1' of the City's (driven by the
+        """'seat-2.leave': a widget of player 2's panel; 'city.life.plus_1' of the City's (driven by the
         autopilot like a tap)."""
-        head, _, rest = path.partition(".")
-        panel = self._city if head == "city" else self._panels[int(head.split("-")[1])]
-        return panel.ids[rest] if rest else panel
+        head, *rest = path.split(".")
+        widget = self._city if head == "city" else self._panels[int(head.split("-")[1])]
+        for name in rest:  # 'seat-2.life.minus_5': ids of the parts inside the panel too
+            widget = widget.ids[name]
+        return widget
 
     def autopilot_report(self) -> dict:
         return {"rotations": {str(pid): frame.seat_rotation for pid, frame in self._frames.items()},
@@ -195,6 +202,7 @@ class TableScreen(Screen):
             self._recent[player.id] = RecentChange()
             frames.append(self._frames[player.id])
         self._recent[0] = RecentChange()  # the City's
+        self.ids.seats.city = self._city is not None
         self.ids.seats.frames = frames
 
     def reset_rotations(self) -> None:
@@ -246,8 +254,8 @@ class TableScreen(Screen):
             panel.source_label = next((label for label, pid in labels.items() if pid == panel.source), "")
         city = presenter.city(state, app.lang)
         if city is not None and self._city is not None:
-            self._city.life, self._city.start, self._city.wave, self._city.result = (
-                str(city.life), city.start, city.wave, city.result)
+            self._city.life, self._city.start, self._city.wave, self._city.result, self._city.boss = (
+                str(city.life), city.start, city.wave, city.result, city.boss)
             self._city.recent = RecentChange.text(self._recent[0].update(city.life, now))
         self.turn_text = turn_text(state, app.lang)
         self.event_text = presenter.event_text(state, app.lang)
