@@ -83,6 +83,7 @@ class TacticalApp(App):
     def build(self):
         load_kv_beside(__file__)
         self.session = GameSession(self.save_dir, demo=self.demo)
+        self.message = self.session.notice_text(self.lang)  # a repaired, read-only or unreadable save
         root = self._build_root()
         self.root = root  # screens are built on first use (launch time), and they reach the app through it
         keep_screen_awake(True)
@@ -130,6 +131,7 @@ class TacticalApp(App):
             result = getattr(self.session, action)(*args, **kwargs)
         except self.session.refusals as exc:
             self.message = str(exc)
+            self.session.reload_if_broken()
             return None
         except Exception:  # a bug must not kill a game in progress: log it, show it, keep the table going
             log.error("action %s failed:\n%s", action, traceback.format_exc())

@@ -72,8 +72,15 @@ class GameSession:
         self._confirmed_cache: tuple[int, set[Square]] | None = None
         self.board_doubts: frozenset[Square] = frozenset()  # a scanned board's squares still to confirm
         self.demo_focus: Token | None = None  # the demo's token shown selected at start
-        if latest_game(self.save_dir) is not None:
-            self.continue_game()  # a killed app continues where it was
+        self.notices: list[SaveError] = []  # what the table must read at start-up (saves repaired, read-only …)
+        skipped: list = []
+        path = latest_game(self.save_dir, skipped)
+        self.notices += [SaveError(g.problem, path=g.path, key="saves.skipped") for g in skipped]
+        if path is not None:
+            try:
+                self.continue_game(path)  # a killed app continues where it was
+            except SaveError as exc:  # unreadable after all: the other games stay reachable
+                self.notices.append(exc)
         elif demo:
             self._start_demo()
 
@@ -135,15 +142,30 @@ class GameSession:
         except (OSError, ValueError, KeyError, TypeError):  # none yet, or unreadable: nothing left to confirm
             return frozenset()
 
-    def continue_game(self) -> Game:
-        """Reload the most recent autosaved game (a damaged save comes back from its backup)."""
-        path = latest_game(self.save_dir)
+    def continue_game(self, path: Path | None = None) -> Game:
+        """Reload a saved game, by default the most recent one (a damaged save is repaired from its
+        backup; one another app writes, or in a read-only folder, opens read-only): notices say so."""
+        path = path or latest_game(self.save_dir)
         if path is None:
             raise GameError("no saved game to continue")
         self.close()
         self.game = load_game(path)
         self.board_doubts = self._load_doubts(path)
+        if self.game.recovered is not None:
+            self.notices.append(self.game.recovered)
+        if self.game.store.read_only:
+            self.notices.append(SaveError(self.game.store.read_only, path=path, key="saves.read_only"))
         return self.game
+
+    def notice_text(self, lang: str) -> str:
+        """The start-up notices, worded for the table."""
+        return "\n".join(translate(lang, notice.key, **notice.fields) for notice in self.notices)
+
+    def reload_if_broken(self) -> None:
+        """After a refused action whose save could not be checked, reopen the game from disk, so that
+        the screens show what is saved (companion.game.store: GameStore.broken)."""
+        if self.game is not None and self.game.store is not None and self.game.store.broken:
+            self.continue_game(self.game.store.path)
 
     def close(self) -> None:
         if self.game is not None and self.game.store is not None:
