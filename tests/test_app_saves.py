@@ -1,5 +1,5 @@
 """The app starts on every damaged data folder of issue 19's audit, says what happened, and keeps the
-other games reachable (companion.app.session start-up; the real app once, in a subprocess)."""
+other games reachable (companion.app.games start-up and its words; the real app once, in a subprocess)."""
 from __future__ import annotations
 
 import json
@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from boards import Board
-from companion.app.session import GameSession
-from companion.game import Dice, Game, GameSetup, PlayerSetup, list_games
+from companion.app import games
+from companion.app.words import refusal
+from companion.game import Dice, Game, GameSetup, PlayerSetup, SaveError, list_games
 from companion.game.store import backup_path
 
 BOARD = Board.from_rows([" ".join(["U"] * 20)] * 12, name="Test")
@@ -31,6 +32,23 @@ def played(folder: Path, names=("Anna", "Bruno"), actions: int = 5, close: bool 
         game.store.close()
     time.sleep(0.02)  # the next game is newer
     return game
+
+
+class Start:
+    """What the app does at start-up (companion.app.main.build): open the latest game that opens, and the
+    notices it shows in the top bar."""
+
+    def __init__(self, folder: Path):
+        self.notices: list[SaveError] = []
+        self.game, problem = games.open_latest(folder, self.notices)
+        if problem is not None:
+            self.notices.append(problem)
+
+    def text(self, lang: str) -> str:
+        return "\n".join(refusal(notice, lang) for notice in self.notices)
+
+    def close(self) -> None:
+        games.close(self.game)
 
 
 def older_and(folder: Path, make_newest) -> tuple[Game, Path]:
@@ -108,17 +126,17 @@ def damaged_wal(folder: Path) -> Path:
 def test_the_app_starts_on_a_damaged_folder_says_so_and_keeps_the_other_games(tmp_path, make_newest, continued,
                                                                             notice):
     older, newest = older_and(tmp_path, make_newest)
-    session = GameSession(tmp_path)
-    text = session.notice_text("en")
+    start = Start(tmp_path)
+    text = start.text("en")
     assert notice in text, text
-    assert session.notice_text("fr") and "[saves." not in session.notice_text("fr")
+    assert start.text("fr") and "[store." not in start.text("fr")
     if continued == "newest":
-        assert session.game.store.path == newest and session.game.store.read_only is None
+        assert start.game.store.path == newest and start.game.store.read_only is None
     else:
-        assert session.game.store.path == older.store.path and "The game of 2" in text
+        assert start.game.store.path == older.store.path and "The game of 2" in text
     listing = {g.path: g for g in list_games(tmp_path)}
     assert listing[older.store.path].status in ("ok",) and newest in listing
-    session.close()
+    start.close()
 
 
 def make_read_only(path: Path) -> None:
@@ -140,30 +158,30 @@ def test_the_app_opens_a_read_only_folder_to_look_at(tmp_path):
     game = played(tmp_path)
     make_read_only(tmp_path)
     try:
-        session = GameSession(tmp_path)
-        assert session.game.state == game.state
-        assert "Read-only (the folder is read-only)" in session.notice_text("en")
-        assert "Lecture seule" in session.notice_text("fr")
-        with pytest.raises(session.refusals):
-            session.change_life(1, -1)
-        assert session.game.state == game.state
+        start = Start(tmp_path)
+        assert start.game.state == game.state
+        assert "Read-only (the folder is read-only)" in start.text("en")
+        assert "Lecture seule" in start.text("fr")
+        with pytest.raises(SaveError):
+            start.game.change_life(1, -1)
+        assert start.game.state == game.state
     finally:
         make_writable(tmp_path)
 
 
 def test_a_second_app_on_the_same_folder_opens_the_game_read_only(tmp_path):
     game = played(tmp_path)
-    first = GameSession(tmp_path)
-    second = GameSession(tmp_path)
+    first = Start(tmp_path)
+    second = Start(tmp_path)
     assert first.game.store.read_only is None
-    assert "already open" in second.notice_text("en") and second.game.state == game.state
+    assert "already open" in second.text("en") and second.game.state == game.state
     first.close(), second.close()
 
 
 def test_only_an_unreadable_game_leaves_the_app_on_a_new_game_with_the_reason(tmp_path):
     without_meta(tmp_path)
-    session = GameSession(tmp_path)
-    assert not session.has_game and "cannot be opened" in session.notice_text("en")
+    start = Start(tmp_path)
+    assert start.game is None and "cannot be opened" in start.text("en")
 
 
 def test_the_real_app_starts_on_a_damaged_folder_and_shows_why(tmp_path):

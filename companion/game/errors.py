@@ -42,10 +42,10 @@ class SaveError(RuntimeError):
 
     `path` is the file; `restored_from` the backup used, if any; `entry` the journal entry (from 1)
     where a replay failed; `kept` / `lost` the entries a repair kept and lost (lost None: unknown).
-    `key` + `fields` word it for the table through companion.i18n (area `saves`)."""
+    `key` + `fields` word it for the table through companion.i18n (area `store`)."""
 
     def __init__(self, message: str, *, path=None, restored_from=None, entry: int | None = None,
-                 key: str = "saves.error", kept: int | None = None, lost: int | None = None, **fields):
+                 key: str = "store.error", kept: int | None = None, lost: int | None = None, **fields):
         self.message, self.path, self.restored_from, self.entry = message, path, restored_from, entry
         self.key, self.kept, self.lost = key, kept, lost
         self.fields = {"name": getattr(path, "name", path), "when": _when(path), "problem": message,

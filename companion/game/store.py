@@ -114,7 +114,7 @@ class GameStore:
             lock = WriterLock.acquire(path)
         except (OSError, LockUnavailable) as exc:
             raise SaveError(f"cannot create a game in {directory}: {_reason(exc)} (read-only?)", path=directory,
-                            key="saves.cannot_create", reason=_reason(exc)) from None
+                            key="store.cannot_create", reason=_reason(exc)) from None
         entries = [Entry.of(1, first)]
         try:
             _fault("new")
@@ -129,7 +129,7 @@ class GameStore:
             lock.release()
             remove(lock_path(path))
             raise SaveError(f"the new game could not be saved: {_reason(exc)}", path=path,
-                            key="saves.not_saved", reason=_reason(exc)) from None
+                            key="store.not_saved", reason=_reason(exc)) from None
         return store
 
     @property
@@ -143,10 +143,10 @@ class GameStore:
         """Save one journal operation, then bring the backup up to date. Raise SaveError when the
         operation is not on disk (the caller must then not show it)."""
         if self.read_only:
-            raise SaveError(f"not saved: {self.read_only}", path=self.path, key="saves.read_only",
+            raise SaveError(f"not saved: {self.read_only}", path=self.path, key="store.read_only",
                             reason=self.read_only)
         if self._broken:
-            raise SaveError(f"not saved: {self._broken}", path=self.path, key="saves.not_saved", reason=self._broken)
+            raise SaveError(f"not saved: {self._broken}", path=self.path, key="store.not_saved", reason=self._broken)
         entry = Entry.of(self._seq + 1, op)
         try:
             _fault("append")
@@ -155,7 +155,7 @@ class GameStore:
         except Exception as exc:
             if not self._landed(entry):
                 raise SaveError(f"this action was not saved: {_reason(exc)}", path=self.path,
-                                key="saves.not_saved", reason=_reason(exc)) from None
+                                key="store.not_saved", reason=_reason(exc)) from None
         self._seq = entry.seq
         self._mirror()
 
@@ -172,7 +172,7 @@ class GameStore:
             row = self._main.execute("SELECT op FROM journal WHERE seq = ?", (entry.seq,)).fetchone()
         except Exception as exc:
             self._broken = f"the save could not be checked after a write error ({_reason(exc)}): reopen the game"
-            raise SaveError(self._broken, path=self.path, key="saves.not_saved", reason=self._broken) from None
+            raise SaveError(self._broken, path=self.path, key="store.not_saved", reason=self._broken) from None
         return row is not None and row[0] == entry.text
 
     def _mirror(self) -> None:
@@ -365,8 +365,8 @@ def _repair(decision: _Decision) -> None:
 def _recovered_key(decision: _Decision) -> str:
     """The words for the table (companion.i18n, area saves) of what a repair did."""
     if not decision.restore:
-        return "saves.backup_rebuilt"
-    return {0: "saves.recovered", None: "saves.recovered_unknown"}.get(decision.lost, "saves.recovered_lost")
+        return "store.backup_rebuilt"
+    return {0: "store.recovered", None: "store.recovered_unknown"}.get(decision.lost, "store.recovered_lost")
 
 
 def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
@@ -392,7 +392,7 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
     try:
         decision = _decide(path, dice, clock)
         if decision.best is None:
-            raise SaveError(decision.message, path=path, key="saves.damaged", problem=decision.message)
+            raise SaveError(decision.message, path=path, key="store.damaged", problem=decision.message)
         recovered = None
         if lock is not None:
             try:
@@ -400,12 +400,12 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
             except Exception as exc:
                 raise SaveError(f"{decision.message or 'the save'}: the repair failed ({_reason(exc)}); "
                                 "nothing was lost, it resumes at the next opening", path=path,
-                                key="saves.repair_failed", reason=_reason(exc)) from None
+                                key="store.repair_failed", reason=_reason(exc)) from None
             try:
                 store = GameStore(path, lock=lock, seq=len(decision.best.entries))
             except Exception as exc:
                 raise SaveError(f"the save cannot be opened for writing: {_reason(exc)}", path=path,
-                                key="saves.not_saved", reason=_reason(exc)) from None
+                                key="store.not_saved", reason=_reason(exc)) from None
             if decision.message:
                 recovered = SaveError(decision.message, path=path, key=_recovered_key(decision),
                                       restored_from=backup_path(path) if decision.best.name == "backup" else None,
@@ -423,6 +423,34 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
     game = decision.best.game
     game.store, game.recovered = store, recovered
     return game
+
+
+def delete_game(path: str | Path) -> None:
+    """Remove a saved game for good: its save, backup, pending restore, damaged copies set aside and
+    their side files, then its lock. Refused (SaveError) while an app (this one included) plays it."""
+    path = Path(path)
+    if os.path.realpath(path) in _OPEN:
+        raise SaveError("it is open for play in this app", path=path, key="store.not_deleted",
+                        reason="it is open for play in this app")
+    try:
+        lock = WriterLock.acquire(path)
+    except LockBusy as busy:
+        raise SaveError(f"it is open in another app ({busy.holder})", path=path, key="store.not_deleted",
+                        reason=f"it is open in another app ({busy.holder})") from None
+    except LockUnavailable as exc:
+        raise SaveError(f"the folder is read-only ({exc})", path=path, key="store.not_deleted",
+                        reason=f"the folder is read-only ({exc})") from None
+    try:
+        for entry in os.scandir(path.parent):
+            if entry.name.startswith(path.name) and entry.name != lock_path(path).name:
+                remove(path.parent / entry.name)
+        remove(lock_path(path))
+        fsync_dir(path.parent)
+    except OSError as exc:
+        raise SaveError(f"cannot delete it: {_reason(exc)}", path=path, key="store.not_deleted",
+                        reason=_reason(exc)) from None
+    finally:
+        lock.release()
 
 
 # -- listing -------------------------------------------------------------------------------------
