@@ -57,6 +57,7 @@ def newgame_run(tmp_path_factory):
         {"type": ["newgame.photo", str(photo_path)]}, {"tap": "newgame.scan"}, {"report": "scanned"},
         {"screenshot": str(tmp_path / SHOTS[1])},
         {"tap": "newgame.start"}, {"report": "asked"}, {"tap_text": "Start the new game"}, {"report": "started"},
+        {"show": "newgame"}, {"tap": "newgame.mode_saved"}, {"report": "listed"}, {"tap": "newgame.mode_form"},
         {"show": "table"}, {"tap": "table.seat-1.mulligan"}, {"report": "mulligan"},
         {"tap": "table.seat-1.keep"}, {"tap": "table.seat-1.mulligan"}, {"report": "kept"},
         {"screenshot": str(tmp_path / SHOTS[2])},
@@ -121,7 +122,8 @@ def test_a_new_game_over_the_demo_in_progress_asks_first_and_keeps_it(newgame_ru
     assert asked["popups"] == ["ConfirmPopup"] and len(asked["players"]) == 2  # nothing started yet
     started = report["started"]
     assert started["game_file"] != asked["game_file"]
-    assert len(started["screens"]["newgame"]["saved"]) == 2
+    listed = report["listed"]["screens"]["newgame"]["saved"]
+    assert len(listed) == 2 and "Anna, Bruno" in listed[1]  # the demo, still there to continue
 
 
 def test_the_game_starts_with_every_choice_of_the_form(newgame_run):

@@ -8,7 +8,10 @@ commander damage; HO 300.2, 202.2–202.4), never from the app's own code.
 """
 from __future__ import annotations
 
+import os
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,8 @@ from companion.game import latest_game, load_game, prebuilt_event_deck
 from companion.i18n import strings
 from test_app_drive import run_autopilot
 
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SHOTS = ("saved-games-fr.png", "table-horde-won-en.png")
 FINGER_DP = 48
 FIVE = ("Anna", "Bruno", "Cléo", "Dominique", "Émile")
 SCREENS = ("newgame", "board", "pieces", "dice", "table", "history", "settings")
@@ -60,8 +65,11 @@ def five_players(tmp_path_factory):
         {"tap": "table.seat-5.confirm_out"}, {"report": "end"}, {"inspect": "winner"},
         *visit_every_screen("fr"),
         {"show": "newgame"}, {"tap": "newgame.mode_saved"}, {"inspect": "fr-saved"},
+        {"screenshot": str(tmp / SHOTS[0])},
     ]
     report = run_autopilot(tmp, steps, name="five", lang="fr", demo=False, screen="newgame", timeout=300)
+    if os.environ.get("UPDATE_SCREENSHOTS"):
+        shutil.copy(tmp / SHOTS[0], DOCS / SHOTS[0])
     return report, load_game(latest_game(tmp / "save"))
 
 
@@ -79,9 +87,12 @@ def horde(tmp_path_factory):
         {"inspect": "table-horde-turn"}, {"tap": "table.city.horde_draw"}, {"report": "horde_drew"},
         *[{"tap": "table.city.horde_damage_5"} for _ in range(20)], {"report": "boss_out"},
         {"inspect": "boss"}, {"tap": "table.city.boss_leaves"}, {"report": "end"}, {"inspect": "winner"},
+        {"screenshot": str(tmp / SHOTS[1])},
         *visit_every_screen("en"),
     ]
     report = run_autopilot(tmp, steps, name="horde", lang="en", demo=False, screen="newgame", timeout=300)
+    if os.environ.get("UPDATE_SCREENSHOTS"):
+        shutil.copy(tmp / SHOTS[1], DOCS / SHOTS[1])
     return report, load_game(latest_game(tmp / "save"))
 
 

@@ -234,6 +234,9 @@ def run_script(script: dict, report_path: Path) -> int:
         os.replace(temp, report_path)
 
     def run_next(*_):
+        if getattr(app.root.ids.manager.current_screen, "busy", False):  # a screen still reading (off the UI
+            app._wait_then(run_next, frames=1, seconds=0.05)              # thread): wait as a person would
+            return
         if not steps:
             write_report()
             app.stop()

@@ -7,10 +7,13 @@ the app starts it — over a game in progress, after asking (that game stays sav
 """
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
@@ -28,6 +31,7 @@ from companion.game import SaveError, load_event_deck, minimum_deck_size, prebui
 from companion.rules import HouseRules
 
 load_kv_beside(__file__)
+log = logging.getLogger(__name__)
 
 DOUBTS_LISTED = 12  # a scanned board's doubtful squares named on the form (the camera screen lists all)
 SEATS_SHOWN_AT_START = 2
@@ -81,6 +85,7 @@ class NewGameScreen(Screen):
     starting_player_choices = ListProperty([])
     saved_count = NumericProperty(0)
     saved_note = StringProperty("")
+    busy = BooleanProperty(False)                 # the saved games are being read (the autopilot waits)
 
     def on_kv_post(self, *_):
         app = App.get_running_app()
@@ -93,7 +98,8 @@ class NewGameScreen(Screen):
         self.board_choice = self._boards[0] if self._boards else ""
         self.house_base = HouseRules()
         self.event_deck = prebuilt_event_deck()
-        app.bind(lang=lambda *_: self._reword(), revision=lambda *_: self.list_saved())
+        self._listing = 0
+        app.bind(lang=lambda *_: self._reword())
         rows = self.ids.players
         for index in range(MAX_PLAYERS):
             row = PlayerRow(seat=index + 1, colour=index + 1, enabled=index < SEATS_SHOWN_AT_START)
@@ -110,7 +116,8 @@ class NewGameScreen(Screen):
         body = self.ids.body
         body.clear_widgets()
         body.add_widget(self._parts[self.mode])
-        self.list_saved()
+        if self.mode == "saved":
+            self.list_saved()
 
     def find_widget(self, path: str):
         """'player-3.name': a widget of a player row; 'saved-0.open': of the first saved game listed
@@ -153,7 +160,8 @@ class NewGameScreen(Screen):
             row.colour_names = self.colour_names
         self._describe_deck()
         self.offer_starting_players()
-        self.list_saved()
+        if self.manager is not None and self.manager.current == self.name:
+            self.list_saved()
 
     def on_planechase(self, *_):
         for row in self.ids.players.children:
@@ -303,19 +311,39 @@ class NewGameScreen(Screen):
 
     # -- saved games -------------------------------------------------------
     def list_saved(self) -> None:
-        """Every saved game of the data folder, newest first, the one being played marked."""
+        """Every saved game of the data folder, newest first, the one being played marked. Listing
+        replays each game: it runs off the UI thread, and the list fills in when done."""
         app = App.get_running_app()
         if not hasattr(app, "prefs"):
             return
         current = app.game.store.path if app.game is not None and app.game.store is not None else None
-        listing = saved.saved_games(app.save_dir, current, app.lang)
-        self.saved_count = len(listing)
-        self.saved_note = "" if listing else app.t("saves.none")
+        self._listing += 1
+        ticket, folder, lang = self._listing, app.save_dir, app.lang
+        self.busy = True
+        self.saved_note = app.t("saves.loading")
+
+        def work() -> None:
+            try:
+                rows = saved.saved_games(folder, current, lang)
+            except Exception:  # never for one bad file (list_games); a folder gone: an empty list, logged
+                log.exception("listing %s", folder)
+                rows = []
+            Clock.schedule_once(lambda dt: self._show_saved(ticket, rows))
+
+        threading.Thread(target=work, name="saved-games", daemon=True).start()
+
+    def _show_saved(self, ticket: int, rows) -> None:
+        if ticket != self._listing:
+            return  # a newer listing is on its way
+        app = App.get_running_app()
+        self.saved_count = len(rows)
+        self.saved_note = "" if rows else app.t("saves.none")
         box = self.ids.saved_list
         box.clear_widgets()
-        for row in listing:
+        for row in rows:
             box.add_widget(SavedGameRow(text=row.text, path=row.path, open_label=row.open_label,
                                         openable=row.openable, current=row.current, screen=self))
+        self.busy = False
 
     def open_saved(self, path: Path) -> None:
         App.get_running_app().open_game(path)
