@@ -15,6 +15,7 @@ import numpy as np
 
 from boards.markers import ARUCO_DICTIONARY, BOARD_MARKER_IDS, board_markers
 from calibration.config import DEFAULT_CONFIG, RegistrationConfig
+from calibration.mapping import GridMapping
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class Registration:
     height: int
     markers_used: int       # inlier markers
     mean_error_px: float    # mean corner reprojection error of the inliers
+
+    @property
+    def mapping(self) -> GridMapping:
+        """Grid units <-> pixels (calibration.mapping)."""
+        return GridMapping(self.homography)
 
 
 @lru_cache(maxsize=4)
@@ -195,10 +201,8 @@ class RegistrationTracker:
             for group in ranked:
                 if group and len(chosen) < config.track_markers:
                     chosen.append(group.pop(0)[1])
-        self._expected = {}
-        for marker_id in chosen:
-            pts = cv2.perspectiveTransform(layout[marker_id].reshape(-1, 1, 2), registration.homography)
-            self._expected[marker_id] = pts.reshape(4, 2)
+        mapping = registration.mapping
+        self._expected = {marker_id: mapping.to_image(layout[marker_id]).astype(np.float32) for marker_id in chosen}
         self._patches: dict[int, tuple[np.ndarray, int, int]] = {}   # id -> (grey patch, x0, y0)
 
     def still_valid(self, image_bgr: np.ndarray) -> bool:

@@ -27,8 +27,8 @@ def photos(duel):
 def test_scan_json_follows_architecture_md(duel, photos):
     board, _ = duel
     doc = scan(photos[0].image, board=board).to_dict()
-    assert list(doc) == ["grid", "found", "homography", "squares", "tokens", "timing_ms", "mismatches",
-                         "tokens_too_small"]   # the last two: our additions, after architecture.md's keys
+    assert list(doc) == ["grid", "found", "homography", "squares", "tokens", "timing_ms", "lens", "mismatches",
+                         "tokens_too_small"]   # the last three: our additions, after architecture.md's keys
     assert doc["grid"] == {"width": 20, "height": 12} and doc["found"] is True
     assert np.asarray(doc["homography"]).shape == (3, 3)
     assert len(doc["squares"]) == 240 and all(list(s) == SQUARE_KEYS for s in doc["squares"])
