@@ -109,9 +109,22 @@ def test_a_download_broken_last_time_resumes_where_it_stopped(tmp_path, payload)
     part = tmp_path / "downloads" / "AtomicCards.json.xz.part"
     part.parent.mkdir(parents=True)
     part.write_bytes(payload[:1000])
+    (part.parent / "AtomicCards.json.xz.part.sha256").write_text(hashlib.sha256(payload).hexdigest())
     with CardServer(payload) as server:
         run_update(tmp_path, server.url)
     assert server.requests == ["bytes=1000-"]
+    assert not list(part.parent.iterdir())
+
+
+def test_a_part_of_an_older_published_file_is_not_resumed(tmp_path, payload):
+    """MTGJSON rebuilds its files daily: yesterday's part plus today's rest would be garbage."""
+    part = tmp_path / "downloads" / "AtomicCards.json.xz.part"
+    part.parent.mkdir(parents=True)
+    part.write_bytes(b"yesterday's bytes" * 50)
+    (part.parent / "AtomicCards.json.xz.part.sha256").write_text("1" * 64)
+    with CardServer(payload) as server:
+        assert run_update(tmp_path, server.url).cards == 35
+    assert server.requests == [None]
 
 
 def test_a_server_that_ignores_ranges_gets_the_file_again_whole(tmp_path, payload):

@@ -138,8 +138,15 @@ def update(folder: str | os.PathLike, url: str = DEFAULT_URL, *,
     downloads.mkdir(parents=True, exist_ok=True)
     name = Path(urllib.parse.urlsplit(url).path).name or "AtomicCards.json.xz"
     expected = published_checksum(url, timeout)
+    # A part left by an earlier run resumes only if it is of the same published file (MTGJSON
+    # rebuilds daily): the digest it was started for is kept beside it.
+    partial, started_for = downloads / f"{name}.part", downloads / f"{name}.part.sha256"
+    if partial.exists() and (not started_for.exists() or started_for.read_text().strip() != expected):
+        partial.unlink()
+    started_for.write_text(expected)
     target = download(url, downloads / name, progress=progress, cancel=cancel, timeout=timeout,
                       retry_pause=retry_pause)
+    started_for.unlink(missing_ok=True)
     if progress:
         progress(Progress("cards.step.checking", DOWNLOAD_SHARE, {}))
     if sha256_of(target) != expected:
