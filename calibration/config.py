@@ -44,6 +44,9 @@ class RegistrationConfig:
     full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
     subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
     min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this
+    fit_lens: bool = True                  # fit the lens (calibration.lens) where the markers show bending:
+    lens_trigger_px: float = 0.8           # ... markers off one homography, or a mean corner error above this
+    lens_ransac_share: float = 0.04        # ... then markers within this share of the board's span seed the fit
     track_roi_margin: float = 0.8          # fast path: ROI margin around a marker, in marker sides
     track_markers: int = 4                 # fast path: markers re-detected per check
     track_tolerance_px: float = 3.0        # fast path: a marker moved more than this -> full scan
