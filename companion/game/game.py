@@ -41,6 +41,8 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         else dice.choice([p.colour for p in setup.players]),
         "events": [c.to_dict() for c in dice.shuffled(list(events))] if events is not None else None,
     }
+    if setup.doubtful_squares:
+        data["doubtful_squares"] = [list(at) for at in setup.doubtful_squares]
     if setup.planechase:
         data["planar_decks"] = [[p.colour, dice.shuffled(list(p.planar_deck))] for p in setup.players]
     if setup.format == "horde":
