@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from boards import Board, COLOURS, library_boards, load_board, square_label
+from boards import XY, Board, COLOURS, library_boards, load_board, square_label
 from boards.model import Square as BoardSquare
 from boards.tokens import PLAYER_COLOURS, PLAYER_NAMES, render_token
 from companion.i18n import translate
@@ -23,7 +23,6 @@ from companion.move_check import check_move
 from companion.rules import HouseRules, Piece, PieceOverlay, movement_dice, overlay, why_cannot_move
 
 Token = tuple[int, int]
-Square = tuple[int, int]
 PLANES_PER_DECK = 10  # planar cards the table did not name are numbered in deck order
 # A doubtful square the table confirmed is journaled as a game note "✓ E5 = WU#" (board-file code):
 # undoable, autosaved and in the history, until companion.game has a board-edit action.
@@ -39,7 +38,7 @@ class ScannedBoard:
     """A board read from a photo by `vision.scan`, and the squares the table should confirm (MT 2.02.e)."""
 
     board: Board
-    doubtful: tuple[Square, ...]
+    doubtful: tuple[XY, ...]
     source: str
 
 
@@ -53,8 +52,8 @@ class Overlay:
     """What the board view draws for one token: filled layers and ringed squares, plus the rules' answer."""
 
     rules: PieceOverlay
-    layers: dict[str, frozenset[Square]]
-    rings: dict[str, frozenset[Square]]
+    layers: dict[str, frozenset[XY]]
+    rings: dict[str, frozenset[XY]]
 
 
 class GameSession:
@@ -69,8 +68,8 @@ class GameSession:
         self.game: Game | None = None
         self._picture_cache: tuple[Board, BoardPicture] | None = None
         self._overlay_cache: dict[tuple[int, Token], Overlay] = {}
-        self._confirmed_cache: tuple[int, set[Square]] | None = None
-        self.board_doubts: frozenset[Square] = frozenset()  # a scanned board's squares still to confirm
+        self._confirmed_cache: tuple[int, set[XY]] | None = None
+        self.board_doubts: frozenset[XY] = frozenset()  # a scanned board's squares still to confirm
         self.demo_focus: Token | None = None  # the demo's token shown selected at start
         if latest_game(self.save_dir) is not None:
             self.continue_game()  # a killed app continues where it was
@@ -128,7 +127,7 @@ class GameSession:
             (self.save_dir / DOUBTS_FILE).write_text(json.dumps(
                 {"game": str(store.path), "squares": sorted(map(list, self.board_doubts))}), encoding="utf-8")
 
-    def _load_doubts(self, path: Path) -> frozenset[Square]:
+    def _load_doubts(self, path: Path) -> frozenset[XY]:
         try:
             saved = json.loads((self.save_dir / DOUBTS_FILE).read_text(encoding="utf-8"))
             return frozenset(tuple(at) for at in saved["squares"]) if saved["game"] == str(path) else frozenset()
@@ -241,7 +240,7 @@ class GameSession:
         """The player loses or concedes and leaves the game (their team too in Two-Headed Giant)."""
         return self.game.player_leaves(player, "conceded")
 
-    def confirm_square(self, at: Square, colours: str, obstacle: bool):
+    def confirm_square(self, at: XY, colours: str, obstacle: bool):
         """The table says what a doubtful square really is (MT 2.02.e): a game action, so it is
         saved, logged and undoable like any other. Start and Temple marks of the square are kept
         (a colourless square is an obstacle, MT 2.03.a)."""
@@ -251,7 +250,7 @@ class GameSession:
                              temple=current.temple and not obstacle)
         return self.game.set_square(at, square.code)
 
-    def confirmed_squares(self) -> set[Square]:
+    def confirmed_squares(self) -> set[XY]:
         """Squares the table confirmed, from the actions in effect (undo takes one back)."""
         state = self.state
         if self._confirmed_cache is None or self._confirmed_cache[0] != id(state):
@@ -264,7 +263,7 @@ class GameSession:
         """The permanent left the grid: its token number is free again (MT 5.02.d)."""
         return self.game.remove_piece(token)
 
-    def move_piece(self, token: Token, at: Square):
+    def move_piece(self, token: Token, at: XY):
         return self.game.move_piece(token, at)
 
     def update_piece(self, token: Token, **changes):
@@ -280,7 +279,7 @@ class GameSession:
         """The game's board, squares confirmed by the table included."""
         return self.state.board
 
-    def doubtful_squares(self, seen: list[Square] = ()) -> list[Square]:
+    def doubtful_squares(self, seen: list[XY] = ()) -> list[XY]:
         """Squares still to confirm: the camera's doubts and a scanned board's, minus the confirmed ones."""
         confirmed = self.confirmed_squares() if self.has_game else set()
         return sorted((set(seen) | self.board_doubts) - confirmed)
@@ -320,10 +319,10 @@ class GameSession:
     def piece(self, token: Token):
         return self.state.pieces[tuple(token)]
 
-    def piece_at(self, at: Square):
+    def piece_at(self, at: XY):
         return next((p for p in self.state.pieces.values() if p.at == tuple(at)), None)
 
-    def tokens_on_board(self) -> list[tuple[int, int, Square]]:
+    def tokens_on_board(self) -> list[tuple[int, int, XY]]:
         return [(p.player, p.number, p.at) for p in self.state.pieces.values() if p.at is not None]
 
     def photo_tokens(self) -> list[tuple[int, int, int, int]]:
@@ -421,7 +420,7 @@ class GameSession:
             lines.append(t("piece.attack", count=len(rules.attack_squares)))
         return "\n".join(lines)
 
-    def describe_square(self, at: Square, lang: str) -> str:
+    def describe_square(self, at: XY, lang: str) -> str:
         """The side panel for a tapped square: its colours, marks and what stands there."""
         square = self.board.square(*at)
         t = lambda key, **kw: translate(lang, key, **kw)  # noqa: E731
@@ -519,7 +518,7 @@ class GameSession:
         parts = ", ".join(f"{names.get(src, src)} {dmg}" for src, dmg in sorted(player.commander_damage.items()))
         return translate(lang, "table.commander", list=parts)
 
-    def seen_moves(self, seen: list[dict]) -> list[tuple[Token, Square]]:
+    def seen_moves(self, seen: list[dict]) -> list[tuple[Token, XY]]:
         """Tokens of the game the camera sees on another square than the one recorded: (token, square)."""
         pieces = self.state.pieces
         return [((t["player"], t["number"]), (t["x"], t["y"])) for t in seen

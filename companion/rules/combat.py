@@ -5,15 +5,16 @@ from typing import Collection, Iterable, Sequence
 
 import numpy as np
 
+from boards.model import XY
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus, landwalks_in_force
-from companion.rules.geometry import Pos, action_radius, adjacent, distance, radius_of_action
+from companion.rules.geometry import action_radius, adjacent, distance, radius_of_action
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.moves import free_squares, zone_of
 from companion.rules.pieces import Piece
 
 
-def attack_squares(board, target_at: Pos, *, occupied: Collection[Pos] = frozenset(),
-                   flying: bool = False) -> frozenset[Pos]:
+def attack_squares(board, target_at: XY, *, occupied: Collection[XY] = frozenset(),
+                   flying: bool = False) -> frozenset[XY]:
     """Squares from which a creature may attack the player or planeswalker at `target_at`:
     the 8 touching squares, diagonals included (MT 5.03.a), that the attacker could stand on
     (free; obstacles only for flyers, MT 2.03.b, 6.10). Leave the attacker's own square out of
@@ -208,8 +209,8 @@ def trample_targets(board, attacker: Piece, players: Iterable[Piece], *,
     return tuple(p for p in players if p.kind == "player" and p.player != attacker.player and p.at in zone)
 
 
-def provoke_squares(board, attacker_at: Pos, *, occupied: Collection[Pos] = frozenset(),
-                    flying: bool = False) -> frozenset[Pos]:
+def provoke_squares(board, attacker_at: XY, *, occupied: Collection[XY] = frozenset(),
+                    flying: bool = False) -> frozenset[XY]:
     """Where a provoked creature may go: a free square touching the attacker (MT 6.08;
     "attenante" read as in 5.03.a, diagonals included). Leave the provoked creature's own
     square out of `occupied`: if it already touches the attacker it may stay."""

@@ -14,8 +14,9 @@ import weakref
 from collections import OrderedDict
 from typing import Collection
 
+from boards.model import XY
 from companion.rules.bitgrid import grid_bits
-from companion.rules.geometry import Pos, check_on_board, zone_mask
+from companion.rules.geometry import check_on_board, zone_mask
 
 _MOVES_KEPT = 1024  # cached move sets per board (≤ ~25 MB), and as many reach masks; least recently used dropped
 
@@ -29,7 +30,7 @@ class BoardMasks:
         bits = "".join("1" if board.walkable(q) else "0" for q in reversed(grid.positions))
         self.walkable = int(bits, 2)
         self._reach: OrderedDict[tuple[int, int, bool], int] = OrderedDict()
-        self._moves: OrderedDict[int, frozenset[Pos]] = OrderedDict()
+        self._moves: OrderedDict[int, frozenset[XY]] = OrderedDict()
 
     def within(self, start: int, allowance: int, flying: bool) -> int:
         """Mask of the squares within `allowance` orthogonal steps of `start` (through walkable squares unless flying)."""
@@ -52,7 +53,7 @@ class BoardMasks:
             reach = grown
         return _remember(self._reach, key, reach)
 
-    def squares(self, mask: int) -> frozenset[Pos]:
+    def squares(self, mask: int) -> frozenset[XY]:
         """The set of a move mask, cached by the mask itself (a 1000-bit int hashes in ~0.1 µs)."""
         squares = _recall(self._moves, mask)
         if squares is None:
@@ -106,8 +107,8 @@ def check_allowance(allowance: int) -> None:
         raise ValueError(f"movement allowance must be a whole number ≥ 0, got {allowance!r}")
 
 
-def reachable(board, start: Pos, allowance: int, *, occupied: Collection[Pos] = frozenset(),
-              flying: bool = False) -> frozenset[Pos]:
+def reachable(board, start: XY, allowance: int, *, occupied: Collection[XY] = frozenset(),
+              flying: bool = False) -> frozenset[XY]:
     """Squares where a piece at `start` may END a move of at most `allowance` squares, start included.
 
     MT 3.07: orthogonal steps only. MT 3.04.b: fewer squares than the roll is fine, and not

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Callable, Collection, Iterable
 
+from boards.model import XY
 from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, colour_bonus, counted_colours, landwalks_in_force
-from companion.rules.geometry import (Pos, check_on_board, radius_of_action, spell_radius, whole_grid, zone_around,
+from companion.rules.geometry import (check_on_board, radius_of_action, spell_radius, whole_grid, zone_around,
                                       zone_mask)
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks, reachable
@@ -16,7 +17,7 @@ def crosses_obstacles(piece: Piece) -> bool:
     return not piece.keywords.isdisjoint(("flying", "distortion"))
 
 
-def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """A piece's action zone under the house rules (MT 4.03, 4.04, 6.07).
 
     A player has no zone of its own (MT 4.08.a): asking for one is an error.
@@ -32,8 +33,8 @@ def _radius_of(piece: Piece, house: HouseRules) -> int:
     return radius_of_action(piece.mana_value, "reach" in piece.keywords, house.reach_zero_as_one)
 
 
-def spell_zone_of(board, caster_at: Pos, mana_value: int,
-                  house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+def spell_zone_of(board, caster_at: XY, mana_value: int,
+                  house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """A spell's zone under the house rules: 3 × MV around the caster (MT 4.09.a), the whole
     grid while the caster stands on a Temple du Deus (4.09.d)."""
     if board.square(*caster_at).temple:
@@ -107,8 +108,8 @@ def movement_allowance(board, piece: Piece, dice: Collection[int], *, uncertain:
     return total
 
 
-def legal_moves(board, piece: Piece, dice: Collection[int], *, occupied: Collection[Pos] = frozenset(),
-                uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+def legal_moves(board, piece: Piece, dice: Collection[int], *, occupied: Collection[XY] = frozenset(),
+                uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """Squares where the piece may end its movement-phase move, its own square included
     (MT 3.04–3.07, 6.03, 6.04, 6.09, 6.10).
 
@@ -129,15 +130,15 @@ def legal_moves(board, piece: Piece, dice: Collection[int], *, occupied: Collect
     return moves
 
 
-def free_squares(board, squares: Iterable[Pos], occupied: Collection[Pos], *, flying: bool = False) -> frozenset[Pos]:
+def free_squares(board, squares: Iterable[XY], occupied: Collection[XY], *, flying: bool = False) -> frozenset[XY]:
     """Squares a piece may stand on: not occupied (MT 3.06.a), not an obstacle unless it flies
     (MT 2.03.b, 6.03, 6.10)."""
     return frozenset(q for q in squares if q not in occupied and (flying or board.walkable(q)))
 
 
-def move_to_target_squares(board, piece: Piece, *, occupied: Collection[Pos] = frozenset(),
+def move_to_target_squares(board, piece: Piece, *, occupied: Collection[XY] = frozenset(),
                            chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
-                           house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+                           house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """Targets of "move to target square in its action zone": the defender's {T} ability
     (MT 3.08.b) and the planeswalker's loyalty ability (MT 3.09, cost = planeswalker_move_loyalty).
 

@@ -12,13 +12,14 @@ from itertools import repeat
 from operator import attrgetter, is_, or_
 from typing import Collection, Iterable, Mapping
 
+from boards.model import XY
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus
 from companion.rules.combat import AttackerFacts, BlockerTable
-from companion.rules.geometry import Pos, zone_mask
+from companion.rules.geometry import zone_mask
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks
 from companion.rules.moves import crosses_obstacles, legal_moves, move_to_target_squares, zone_of
-from companion.rules.pieces import Piece
+from companion.rules.pieces import Piece, Token
 
 
 @dataclass(frozen=True)
@@ -33,12 +34,12 @@ class PieceOverlay:
     """
 
     piece: Piece
-    zone: frozenset[Pos]
-    moves: frozenset[Pos]
-    jump_targets: frozenset[Pos]
+    zone: frozenset[XY]
+    moves: frozenset[XY]
+    jump_targets: frozenset[XY]
     bonus: ColourBonus
     blockers: tuple[Piece, ...]
-    attack_squares: frozenset[Pos]
+    attack_squares: frozenset[XY]
 
 
 class _Scene:
@@ -55,7 +56,7 @@ class _Scene:
         self.occupied = frozenset(p.at for p in self.on_grid)
         self._blockers: BlockerTable | None = None
         self._touching: list[tuple[int, int]] | None = None
-        self._attack: dict[tuple[int, bool], tuple[int, frozenset[Pos]]] = {}  # touching mask, free squares
+        self._attack: dict[tuple[int, bool], tuple[int, frozenset[XY]]] = {}  # touching mask, free squares
         self._members: frozenset[int] | None = None
 
     def is_for(self, board, pieces: tuple[Piece, ...], house: HouseRules) -> bool:
@@ -77,7 +78,7 @@ class _Scene:
             self._blockers = BlockerTable(self.on_grid, self.house)
         return self._blockers
 
-    def attack_squares(self, board, piece: Piece, flying: bool) -> frozenset[Pos]:
+    def attack_squares(self, board, piece: Piece, flying: bool) -> frozenset[XY]:
         """Squares touching an opposing player or planeswalker where this creature could stand:
         free ones, plus its own square when it already touches a target. Built as masks once per
         (player, flying): the union of combat.attack_squares over the opposing targets."""
@@ -117,8 +118,8 @@ def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choic
 
 
 def overlays(board, pieces: Iterable[Piece], *, dice: Mapping[str, Collection[int]] | None = None,
-             bonus_choices: Mapping[tuple[int, int], str] | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
-             house: HouseRules = DEFAULT_HOUSE_RULES) -> dict[tuple[int, int], PieceOverlay]:
+             bonus_choices: Mapping[Token, str] | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+             house: HouseRules = DEFAULT_HOUSE_RULES) -> dict[Token, PieceOverlay]:
     """Overlays of every piece on the grid, by token (player, number).
 
     `dice` maps a Piece.roll_key to its movement dice this turn (missing → no move);

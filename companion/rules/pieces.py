@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from boards.model import XY
+
 KINDS = ("creature", "planeswalker", "player")
+Token = tuple[int, int]  # a token's identity: (player colour, number), MT 1.03.a, 2.05
 
 # Keywords with a grid erratum (MT 6.xx) or a colour bonus (MT 2.02.b), canonical English keys.
 LANDWALKS = {"plainswalk": "W", "islandwalk": "U", "swampwalk": "B", "mountainwalk": "R", "forestwalk": "G"}
@@ -37,7 +40,7 @@ class Piece:
     keywords: frozenset[str] = frozenset()
     tapped: bool = False
     summoning_sick: bool = False
-    at: tuple[int, int] | None = None
+    at: XY | None = None
     object_key: str | None = None
 
     def __post_init__(self):
@@ -50,7 +53,7 @@ class Piece:
         object.__setattr__(self, "keywords", frozenset(self.keywords))
 
     @property
-    def token(self) -> tuple[int, int]:
+    def token(self) -> Token:
         return self.player, self.number
 
     @property
@@ -58,5 +61,5 @@ class Piece:
         """Identity for movement rolls: copies of one object roll once (MT 3.03, 3.04.a)."""
         return self.object_key or f"{self.player}:{self.number}"
 
-    def moved(self, at: tuple[int, int] | None) -> "Piece":
+    def moved(self, at: XY | None) -> "Piece":
         return replace(self, at=at)
