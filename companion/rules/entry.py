@@ -43,15 +43,18 @@ def creature_spell_entry(board, caster_at: XY, mana_value: int, *, occupied: Col
 def token_entry(board, source_at: XY | None, source_mana_value: int, controller_at: XY, *,
                 source_reach: bool = False, occupied: Collection[XY] = frozenset(), flying: bool = False,
                 house: HouseRules = DEFAULT_HOUSE_RULES) -> EntrySquares:
-    """Where an effect puts a creature or token: the source's action zone (MT 4.10.a). A source
-    off the grid has the whole grid as zone (4.04), centred on its controller, which only
-    matters when the grid is full: then the nearest free squares to the controller (4.10.b).
-    For a spell as source, use creature_spell_entry's spell zone instead (4.09)."""
-    if source_at is None:
-        return entry_squares(board, controller_at, whole_grid(board.width, board.height),
-                             occupied=occupied, flying=flying, house=house)
-    radius = action_radius(source_mana_value, reach=source_reach, reach_zero_as_one=house.reach_zero_as_one)
-    return entry_squares(board, source_at, zone_around(board, source_at, radius, house.metric),
+    """Where an effect puts a creature or token: any free square of the source's action zone
+    (MT 4.10.a), the nearest free squares to its centre when it is full (4.10.b).
+
+    A source on the grid: its zone around it (its mana value, reach included, MT 4.03, 6.07).
+    A source off the grid: "cette zone d'action est centrée sur le joueur" — a zone of the
+    source's own size (its mana value, MT 4.03) centred on its controller, the reading MT 5.02.a
+    and 4.08.b give for the same words (MT 4.04's whole grid could not be centred on anyone).
+    For a spell as source, use creature_spell_entry's spell zone instead (4.09.a)."""
+    centre = controller_at if source_at is None else source_at
+    radius = action_radius(source_mana_value, reach=source_reach and source_at is not None,
+                           reach_zero_as_one=house.reach_zero_as_one)
+    return entry_squares(board, centre, zone_around(board, centre, radius, house.metric),
                          occupied=occupied, flying=flying, house=house)
 
 
