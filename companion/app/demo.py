@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boards import Board, library_boards, load_board
+from companion.game.setup import seat_starts
 from companion.rules import Piece, distance
 
 DEMO_PLAYERS = (("Anna", 1), ("Bruno", 2))
@@ -58,7 +59,8 @@ def demo_board() -> Board:
 
 def demo_pieces(board: Board) -> list[Piece]:
     """Each player's pawn on a start square and their army on the nearest free walkable squares."""
-    starts = board.starts[:len(DEMO_PLAYERS)] or [(board.width // 2, board.height // 2)]
+    starts = [at for at in seat_starts(board, len(DEMO_PLAYERS)) if at is not None] or \
+        [(board.width // 2, board.height // 2)]  # where the game puts the pawns
     taken: set[tuple[int, int]] = set()
     pieces: list[Piece] = []
     for (name, colour), start, army in zip(DEMO_PLAYERS, starts, DEMO_ARMIES):

@@ -21,6 +21,7 @@ from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
 from companion.app.screens import screen_class
 from companion.app.session import GameSession
+from companion.game import GameError
 
 log = logging.getLogger(__name__)
 # Before grabbing a screenshot, let layouts settle and animations end: a few frames AND some time,
@@ -129,7 +130,7 @@ class TacticalApp(App):
         try:
             result = getattr(self.session, action)(*args, **kwargs)
         except self.session.refusals as exc:
-            self.message = str(exc)
+            self.message = exc.text(self.lang) if isinstance(exc, GameError) else str(exc)
             return None
         except Exception:  # a bug must not kill a game in progress: log it, show it, keep the table going
             log.error("action %s failed:\n%s", action, traceback.format_exc())

@@ -17,10 +17,9 @@ from boards.model import Square as BoardSquare
 from boards.tokens import PLAYER_COLOURS, PLAYER_NAMES, render_token
 from companion.i18n import translate
 from companion.app.widgets.board_image import BoardPicture, board_picture
-from companion.game import (MOVEMENT_STEPS, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError, latest_game,
-                            load_game, prebuilt_event_deck)
-from companion.move_check import check_move
-from companion.rules import HouseRules, Piece, PieceOverlay, movement_dice, overlay, why_cannot_move
+from companion.game import (MOVEMENT_STEPS, Dice, Entry, Game, GameError, GameSetup, PlayerSetup, SaveError,
+                            latest_game, load_game, prebuilt_event_deck)
+from companion.rules import HouseRules, Piece, PieceOverlay, movement_blocker, movement_dice, overlay
 
 Token = tuple[int, int]
 PLANES_PER_DECK = 10  # planar cards the table did not name are numbered in deck order
@@ -89,7 +88,8 @@ class GameSession:
         # newcomer and the screenshots always see the selected flyer's moves), then plays with real dice.
         self.game = Game.new(setup, save_dir=self.save_dir, dice=Dice.seeded(DEMO_SEED))
         for piece in demo_pieces(board):
-            self.game.add_piece(piece)
+            if piece.kind != "player":  # the game put the pawns on their start squares
+                self.game.add_piece(piece)
         while self.state.turn.phase != "movement" or self.state.turn.step != "creatures":
             self.game.next_phase()
         active = self.state.turn.active[0]
@@ -138,7 +138,7 @@ class GameSession:
         """Reload the most recent autosaved game (a damaged save comes back from its backup)."""
         path = latest_game(self.save_dir)
         if path is None:
-            raise GameError("no saved game to continue")
+            raise GameError("game.error.no_saved_game")
         self.close()
         self.game = load_game(path)
         self.board_doubts = self._load_doubts(path)
@@ -264,6 +264,10 @@ class GameSession:
         return self.game.remove_piece(token)
 
     def move_piece(self, token: Token, at: XY):
+        """A token on the grid moves (MT 3.04, checked by the game); one off the grid enters it as a
+        creature spell cast by its controller (MT 4.09.c)."""
+        if self.state.pieces[tuple(token)].at is None:
+            return self.game.place_piece(token, at, entry=Entry("cast"))
         return self.game.move_piece(token, at)
 
     def update_piece(self, token: Token, **changes):
@@ -348,8 +352,9 @@ class GameSession:
             self._overlay_cache = {k: v for k, v in self._overlay_cache.items() if k[0] == id(state)}
             piece = state.pieces[tuple(token)]
             roll = state.movement_rolls.get(piece.roll_key)
-            rules = overlay(self.board, piece, state.pieces.values(), dice=roll["results"] if roll else (),
-                            bonus_choice=state.bonus_choices.get(piece.token), house=state.house)
+            rules = overlay(self.board, piece, state.pieces.values(), left=self.game.movement_left(token) or 0,
+                            start=self.game.movement_start(token), bonus_choice=state.bonus_choices.get(piece.token),
+                            sides=state.sides, house=state.house)
             if rules is None:  # off the grid: nothing to draw
                 self._overlay_cache[key] = Overlay(rules, {}, {})
             else:
@@ -395,13 +400,13 @@ class GameSession:
         if piece.kind != "player":
             lines.append(t("piece.zone", count=len(rules.zone)))
         roll = self.game.movement_roll(token)
-        allowance = self.game.movement_allowance(token)
+        allowance = self.game.movement_left(token)
         if roll is None:
             lines.append(t("piece.no_roll"))
         elif allowance == 0:
-            reason = why_cannot_move(self.board, piece, chosen_bonus=self.state.bonus_choices.get(piece.token),
-                                     house=self.state.house) or "0"
-            lines.append(t("piece.cannot_move", reason=reason))
+            blocker = movement_blocker(self.board, piece, chosen_bonus=self.state.bonus_choices.get(piece.token),
+                                       house=self.state.house)
+            lines.append(t("piece.cannot_move", reason=blocker.text(lang) if blocker else "0"))
         else:
             dice = " + ".join(str(r) for r in roll["results"])
             lines.append(t("piece.moves", count=len(rules.moves), dice=dice, allowance=allowance))
@@ -515,7 +520,10 @@ class GameSession:
         if not player.commander_damage:
             return ""
         names = self.state.names
-        parts = ", ".join(f"{names.get(src, src)} {dmg}" for src, dmg in sorted(player.commander_damage.items()))
+        def commander(key: str) -> str:  # "2" or "2:Tymna" (a partner, counted apart)
+            source, _, partner = key.partition(":")
+            return partner or names.get(int(source), source)
+        parts = ", ".join(f"{commander(key)} {dmg}" for key, dmg in sorted(player.commander_damage.items()))
         return translate(lang, "table.commander", list=parts)
 
     def seen_moves(self, seen: list[dict]) -> list[tuple[Token, XY]]:
@@ -525,8 +533,8 @@ class GameSession:
                 if (t["player"], t["number"]) in pieces and pieces[(t["player"], t["number"])].at != (t["x"], t["y"])]
 
     def detected_moves_text(self, seen: list[dict], lang: str) -> str:
-        """Each move the camera saw with its verdict from `companion.move_check` (MT 3.02–3.07, 2.03.b);
-        tokens the game does not know are listed too."""
+        """Each move the camera saw with its verdict from the game (`companion.rules.judge_move` with what the
+        piece has left this turn, MT 3.02–3.07, 2.03.b); tokens the game does not know are listed too."""
         t = lambda key, **kw: translate(lang, key, **kw)  # noqa: E731
         state = self.state
         lines = [t("camera.unknown_token", token=f"{tok['player']}-{tok['number']}",
@@ -534,18 +542,19 @@ class GameSession:
                  for tok in seen if (tok["player"], tok["number"]) not in state.pieces]
         for token, dst in self.seen_moves(seen):
             piece = state.pieces[token]
-            occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
-            verdict = check_move(self.board, piece, dst, self.game.movement_allowance(token) or 0, occupied=occupied)
+            verdict = self.game.judge_move(token, dst)
             src = square_label(piece.at) if piece.at else "–"
             lines.append(t("camera.move", token=self.token_text(token, lang), src=src, dst=square_label(dst),
                            verdict=verdict.text(lang)))
         return "\n".join(lines) or t("camera.no_moves")
 
     def apply_camera_moves(self, seen: list[dict]) -> int:
-        """Record where the camera sees the tokens (one undoable action per token moved)."""
+        """Record where the camera sees the tokens (one undoable action per token moved): legal moves as
+        moves, the others as allowed by a card (the table recorded them: cards may allow them)."""
         moves = self.seen_moves(seen)
         for token, at in moves:
-            self.game.move_piece(token, at, source="camera")
+            legal = self.state.pieces[token].at is not None and self.game.judge_move(token, at).legal
+            self.game.move_piece(token, at, source="camera", by_card=not legal)
         return len(moves)
 
     # -- boards ------------------------------------------------------------------------
