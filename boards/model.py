@@ -16,6 +16,7 @@ XY = tuple[int, int]
 COLOUR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 _SQUARE_CODE = re.compile(r"^(?P<colours>[WUBRG]*)(?P<marks>[#@*]*)$")
+MAX_CODE_CHARS = len("WUBRG@*")  # the longest valid code: five colours, a start and a Temple
 
 
 class SquareCodeError(ValueError):
@@ -69,6 +70,10 @@ class Square:
         """Parse one square code; raise SquareCodeError saying what was expected."""
         if code == ".":
             return cls(frozenset(), obstacle=True)
+        if len(code) > MAX_CODE_CHARS:
+            shown = code if len(code) <= 20 else code[:20] + "…"
+            raise SquareCodeError(f"'{shown}' ({len(code):,} characters) is not a square code: a code has at most "
+                                  f"{MAX_CODE_CHARS} characters, colour letters among W U B R G then marks # @ *")
         if code.startswith(".") and set(code[1:]) & set("@*"):
             raise SquareCodeError(f"'{code}': a start (@) or Temple (*) square cannot be an obstacle "
                                   "('.' is a colourless obstacle)")

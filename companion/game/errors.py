@@ -1,6 +1,7 @@
 """Errors of the game layer: each says what is wrong, and where or which rule."""
 from __future__ import annotations
 
+from boards.yamlfile import FileError
 from companion.rules.wording import Message
 
 
@@ -24,17 +25,21 @@ class GameError(ValueError):
         return self.message.text(lang)
 
 
-class EventDeckError(ValueError):
-    """An event deck list that cannot be used, with the file, the entry (1-based) and the field."""
+class EventDeckError(FileError):
+    """An event deck list that cannot be used, with the file, its line, the entry (1-based) and the field."""
 
-    def __init__(self, message: str, *, path=None, entry: int | None = None, field: str | None = None):
-        self.message, self.path, self.entry, self.field = message, path, entry, field
-        where = [str(path)] if path is not None else []
-        if entry is not None:
-            where.append(f"entry {entry}")
-        if field is not None:
-            where.append(f"field '{field}'")
-        super().__init__((", ".join(where) + ": " if where else "") + message)
+    def __init__(self, message: str, *, path=None, line: int | None = None, entry: int | None = None,
+                 field: str | None = None):
+        self.entry = entry
+        super().__init__(message, path=path, line=line, field=field)
+
+    def __str__(self) -> str:
+        where = [f"{self.path}" + (f":{self.line}" if self.line else "")] if self.path is not None else []
+        if self.entry is not None:
+            where.append(f"entry {self.entry}")
+        if self.field is not None:
+            where.append(f"field '{self.field}'")
+        return (", ".join(where) + ": " if where else "") + self.message
 
 
 class SaveError(RuntimeError):

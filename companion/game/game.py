@@ -46,6 +46,8 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         "starting_player_drawn": setup.starting_player is None, "rules": RULES_EDITION,
         "events": [c.to_dict() for c in dice.shuffled(list(events))] if events is not None else None,
     }
+    if setup.doubtful_squares:
+        data["doubtful_squares"] = [list(at) for at in setup.doubtful_squares]
     if setup.planechase:
         data["planar_decks"] = [[p.colour, dice.shuffled(list(p.planar_deck))] for p in setup.players]
     if setup.format == "horde":
@@ -409,13 +411,13 @@ class Game:
     def movement_left(self, token: Token) -> int | None:
         """Squares the token may still move this turn: its allowance minus what it moved already
         (MT 3.04.a–c), 0 once the step of its kind is over (MT 3.01.c), None before its roll. The
-        board's green squares are `companion.rules.overlay(..., left=movement_left, start=movement_start)`."""
-        return reducer.movement_left(self._state, tuple(token))
+        board's green squares are `companion.rules.overlay(..., left=movement_left, start=movement_start)`
+        (`GameState.movement_left` is the same, for presenters that hold only the state)."""
+        return self._state.movement_left(token)
 
     def movement_start(self, token: Token) -> XY | None:
         """Where the token's movement began this turn (its square if it has not moved)."""
-        moved = self._state.movement.get(tuple(token))
-        return moved.start if moved else self._state.pieces[tuple(token)].at
+        return self._state.movement_start(token)
 
     def judge_move(self, token: Token, to: XY) -> MoveVerdict:
         """`companion.rules.judge_move` for this token now (what it has left, its chosen bonus, the

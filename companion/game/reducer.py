@@ -17,7 +17,7 @@ from typing import Callable
 
 from boards import XY, Board, Square, SquareCodeError, square_label
 from boards.io import BoardFileError
-from boards.tokens import MAX_NUMBER, PLAYER_COUNT
+from boards.tokens import PLAYER_COUNT
 from companion.game.data import ActionData
 from companion.game.dice import PLANAR_FACES, die_sides
 from companion.game.errors import EventDeckError, GameError
@@ -36,6 +36,9 @@ from companion.rules.wording import Message
 
 ACTION_KINDS: dict[str, Callable[[GameState, dict], None]] = {}
 SOURCES = ("hand", "camera")
+# MT 1.01 sets no maximum of players and MT 1.03.a allows any tokens that tell players apart: the five printed
+# colours (MT 9.02.a) and numbers 1–40 are what the camera reads, not limits of the game.
+MAX_SEATS, MAX_TOKEN_NUMBER = 64, 999
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,7 @@ def _start(state: GameState, d: ActionData) -> None:
     fmt = d.choice("format", FORMATS, default="free_for_all")
     raw_players = d.list("players", limit=64)
     seats = [d.sub(raw, f"players[{i}]") for i, raw in enumerate(raw_players, start=1)]
-    ids = [s.int("colour", minimum=1, maximum=PLAYER_COUNT) for s in seats]
+    ids = [s.int("colour", minimum=1, maximum=MAX_SEATS) for s in seats]
     duplicate = next((c for c in ids if ids.count(c) > 1), None)
     _require(duplicate is None, "game.error.same_colour", "MT 1.03.a", colour=duplicate)
     if fmt == "horde":
@@ -226,6 +229,9 @@ def _start(state: GameState, d: ActionData) -> None:
     except (BoardFileError, ValueError) as exc:
         raise GameError("game.error.bad_board", problem=str(exc)[:300]) from None
     state.board_rows = list(rows)
+    doubtful = d.list("doubtful_squares", default=[], limit=100_000)
+    state.doubtful_squares = [_on_board(state, d.pair(f"doubtful_squares[{i}]", at)) for i, at in
+                              enumerate(doubtful, start=1) if at is not None]
     life = (d.int("team_life", minimum=1, default=30) if fmt == "two_headed_giant"
             else d.int("starting_life", minimum=1, default=20))
     state.format, state.planechase = fmt, d.bool("planechase", default=False)
@@ -479,7 +485,7 @@ PIECE_FIELDS = {f.name for f in fields(Piece)}
 def _piece_value(d: ActionData, name: str):
     """One field of a piece, type checked (MT 2.05: what the rules need to know of a token)."""
     if name in ("player", "number"):
-        return d.int(name, minimum=1, maximum=PLAYER_COUNT if name == "player" else MAX_NUMBER)
+        return d.int(name, minimum=1, maximum=MAX_SEATS if name == "player" else MAX_TOKEN_NUMBER)
     if name == "kind":
         return d.choice(name, KINDS)
     if name in ("name", "object_key"):
@@ -489,7 +495,7 @@ def _piece_value(d: ActionData, name: str):
     if name in ("power", "toughness", "loyalty"):
         return d.int(name, minimum=-1000, maximum=1000, optional=True)
     if name == "controller":
-        return d.int(name, minimum=1, maximum=PLAYER_COUNT, optional=True)
+        return d.int(name, minimum=1, maximum=MAX_SEATS, optional=True)
     if name in ("tapped", "summoning_sick"):
         return d.bool(name)
     if name == "at":
@@ -643,38 +649,14 @@ def _update_piece(state: GameState, d: ActionData) -> None:
     state.pieces[token] = updated
 
 
-def movement_left(state: GameState, token: Token) -> int | None:
-    """Squares the token may still move this turn (MT 3.04.a–c), None before its object rolled.
-
-    The allowance of the roll (dice summed, horsemanship, landwalk: `movement_allowance`, read
-    where its movement began) minus what it moved already; 0 outside the movement phase and once
-    the step of its kind is over (MT 3.01.c: unused movement is lost with the step).
-    """
-    piece = state.pieces.get(token)
-    roll = state.movement_rolls.get(piece.roll_key) if piece else None
-    if roll is None:
-        return None
-    turn = state.turn
-    if turn.phase != "movement" or MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind]) < MOVEMENT_STEPS.index(turn.step):
-        return 0
-    moved = state.movement.get(token)
-    start = moved.start if moved else piece.at
-    if start is None:
-        return 0
-    allowance = movement_allowance(state.board, piece.moved(start), roll["results"],
-                                   chosen_bonus=state.bonus_choices.get(token), house=state.house)
-    return max(0, allowance - (moved.spent if moved else 0))
-
-
 def judge(state: GameState, token: Token, to: XY) -> MoveVerdict:
     """`judge_move` for a token of the game, with everything the game knows: what it has left this
     turn, where its movement began, its chosen bonus, the house rules and the other tokens."""
     piece = state.pieces[token]
-    moved = state.movement.get(token)
     occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
-    return judge_move(state.board, piece, to, left=movement_left(state, token) or 0, house=state.house,
+    return judge_move(state.board, piece, to, left=state.movement_left(token) or 0, house=state.house,
                       chosen_bonus=state.bonus_choices.get(token), occupied=occupied,
-                      start=moved.start if moved else None)
+                      start=state.movement_start(token))
 
 
 @handles("move_piece")
@@ -712,7 +694,7 @@ def _walk(state: GameState, piece: Piece, at: XY, by_card: bool) -> None:
     step = STEP_OF_KIND[piece.kind]
     _require(by_card or step == turn.step, "game.error.move_step", "MT 3.01.c", name=name, step_key=f"game.step.{step}",
              current_key=f"game.step.{turn.step}")
-    left = movement_left(state, piece.token)
+    left = state.movement_left(piece.token)
     _require(by_card or left is not None, "game.error.not_rolled", "MT 3.04.a", name=name)
     verdict = judge(state, piece.token, at)
     _require(by_card or verdict.legal, "game.error.move_refused", verdict.rule, name=name, reason_key=verdict.key,
@@ -890,12 +872,16 @@ def commander_key(source: int, partner: str = "") -> str:
 
 @handles("commander_damage")
 def _commander_damage(state: GameState, d: ActionData) -> None:
-    """Combat damage from a commander is tracked per commander (partners apart) and lost as life."""
+    """Combat damage from a commander is tracked per commander (partners apart) and lost as life; a
+    negative amount takes back damage entered by mistake (never below what was taken)."""
     player = _player(state, d.int("player"))
     source = _player(state, d.int("source"), alive=False)
-    amount = d.int("amount", minimum=0, maximum=10**6)
+    amount = d.int("amount", minimum=-10**6, maximum=10**6)  # negative: damage entered by mistake taken back
     key = commander_key(source.id, d.str("partner", default="", limit=100))
-    player.commander_damage[key] = player.commander_damage.get(key, 0) + amount
+    taken = player.commander_damage.get(key, 0)
+    _require(taken + amount >= 0, "game.error.commander_taken_back", name=player.name, taken=taken,
+             source=source.name)
+    player.commander_damage[key] = taken + amount
     _lose_life(state, player, -amount)
 
 
@@ -1265,6 +1251,7 @@ def _set_square(state: GameState, d: ActionData) -> None:
     codes[x] = square.code
     # A new list, never an edit in place: states share their rows with the snapshots kept for undo.
     state.board_rows = [*state.board_rows[:y], " ".join(codes), *state.board_rows[y + 1:]]
+    state.doubtful_squares = [square for square in state.doubtful_squares if square != at]
     if not square.walkable:
         standing = next((p for p in state.pieces.values() if p.at == at and not crosses_obstacles(p)), None)
         _require(standing is None, "game.error.obstacle_holds", "MT 2.03.b", square=square_label(at),

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from boards import XY, Board
 from companion.game.events import EventCard, EventDeckList
-from companion.rules import DEFAULT_HOUSE_RULES, HouseRules, Piece, Token
+from companion.rules import DEFAULT_HOUSE_RULES, HouseRules, Piece, Token, movement_allowance
 
 FORMATS = ("free_for_all", "two_headed_giant", "horde")
 # MT 3.01.a: the movement phase sits between upkeep and main 1; untap and draw stay where
@@ -75,6 +75,7 @@ class GameSetup:
     horde_waves: list[HordeWave] | None = None  # None = waves known by counts only
     secret_boss: str = "Boss secret"
     horde_colour: int | None = None     # the Horde's token colour; None = the last one no player uses
+    doubtful_squares: tuple[XY, ...] = ()  # a board read from a photo: squares to confirm (MT 2.02.e)
 
 
 @dataclass
@@ -212,6 +213,7 @@ class GameState:
     starting_player_drawn: bool = False  # drawn at random at setup (else chosen by the table)
     kept_in: dict[int, list] = field(default_factory=dict)  # player -> the totals at which the table kept them in
     rules_edition: int = 1  # RULES_EDITION of the game's start (1: a save from before pawns and checked moves)
+    doubtful_squares: list[XY] = field(default_factory=list)  # still to confirm (MT 2.02.e)
 
     # -- queries ---------------------------------------------------------
     def player(self, player_id: int) -> Player:
@@ -252,6 +254,33 @@ class GameState:
         """The player's pawn (MT 2.05), or None (a save from before pawns)."""
         piece = self.pieces.get((player_id, PAWN_NUMBER))
         return piece if piece is not None and piece.kind == "player" else None
+
+    def movement_left(self, token: Token) -> int | None:
+        """Squares the token may still move this turn (MT 3.04.a–c), None before its object rolled.
+
+        The allowance of the roll (dice summed, horsemanship, landwalk: `movement_allowance`, read
+        where its movement began) minus what it moved already; 0 outside the movement phase and once
+        the step of its kind is over (MT 3.01.c: unused movement is lost with the step).
+        """
+        piece = self.pieces.get(tuple(token))
+        roll = self.movement_rolls.get(piece.roll_key) if piece else None
+        if roll is None:
+            return None
+        turn = self.turn
+        if turn.phase != "movement" or MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind]) < MOVEMENT_STEPS.index(turn.step):
+            return 0
+        moved = self.movement.get(piece.token)
+        start = moved.start if moved else piece.at
+        if start is None:
+            return 0
+        allowance = movement_allowance(self.board, piece.moved(start), roll["results"],
+                                       chosen_bonus=self.bonus_choices.get(piece.token), house=self.house)
+        return max(0, allowance - (moved.spent if moved else 0))
+
+    def movement_start(self, token: Token) -> XY | None:
+        """Where the token's movement began this turn (its square if it has not moved)."""
+        moved = self.movement.get(tuple(token))
+        return moved.start if moved else self.pieces[tuple(token)].at
 
     @property
     def acting(self) -> frozenset[int]:
