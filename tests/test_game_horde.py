@@ -1,27 +1,12 @@
 """Horde (HO): the City, difficulties, turn order, waves, bosses and the Horde's random choices."""
-import random
-
 import pytest
 
 from boards import Board
 from companion.game import Dice, Game, GameError, GameSetup, HordeWave, PlayerSetup
 from companion.rules import Piece
+from game_dice import ScriptedDice
 
 BOARD = Board.from_rows([" ".join(["B"] * 20)] * 12, name="Test")
-
-
-class NoShuffleRng(random.Random):
-    """Shuffles keep the order written in the test; dice rolls come from a list (then 1s)."""
-
-    def __init__(self, rolls=()):
-        super().__init__(0)
-        self.rolls = list(rolls)
-
-    def randrange(self, n):
-        return self.rolls.pop(0) - 1 if self.rolls else 0
-
-    def shuffle(self, items):
-        pass
 
 
 def named_wave(level: str, layout: str, boss: str) -> HordeWave:
@@ -33,7 +18,7 @@ def new_game(players=2, difficulty="beginner", waves=None, rolls=()) -> Game:
     people = [PlayerSetup(n, i + 1) for i, n in enumerate(["Anna", "Bruno", "Chloé", "David"][:players])]
     setup = GameSetup(people, BOARD, format="horde", horde_difficulty=difficulty, horde_waves=waves,
                       starting_player=1)
-    game = Game.new(setup, dice=Dice(NoShuffleRng(rolls)))
+    game = Game.new(setup, dice=Dice(ScriptedDice(rolls)))
     game.next_phase()
     return game
 

@@ -1,11 +1,10 @@
 """Movement spent per turn, the three movement steps, and moves a card allows (MT 3.01, 3.03, 3.04, 3.08.b, 3.09)."""
-import random
-
 import pytest
 
 from boards import Board
 from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
 from companion.rules import HouseRules, Piece, overlay
+from game_dice import ScriptedDice
 
 # 20×12, all white but a red column 0 and a green column 19; start squares at A6 and T7.
 ROWS = [" ".join(["R"] + ["W"] * 18 + ["G"]) for _ in range(12)]
@@ -14,23 +13,9 @@ ROWS[6] = " ".join(["R"] + ["W"] * 18 + ["G@"])
 BOARD = Board.from_rows(ROWS, name="Lanes")
 
 
-class Rolls(random.Random):
-    """Dice that give the listed results (then 1s); shuffles keep their order."""
-
-    def __init__(self, *rolls):
-        super().__init__(0)
-        self.rolls = list(rolls)
-
-    def randrange(self, n):
-        return self.rolls.pop(0) - 1 if self.rolls else 0
-
-    def shuffle(self, items):
-        pass
-
-
 def new_game(*rolls, house=HouseRules()) -> Game:
     setup = GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], BOARD, starting_player=1, house_rules=house)
-    return Game.new(setup, dice=Dice(Rolls(*rolls)))
+    return Game.new(setup, dice=Dice(ScriptedDice(rolls)))
 
 
 def to_step(game: Game, step: str) -> None:
