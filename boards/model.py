@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterator
 
 COLOURS = "WUBRG"  # canonical order used everywhere (labels, JSON, files)
@@ -67,7 +68,12 @@ class Square:
 
     @classmethod
     def parse(cls, code: str) -> "Square":
-        """Parse one square code; raise SquareCodeError saying what was expected."""
+        """Parse one square code; raise SquareCodeError saying what was expected. A board repeats a
+        few codes thousands of times: each distinct code is parsed once (squares are immutable)."""
+        return _parse_code(code)
+
+    @classmethod
+    def _parse(cls, code: str) -> "Square":
         if code == ".":
             return cls(frozenset(), obstacle=True)
         if len(code) > MAX_CODE_CHARS:
@@ -92,6 +98,11 @@ class Square:
         if obstacle and ("@" in marks or "*" in marks):
             raise SquareCodeError(f"'{code}': a start (@) or Temple (*) square cannot be an obstacle")
         return cls(frozenset(letters), obstacle=obstacle, start="@" in marks, temple="*" in marks)
+
+
+@lru_cache(maxsize=4096)
+def _parse_code(code: str) -> Square:
+    return Square._parse(code)
 
 
 def column_label(x: int) -> str:

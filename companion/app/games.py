@@ -31,17 +31,41 @@ def desktop_data_dir(name: str = APP_NAME) -> Path:
     return path
 
 
-def open_latest(save_dir: Path) -> tuple[Game | None, SaveError | None]:
-    """The most recently played game, to continue where it was (a killed app loses nothing).
-    A save that cannot be read is reported, never raised: the app still starts."""
-    path = latest_game(save_dir)
+def open_latest(save_dir: Path, notices: list[SaveError] | None = None) -> tuple[Game | None, SaveError | None]:
+    """The most recently played game that opens, to continue where it was (a killed app loses nothing).
+    A save that cannot be read is reported, never raised: the app still starts. `notices` receives
+    what the table must read (newer games that cannot be opened, a repair, a read-only game)."""
+    skipped: list = []
+    path = latest_game(save_dir, skipped)
+    if notices is not None:
+        notices += [SaveError(g.problem or "", path=g.path, key="store.skipped") for g in skipped]
     if path is None:
         return None, None
     try:
-        return load_game(path), None
+        game = load_game(path)
     except SaveError as problem:
         log.error("cannot continue %s: %s", path, problem)
         return None, problem
+    if notices is not None:
+        notices += opening_notices(game)
+    return game, None
+
+
+def opening_notices(game: Game) -> list[SaveError]:
+    """What opening this game must tell the table: what a repair kept and lost, or that it is read-only."""
+    notices = [game.recovered] if game.recovered is not None else []
+    if game.store is not None and game.store.read_only:
+        notices.append(SaveError(game.store.read_only, path=game.store.path, key="store.read_only"))
+    return notices
+
+
+def reopened_if_broken(game: Game | None) -> Game | None:
+    """After a refused action whose save could not be checked (GameStore.broken), the game as it is on
+    disk, so that the screens show what is saved; None when the store is fine."""
+    if game is None or game.store is None or not game.store.broken:
+        return None
+    game.store.close()
+    return load_game(game.store.path)
 
 
 def start(setup: GameSetup, save_dir: Path) -> Game:

@@ -101,7 +101,8 @@ class TacticalApp(App):
             self.lang = self.prefs.lang
         if self.prefs.seat_layout in SEAT_LAYOUTS:
             self.seat_layout = self.prefs.seat_layout
-        game, problem = games.open_latest(self.save_dir)
+        notices: list = []
+        game, problem = games.open_latest(self.save_dir, notices)
         if game is None and problem is None and self.demo:
             from companion.app.demo import start_demo
 
@@ -114,9 +115,9 @@ class TacticalApp(App):
         root.ids.manager.current = self.screen(first).name
         Clock.schedule_once(lambda dt: self._mark_nav(first), 0)
         if problem is not None:
-            self.say(self.t("saves.cannot_continue", error=str(problem)))
-        elif game is not None and game.recovered is not None:
-            self.say(self.t("saves.recovered", error=str(game.recovered)))
+            notices.append(problem)
+        if notices:  # damaged saves skipped, repaired, read-only: the table is told at start-up
+            self.say("\n".join(refusal(notice, self.lang) for notice in notices))
         self.on_revision()
         if self.shots:
             self._wait_then(self._next_shot)
@@ -167,6 +168,9 @@ class TacticalApp(App):
             result = getattr(self.game, action)(*args, **kwargs)
         except REFUSALS as exc:
             self.say(refusal(exc, self.lang))
+            fresh = games.reopened_if_broken(self.game)
+            if fresh is not None:  # the save could not be checked after an error: show what is on disk
+                self._switch_to(fresh)
             return None
         except Exception:
             log.error("action %s failed:\n%s", action, traceback.format_exc())
@@ -215,11 +219,12 @@ class TacticalApp(App):
         try:
             game = load_game(path)
         except SaveError as exc:
-            self.say(self.t("saves.cannot_continue", error=str(exc)))
+            self.say(self.t("saves.cannot_continue", error=refusal(exc, self.lang)))
             return False
         self._switch_to(game)
-        if game.recovered is not None:
-            self.say(self.t("saves.recovered", error=str(game.recovered)))
+        notices = games.opening_notices(game)
+        if notices:
+            self.say("\n".join(refusal(notice, self.lang) for notice in notices))
         self.show("board")
         return True
 

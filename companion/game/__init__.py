@@ -15,7 +15,9 @@ The app codes against this module only::
     game.state                                            # GameState: players, pieces, turn, events, planar, horde
 
     path = latest_game(app.user_data_dir)                 # offer to continue
-    game = load_game(path)                                # game.recovered says if a backup was restored
+    game = load_game(path)                                # game.recovered: what a repair kept and lost
+    list_games(app.user_data_dir)                         # every game: status (ok / damaged / read-only /
+                                                          # locked), problem, summary (see docs/game.md)
 
 Every change is a `Game` method that records one serialisable `Action` (dice results included);
 `game.state` is the fold of the actions up to the undo cursor. Rule errors raise `GameError`
@@ -33,12 +35,13 @@ from companion.game.setup import board_warnings, seat_starts
 from companion.game.state import (ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES,
                                   PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeState,
                                   HordeWave, Movement, PlanarState, Player, PlayerSetup, Turn)
+from companion.game.store import GameStore, GameSummary, SavedGame, inspect_game, latest_game, list_games, load_game
 from companion.rules.wording import Message
-from companion.game.store import GameStore, SavedGame, latest_game, list_games, load_game
 
 __all__ = [
     "Game", "GameSetup", "PlayerSetup", "HordeWave", "GameState", "Player", "Turn", "EventState", "PlanarState",
-    "HordeState", "Action", "Dice", "GameStore", "SavedGame", "latest_game", "list_games", "load_game",
+    "HordeState", "Action", "Dice", "GameStore", "SavedGame", "GameSummary", "inspect_game", "latest_game",
+    "list_games", "load_game",
     "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",
     "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError", "Message",
     "Entry", "ENTRY_KINDS", "Elimination", "eliminations", "Movement", "commander_key", "board_warnings", "seat_starts",

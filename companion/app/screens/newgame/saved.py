@@ -2,15 +2,12 @@
 and whether it can be continued. Pure (no kivy)."""
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.game import list_games
-from companion.game.store import backup_path
+from companion.game.store import delete_game as store_delete_game
 from companion.i18n import translate
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -35,10 +32,6 @@ def saved_games(folder: Path, current: Path | None, lang: str) -> list[SavedRow]
 
 
 def delete_game(path: Path) -> None:
-    """Remove a saved game's file, its journal side files and its backup."""
-    path = Path(path)
-    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"), backup_path(path)):
-        try:
-            file.unlink(missing_ok=True)
-        except OSError as exc:
-            log.warning("cannot delete %s: %s", file, exc)
+    """Remove a saved game and every file of it (companion.game.store.delete_game: refused, with a
+    SaveError, while an app plays it)."""
+    store_delete_game(path)

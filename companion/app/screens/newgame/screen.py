@@ -23,8 +23,8 @@ from companion.app.screens.newgame.presenter import NewGameChoices
 from companion.app.screens.newgame.scanning import ScannedBoard, scan_board
 from companion.app.widgets import controls  # noqa: F401
 from companion.app.widgets.controls import ConfirmPopup, NumberPad
-from companion.app.words import MAX_PLAYERS, colour_name
-from companion.game import load_event_deck, minimum_deck_size, prebuilt_event_deck
+from companion.app.words import MAX_PLAYERS, colour_name, refusal
+from companion.game import SaveError, load_event_deck, minimum_deck_size, prebuilt_event_deck
 from companion.rules import HouseRules
 
 load_kv_beside(__file__)
@@ -313,7 +313,10 @@ class NewGameScreen(Screen):
                              yes=app.t("saves.delete_yes"), no=app.t("table.cancel"))
 
         def delete() -> None:
-            saved.delete_game(path)
+            try:
+                saved.delete_game(path)
+            except SaveError as exc:  # an app plays it, or the folder is read-only: said, nothing deleted
+                app.say(refusal(exc, app.lang))
             self.list_saved()
 
         popup.on_agree = delete
