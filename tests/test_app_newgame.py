@@ -131,7 +131,9 @@ def test_the_game_starts_with_every_choice_of_the_form(newgame_run):
     from the file (its movement die too, MT 1.04: the file's default) plus the form's landwalk reading (MT 6.09)."""
     report, _, game = newgame_run
     started = report["started"]
-    assert started["message"] == ""
+    # MT 2.04.a: three players on a board with two start squares: said on the form, then when it starts
+    assert "Cleo" in report["scanned"]["screens"]["newgame"]["setup_warning"]
+    assert "Cleo" in started["message"] and "MT 2.04.a" in started["message"]
     assert [p.name for p in game.state.players] == ["Anna", "Bruno", "Cleo"]
     decks = started["game"]["planar_decks"]
     assert sorted(decks["1"]) == ["Naya", "Sokenzan", "Tazeem"]  # shuffled at the start (PC)

@@ -44,7 +44,10 @@ def five_players(tmp_path_factory):
         {"inspect": "form"}, {"tap": "newgame.start"}, {"report": "started"}, {"inspect": "board-fitted"},
         # a new token: owner and kind, then placed on the board by a tap (zoomed in under the finger)
         {"show": "pieces"}, {"tap": "pieces.new"}, {"inspect": "new-token"}, {"tap_text": "Ajouter et placer"},
-        {"tap_square": [20, 12]}, {"report": "placed"}, {"inspect": "board-zoomed"},
+        {"report": "entering"}, {"tap_drawn": "entry"}, {"report": "placed"}, {"inspect": "board-zoomed"},
+        # Émile's pawn: four start squares for five players, the table places it (MT 2.04.a)
+        {"show": "pieces"}, {"tap": "pieces.new"}, {"tap_text": "Émile"}, {"tap_text": "pion du joueur"},
+        {"tap_text": "Ajouter et placer"}, {"report": "pawn_entering"}, {"tap_drawn": "entry"}, {"report": "pawn_placed"},
         {"show": "table"}, {"inspect": "table-pregame"}, {"tap": "table.seat-1.mulligan"},
         {"tap": "table.next_phase"}, {"report": "turn1"}, {"inspect": "table"},
         {"show": "dice"}, {"tap": "dice.d6"}, {"show": "table"},
@@ -106,11 +109,26 @@ def test_five_players_start_from_the_form_with_the_chosen_starting_player(five_p
     assert game.state.board_name and game.state.board.width == 40
 
 
-def test_a_new_token_gets_its_owner_and_is_placed_where_tapped_under_a_finger_sized_square(five_players):
-    report, _ = five_players
-    placed = report["placed"]
-    assert placed["pieces"] == {"1-1": [20, 12]}
-    assert report["started"]["square_dp"] < FINGER_DP <= placed["square_dp"]  # 40×25 fitted, then zoomed
+def test_every_pawn_stands_on_a_start_square_and_the_fifth_is_placed_by_the_table(five_players):
+    """MT 2.04.a: four start squares for five players: the form says so, and the table places the last pawn."""
+    report, game = five_players
+    started = report["started"]
+    board = game.state.board
+    assert {tuple(started["pieces"][f"{p}-1"]) for p in range(1, 5)} == set(board.starts)
+    assert started["pieces"]["5-1"] is None
+    assert "Émile" in report["inspected"]["form"]["texts"][-1] or any(
+        "Émile" in t and "4" in t for t in report["inspected"]["form"]["texts"])
+    entering = {tuple(at) for at in report["pawn_entering"]["drawn"]["entry"]}
+    assert tuple(report["pawn_placed"]["pieces"]["5-1"]) in entering
+
+
+def test_a_new_token_gets_its_owner_and_enters_on_a_legal_square_under_a_finger_sized_square(five_players):
+    """MT 4.09.c / 4.10.b: the squares drawn while placing are the engine's entry squares; one is tapped."""
+    report, game = five_players
+    entering = {tuple(at) for at in report["entering"]["drawn"]["entry"]}
+    assert entering and report["entering"]["selected"] == [1, 2]
+    assert tuple(report["placed"]["pieces"]["1-2"]) in entering
+    assert report["started"]["square_dp"] < FINGER_DP <= report["placed"]["square_dp"]  # 40×25 fitted, then zoomed
 
 
 def test_life_typed_on_the_keypad_proposes_the_player_out_and_one_tap_confirms(five_players):
@@ -199,8 +217,9 @@ def _only_in(lang: str, other: str) -> set[str]:
     return mine - theirs
 
 
-# Names the table gives or the cards carry are not words of a language.
-PROPER = {"Temple du Deus", "Planechase", *FIVE, "Bruno"}
+# Names the table gives or the cards carry are not words of a language; each language's own name is
+# written in that language on the language buttons.
+PROPER = {"Temple du Deus", "Planechase", *FIVE, "Bruno", "Français", "English"}
 
 
 def _leaks(report: dict, lang: str, other: str) -> list[tuple[str, str, set[str]]]:

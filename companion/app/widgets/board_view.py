@@ -39,6 +39,7 @@ OVERLAY_STYLES: dict[str, OverlayStyle] = {
     "moves": OverlayStyle((0.1, 1.0, 0.35, 0.60), 0.22),   # where the piece may end its move (MT 3.04.b)
     "attack": OverlayStyle((1.0, 0.15, 0.1, 0.75), 0.36),  # squares to attack from (MT 5.03.a)
     "doubtful": OverlayStyle((1.0, 0.0, 1.0, 0.45), 0.10), # camera: colour to confirm (MT 2.02.e)
+    "entry": OverlayStyle((0.62, 0.2, 1.0, 0.9), 0.25),    # where a new token may enter (MT 4.09.c, 2.04.a)
 }
 RING_STYLES = {
     "blockers": (1.0, 0.45, 0.0, 1.0),   # pieces that may block the selected one (MT 5.04)

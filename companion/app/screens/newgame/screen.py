@@ -104,6 +104,7 @@ class NewGameScreen(Screen):
         for index in range(MAX_PLAYERS):
             row = PlayerRow(seat=index + 1, colour=index + 1, enabled=index < SEATS_SHOWN_AT_START)
             row.bind(enabled=lambda *_: self.check_deck())
+            row.ids.name.bind(text=lambda *_: self.check_setup())
             rows.add_widget(row)
         self.bind(events=lambda *_: self.check_deck(), variant=lambda *_: self.check_deck())
         self._reword()
@@ -144,6 +145,17 @@ class NewGameScreen(Screen):
 
     def on_board_choice(self, *_):
         self.board_label = presenter.board_label(self.board_choice, App.get_running_app().lang)
+        self.check_setup()
+
+    def check_setup(self) -> None:
+        """The board's warnings for the seats playing (a small board, fewer start squares than players)."""
+        app = App.get_running_app()
+        if not hasattr(self, "_boards"):
+            return
+        names = [row.ids.name.text.strip() or app.t("newgame.default_name", n=row.seat) for row in self.rows()
+                 if row.enabled]
+        scanned = self.scanned.board if self.scanned else None
+        self.setup_warning = presenter.setup_warnings(self.board_choice, scanned, names, app.lang)
 
     def pick_board(self, label: str) -> None:
         app = App.get_running_app()
@@ -218,6 +230,7 @@ class NewGameScreen(Screen):
         self.scan_text = app.t("newgame.scanned_ok", width=board.width, height=board.height, count=len(doubts),
                                squares=listed or "–")
         self.board_choice = "scanned"
+        self.check_setup()
 
     # -- event deck (MT 7.02.a) ----------------------------------------
     def load_events(self) -> None:
@@ -247,6 +260,7 @@ class NewGameScreen(Screen):
         self.deck_warning = (app.t("newgame.deck_too_small", count=have, players=players, needed=needed)
                              if self.events and have < needed else "")
         self.offer_starting_players()
+        self.check_setup()
 
     def play_without_events(self) -> None:
         self.events = False
@@ -305,7 +319,7 @@ class NewGameScreen(Screen):
         try:
             setup = presenter.game_setup(choices)
         except ValueError as exc:
-            app.say(str(exc))
+            app.say(refusal(exc, app.lang))
             return
         app.start_game(setup)
 
