@@ -45,20 +45,23 @@ from calibration.grid_lines import (
     rectifying_transform,
     vanishing_point,
 )
+from calibration.chequer import ChequerConfig, ChequerFit, find_chequer
 from calibration.mapping import GridMapping
 
 
 @dataclass(frozen=True)
 class GridFit:
-    homography: np.ndarray   # 3x3, grid units -> image pixels; (0,0) outer top-left corner of square (0,0)
+    mapping: GridMapping     # grid units <-> image pixels, through the photo's lens when it shows one;
+                             # (0,0) outer top-left corner of square (0,0)
     width: int               # squares across (columns)
     height: int              # squares down (rows)
     score: float             # 0..1 confidence in the fit
+    method: str = "lines"    # "lines" (segments, combs, lattice) or "chequer" (findChessboardCornersSB)
 
     @property
-    def mapping(self) -> GridMapping:
-        """Grid units <-> pixels (calibration.mapping)."""
-        return GridMapping(self.homography)
+    def homography(self) -> np.ndarray:
+        """The plain 3x3 fit, grid units -> image pixels."""
+        return self.mapping.homography
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ class GridFinderConfig:
     recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
                                          # over the squares) is searched again where its size would put its
                                          # squares at min_square_px (a 40x25 at 1080p: the full frame)
+    chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
+    chequer: ChequerConfig = ChequerConfig()
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -129,6 +134,11 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
         grid = (w, h)
+    if cfg.chequer_candidate:
+        chequer = find_chequer(image_bgr, grid, config=cfg.chequer)
+        fit = None if chequer is None else _chequer_fit(chequer, grid)
+        if fit is not None and fit.score >= cfg.min_score:
+            return fit
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
     found = _Finder(gray, plain, grid, cfg).run(grid)
     if found is not None and grid is None:
@@ -144,7 +154,54 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
     if found is None:
         return None
     to_image = np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography
-    return GridFit(to_image / to_image[2, 2], found.width, found.height, found.score)
+    return GridFit(GridMapping(to_image / to_image[2, 2]), found.width, found.height, found.score)
+
+
+def _chequer_fit(chequer: ChequerFit, grid: tuple[int, int] | None) -> GridFit | None:
+    """The chequer as a GridFit turned upright, or None when it is not the size asked for."""
+    width, height = chequer.squares
+    if grid is not None and sorted(grid) != sorted((width, height)):
+        return None
+    upright = upright_mapping(chequer.mapping, width, height, grid)
+    if upright is None:
+        return None
+    mapping, width, height = upright
+    seen = float(np.isfinite(chequer.corners[..., 0]).mean())
+    return GridFit(mapping, width, height, seen, method="chequer")
+
+
+def upright_mapping(mapping: GridMapping, width: int, height: int, grid: tuple[int, int] | None = None
+                    ) -> tuple[GridMapping, int, int] | None:
+    """The mapping in the grid units that read the board upright: of the 8 ways to number a
+    width×height rectangle's squares, those seen with the photo's handedness (x right, y down),
+    of the size `grid` when given, the one whose x axis is closest to the photo's +x."""
+    best = None
+    for t, (w, h) in _symmetries(width, height):
+        if grid is not None and (w, h) != tuple(grid):
+            continue
+        new = mapping.regridded(t)
+        origin, x_end, y_end = new.to_image(np.array([[w / 2, h / 2], [w / 2 + 1, h / 2], [w / 2, h / 2 + 1]]))
+        x_axis, y_axis = x_end - origin, y_end - origin
+        if x_axis[0] * y_axis[1] - x_axis[1] * y_axis[0] <= 0:
+            continue   # read in a mirror
+        upright = x_axis[0] / (np.linalg.norm(x_axis) + 1e-12)
+        if best is None or upright > best[0]:
+            best = (upright, new, w, h)
+    return None if best is None else best[1:]
+
+
+def _symmetries(width: int, height: int):
+    """The 8 maps (3×3, new grid units -> old) of a width×height rectangle onto itself, each with
+    the new (width, height): signed permutations of the axes, shifted back onto the rectangle."""
+    for swap in (False, True):
+        for sx in (1.0, -1.0):
+            for sy in (1.0, -1.0):
+                a = np.array([[0.0, sy], [sx, 0.0]]) if swap else np.array([[sx, 0.0], [0.0, sy]])
+                w, h = (height, width) if swap else (width, height)
+                ends = np.array([[0, 0], [w, 0], [0, h], [w, h]], float) @ a.T
+                t = np.eye(3)
+                t[:2, :2], t[:2, 2] = a, -ends.min(axis=0)
+                yield t, (w, h)
 
 
 def _square_side_px(fit: GridFit) -> float:
@@ -858,7 +915,7 @@ def _oriented_fit(lattice: _Lattice, extent: tuple[int, int, int, int], grid, sc
     _, idx, width, height = best
     src = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
     h = _homography_from_lattice(lattice, lat_sorted[idx], src)
-    return GridFit(h, width, height, float(np.clip(score, 0.0, 1.0)))
+    return GridFit(GridMapping(h), width, height, float(np.clip(score, 0.0, 1.0)))
 
 
 def _homography_from_lattice(lattice: _Lattice, lat_corners: np.ndarray, grid_corners: np.ndarray) -> np.ndarray:

@@ -148,6 +148,14 @@ class GridMapping:
         """A GridMapping from a GridMapping or a plain 3×3 homography (older callers)."""
         return mapping if isinstance(mapping, GridMapping) else cls(np.asarray(mapping, np.float64).reshape(3, 3))
 
+    def regridded(self, new_to_old: np.ndarray) -> "GridMapping":
+        """The same photo mapping in other grid units: `new_to_old` (3×3) takes a point in the
+        new units to the old ones (a turn of the board, a shift of its origin)."""
+        t = np.asarray(new_to_old, np.float64)
+        if self.lens is None:
+            return GridMapping(self.homography @ t)
+        return GridMapping(self.homography @ t, self.lens, self.lens_homography @ t)
+
     @property
     def straight(self) -> bool:
         """True when no lens bends the mapping: one homography says it all."""
