@@ -565,12 +565,29 @@ class _Finder:
         j_lo, j_hi = max(b_used[0] - 1, 0), min(b_used[-1] + 1, horiz.shape[1] - 1)
         vert, horiz = vert[i_lo:i_hi + 1, j_lo:j_hi], horiz[i_lo:i_hi, j_lo:j_hi + 1]
         alo, blo = alo + i_lo, blo + j_lo
-        best = _best_rectangle(vert, horiz, grid, cfg)
+        in_photo = self._edges_in_photo(lattice, alo, alo + vert.shape[0] - 1, blo, blo + horiz.shape[1] - 1) \
+            if grid is None else None
+        best = _best_rectangle(vert, horiz, grid, cfg, in_photo)
         if best is None:
             return None
         (i0, i1, j0, j1), score = best
         rect = (alo + i0, alo + i1, blo + j0, blo + j1)
         return rect, score, _coarser_lattice(vert[i0:i1 + 1, j0:j1], horiz[i0:i1, j0:j1 + 1].T, rect, self.cfg)
+
+    def _edges_in_photo(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """Like `_edge_support`'s arrays: 1 where the edge's middle lies in the working image."""
+        hgt, wid = self.gray.shape
+
+        def inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = apply_h(lattice.to_image, np.stack([a.ravel(), b.ravel()], axis=1))
+            ok = (p[:, 0] >= 0) & (p[:, 0] < wid) & (p[:, 1] >= 0) & (p[:, 1] < hgt)
+            return ok.reshape(a.shape).astype(float)
+
+        va, vb = np.meshgrid(np.arange(alo, ahi + 1), np.arange(blo, bhi) + 0.5, indexing="ij")
+        ha, hb = np.meshgrid(np.arange(alo, ahi) + 0.5, np.arange(blo, bhi + 1), indexing="ij")
+        return inside(va, vb), inside(ha, hb)
 
     def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
         """Per lattice edge: +1 supported, 0 not supported, NaN outside the image.
@@ -582,8 +599,8 @@ class _Finder:
         t = np.linspace(0.15, 0.85, 7)
         # vertical edges: points (a, b + t)
         va, vb, vt = np.meshgrid(a_lines, b_lines[:-1], t, indexing="ij")
-        v_scores = self._edge_scores(lattice, va, vb + vt, along=(0.0, 1.0))
         ha, hb, ht = np.meshgrid(a_lines[:-1], b_lines, t, indexing="ij")
+        v_scores = self._edge_scores(lattice, va, vb + vt, along=(0.0, 1.0))
         h_scores = self._edge_scores(lattice, ha + ht, hb, along=(1.0, 0.0))
         finite = np.concatenate([v_scores[0][np.isfinite(v_scores[0])], h_scores[0][np.isfinite(h_scores[0])]])
         if finite.size == 0:
@@ -764,7 +781,8 @@ def _normaliser(pts: np.ndarray) -> np.ndarray:
     return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
 
 
-def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderConfig):
+def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderConfig,
+                    in_photo: tuple[np.ndarray, np.ndarray] | None = None):
     """Rectangle of lattice lines maximising supported minus unsupported inside edges.
 
     Unknown edges (outside the photo) count for nothing, so a board running out of
@@ -772,7 +790,10 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     on `min_border_support` of its measured edges, the separators across each outer row
     and column on `min_separator_support`. The objective of every rectangle is two
     prefix-sum look-ups; the border conditions are checked only on the best ones, in
-    batches, until one passes."""
+    batches, until one passes. `in_photo` (size unknown: 1 where an edge lies in the photo, same
+    shapes): each border line must lie in the photo for half its length at least — beyond the
+    frame nothing says where a board of unknown size ends, and a rectangle reaching out there
+    would only add squares nobody saw."""
     na, nb = vert.shape[0], horiz.shape[1]       # number of a lines, b lines
     known_v, known_h = np.isfinite(vert), np.isfinite(horiz)
     sup_v, sup_h = np.nan_to_num(vert), np.nan_to_num(horiz)
@@ -790,6 +811,7 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     ph = prefix(np.where(known_h, sup_h - cfg.empty_edge_cost, 0.0).T)
     kv, kh = prefix(known_v.astype(float)), prefix(known_h.T.astype(float))
     sv, sh = prefix(sup_v), prefix(sup_h.T)
+    framed = None if in_photo is None else (prefix(in_photo[0]), prefix(in_photo[1].T))
     if grid is None:
         shapes = [(da, None) for da in range(cfg.min_squares, min(cfg.max_squares, na - 1) + 1)]
     else:
@@ -821,7 +843,7 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     best = None
     for start in range(0, len(order), 256):
         batch = rects[order[start:start + 256]]
-        ok = _borders_supported(batch, (sv, kv, sh, kh), inside, cfg)
+        ok = _borders_supported(batch, (sv, kv, sh, kh), inside, cfg, framed)
         if ok.any():
             best = tuple(int(v) for v in batch[int(np.argmax(ok))])
             break
@@ -841,17 +863,22 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     return best, score
 
 
-def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig) -> np.ndarray:
+def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig, framed=None) -> np.ndarray:
     """Per rectangle (rows i0, i1, j0, j1): each border line is supported on
     `min_border_support` of its measured edges, and the separators across each outer row and
     column on `min_separator_support` (a band closed by a line but not divided into squares,
-    a title strip, is not part of the grid)."""
+    a title strip, is not part of the grid). `framed` (prefix sums of the edges in the photo,
+    vertical and horizontal): each border line must also lie in the photo for half its length."""
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     ok = np.ones(len(rects), bool)
     for p_s, p_k, line, lo, hi in ((sv, kv, i0, j0, j1), (sv, kv, i1, j0, j1), (sh, kh, j0, i0, i1), (sh, kh, j1, i0, i1)):
         s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
         ok &= (k == 0) | (s >= cfg.min_border_support * k)
+    if framed is not None:
+        fv, fh = framed
+        for p_f, line, lo, hi in ((fv, i0, j0, j1), (fv, i1, j0, j1), (fh, j0, i0, i1), (fh, j1, i0, i1)):
+            ok &= inside(p_f, line, line, lo, hi) >= 0.5 * (hi - lo)
     for p_s, p_k, lo, hi, cell in ((sv, kv, i0, i1, j0), (sv, kv, i0, i1, j1 - 1), (sh, kh, j0, j1, i0), (sh, kh, j0, j1, i1 - 1)):
         s, k = inside(p_s, lo, hi, cell, cell + 1), inside(p_k, lo, hi, cell, cell + 1)
         ok &= (k == 0) | (s >= cfg.min_separator_support * k)
