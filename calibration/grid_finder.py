@@ -28,7 +28,7 @@ Used when our fiducial markers are hidden and for boards we did not print
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -58,6 +58,8 @@ class GridFit:
     height: int              # squares down (rows)
     score: float             # 0..1 confidence in the fit
     method: str = "lines"    # "lines" (segments, combs, lattice) or "chequer" (findChessboardCornersSB)
+    partial: tuple[str, ...] = ()   # size unknown: sides ("left", "top", ...) past which the photo does not
+                                    # show whether the grid goes on (its next line is outside the frame)
 
     @property
     def homography(self) -> np.ndarray:
@@ -139,6 +141,45 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
         grid = (w, h)
+    fit = _search(image_bgr, grid, cfg)
+    if grid is not None:
+        if fit is None:   # never worse than the free search: a grid of this size found without it is kept
+            free = _search(image_bgr, None, cfg)
+            turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
+            if turned is not None:
+                fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
+        return fit
+    if fit is None:
+        return None
+    return replace(fit, partial=open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1]))
+
+
+SIDES = ("left", "top", "right", "bottom")
+
+
+def open_sides(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int],
+               reach: float = 0.5) -> tuple[str, ...]:
+    """The sides of a width×height grid past which the photo cannot say whether it goes on: less
+    than `reach` square of the photo lies beyond that side (on most of its length). Half a square
+    past the border is enough to see the next row's separators, or their absence."""
+    t = np.linspace(0.05, 0.95, 19)
+    beyond = {"left": np.stack([np.full_like(t, -reach), t * height], 1),
+              "top": np.stack([t * width, np.full_like(t, -reach)], 1),
+              "right": np.stack([np.full_like(t, width + reach), t * height], 1),
+              "bottom": np.stack([t * width, np.full_like(t, height + reach)], 1)}
+    w, h = image_size
+    sides = []
+    for side in SIDES:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = mapping.to_image(beyond[side])
+        inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
+        if inside.mean() < 0.5:
+            sides.append(side)
+    return tuple(sides)
+
+
+def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The chequer candidate, then the line finder (module docstring)."""
     if cfg.chequer_candidate:
         chequer = find_chequer(image_bgr, grid, config=cfg.chequer)
         fit = None if chequer is None else _chequer_fit(chequer, grid)
@@ -380,9 +421,19 @@ class _Finder:
         for _ in range(2):
             lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, None) or lattice
         extent = self._extent(lattice, fam_x, fam_y, grid)
+        if extent is None and grid is not None and cfg.fit_lens:
+            # the size asked for is not seen on the straight lattice: the part that is seen, followed
+            # where its lines bend, may show it (the size-given search is never worse than the free one)
+            seen = self._extent(lattice, fam_x, fam_y, None)
+            curved = None if seen is None else self._follow_lens(lattice, seen[0])
+            if curved is not None:
+                extent = self._extent(curved, fam_x, fam_y, grid)
+                lattice = curved if extent is not None else lattice
         if extent is None:
             return None
         rect, score, coarser = extent
+        if coarser is not None and lattice.curved is not None:
+            return None   # a lattice of half squares (subdivided ones) is not followed through a lens
         if coarser is not None:   # every other line was a subdivision: the squares are twice as big
             lattice = _Lattice(coarser @ lattice.to_lattice)
             extent = self._extent(lattice, fam_x, fam_y, grid)

@@ -181,6 +181,19 @@ class GridMapping:
             pts = self.lens.undistort(pts)
         return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self._inverse).reshape(shape)
 
+    def inside_share(self, width: int, height: int, image_size: tuple[int, int], samples: int = 4) -> np.ndarray:
+        """(height, width): the share of each square that lies inside a photo of `image_size`
+        (width, height) px — `samples`² points per square."""
+        t = (np.arange(samples) + 0.5) / samples
+        gx = (np.arange(width)[:, None] + t[None, :]).ravel()
+        gy = (np.arange(height)[:, None] + t[None, :]).ravel()
+        pts = np.stack(np.meshgrid(gx, gy), axis=-1)                       # (height·s, width·s, 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            seen = self.to_image(pts)
+        w, h = image_size
+        inside = (seen[..., 0] >= 0) & (seen[..., 0] <= w - 1) & (seen[..., 1] >= 0) & (seen[..., 1] <= h - 1)
+        return inside.reshape(height, samples, width, samples).mean(axis=(1, 3))
+
     def local_homography(self, region: tuple[float, float, float, float]) -> np.ndarray:
         """The homography that best matches the mapping over the grid region (x0, y0, x1, y1):
         for code that works patch by patch (a token's picture, a square's view), where a lens's

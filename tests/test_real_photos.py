@@ -48,3 +48,14 @@ def test_the_size_given_path_is_never_worse_than_the_free_one(name, scans):
     if free.placed:
         assert given.placed and given.corner_error <= free.corner_error + 0.05
     assert given.phantom <= free.phantom and given.wrong_unflagged <= free.wrong_unflagged
+
+
+def test_a_free_answer_says_where_the_photo_cuts_the_grid_off():
+    """Issue 18, no silently smaller board: without the size, a grid running out of the frame is
+    answered as seen, with the sides where the photo does not show whether it goes on (`partial`);
+    a grid with paper all round it has none."""
+    by_name = {p.name: p for p in PHOTOS}
+    angle = scan(by_name["chess-8x8-angle.jpg"].image())
+    assert angle.found and angle.to_dict()["partial"] == ["right"]
+    paper = scan(by_name["paper-grid-on-table.jpg"].image())
+    assert paper.found and paper.to_dict()["partial"] == []

@@ -599,9 +599,10 @@ def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
         truth_square = photo.square(int(np.floor(cx)), int(np.floor(cy)))
         right = (reading.colours, reading.obstacle, reading.start, reading.temple) == \
             (truth_square.colours, truth_square.obstacle, truth_square.start, truth_square.temple)
-        flagged = reading.uncertain or reading.covered
+        hidden = reading.covered or not getattr(reading, "visible", True)
+        flagged = reading.uncertain or hidden
         score.flagged += flagged
         score.wrong_unflagged += (not right) and not flagged
         score.flagged_needlessly += flagged and right and not truth_square.covered
-        score.hidden_covered += reading.covered and truth_square.covered
+        score.hidden_covered += hidden and truth_square.covered
     return score
