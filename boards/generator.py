@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 from boards.fairness import (MIN_HEIGHT, MIN_WIDTH, Transform, fairness_report, path_lengths,
                              play_problems, symmetry_transforms)
-from boards.model import COLOURS, Board, Square
+from boards.io import MAX_SIDE
+from boards.model import COLOURS, XY, Board, Square
 
-Position = tuple[int, int]
 
 DEFAULT_NAMES = {2: "Duel", 3: "Trio", 4: "Quatuor"}
 SQUARES_PER_REGION = 16      # average size of a colour region, in squares
@@ -37,6 +37,7 @@ MULTICOLOUR_CHANCE = 0.15    # chance that a border square carries both colours 
 OBSTACLE_SHARE = 0.07        # share of squares that are obstacles
 COLOURED_OBSTACLE_CHANCE = 0.4
 MAX_ATTEMPTS = 200
+MAX_SITE_WEIGHT = 1.5        # a region's centre pulls its border up to this many squares further out
 
 
 class BoardGenerationError(ValueError):
@@ -50,27 +51,27 @@ class _Canvas:
     width: int
     height: int
     group: list[Transform]  # identity included; every change is copied to the whole orbit
-    colours: dict[Position, frozenset[str]] = field(default_factory=dict)
-    obstacles: set[Position] = field(default_factory=set)
-    starts: set[Position] = field(default_factory=set)
-    temples: set[Position] = field(default_factory=set)
+    colours: dict[XY, frozenset[str]] = field(default_factory=dict)
+    obstacles: set[XY] = field(default_factory=set)
+    starts: set[XY] = field(default_factory=set)
+    temples: set[XY] = field(default_factory=set)
 
-    def orbit(self, p: Position) -> set[Position]:
+    def orbit(self, p: XY) -> set[XY]:
         return {t(p) for t in self.group}
 
-    def representative(self, p: Position) -> Position:
+    def representative(self, p: XY) -> XY:
         return min(self.orbit(p))
 
-    def positions(self) -> list[Position]:
+    def positions(self) -> list[XY]:
         return [(x, y) for y in range(self.height) for x in range(self.width)]
 
-    def representatives(self) -> list[Position]:
+    def representatives(self) -> list[XY]:
         return [p for p in self.positions() if self.representative(p) == p]
 
-    def in_bounds(self, p: Position) -> bool:
+    def in_bounds(self, p: XY) -> bool:
         return 0 <= p[0] < self.width and 0 <= p[1] < self.height
 
-    def neighbours(self, p: Position, diagonal: bool = False) -> list[Position]:
+    def neighbours(self, p: XY, diagonal: bool = False) -> list[XY]:
         steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
         if diagonal:
             steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
@@ -92,10 +93,14 @@ class _Canvas:
 def generate_board(width: int, height: int, players: int, seed: int | str, name: str | None = None) -> Board:
     """A fair, playable board (MT 2.01 size, MT 2.02.a multicoloured squares, MT 2.03.a/c
     obstacles, MT 2.04.a one start per player, MT 2.04.b Temples du Deus), the same for
-    the same arguments. Sizes of MT 1.02.a: 20×12 for 2 players, 40×25 for 4."""
+    the same arguments. Sizes of MT 1.02.a: 20×12 for 2 players, 40×25 for 4; at most MAX_SIDE a side,
+    in time linear in the area (about 5 s for 200×200)."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         raise BoardGenerationError(f"{width}×{height} is too small: a board is at least "
                                    f"{MIN_WIDTH}×{MIN_HEIGHT} (MT 2.01)")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise BoardGenerationError(f"{width}×{height} is too large: the companion reads boards of at most "
+                                   f"{MAX_SIDE}×{MAX_SIDE} squares (MT 2.01 sets no maximum)")
     if players not in GROUP_FOR_PLAYERS:
         raise BoardGenerationError(f"the generator makes boards for 2, 3 or 4 players, not {players}")
     if players == 3 and width % 2 == 0 and height % 2 == 0:
@@ -151,10 +156,10 @@ def _symmetry_group(width: int, height: int, players: int) -> list[Transform]:
     return [lambda p: p, *(transforms[name] for name in GROUP_FOR_PLAYERS[players])]
 
 
-def _place_starts_and_temples(canvas: _Canvas, players: int, rng: random.Random) -> set[Position]:
+def _place_starts_and_temples(canvas: _Canvas, players: int, rng: random.Random) -> set[XY]:
     """Starts and Temples (MT 2.04.a/b); returns the squares obstacles must leave free."""
     w, h = canvas.width, canvas.height
-    corridors: set[Position] = set()
+    corridors: set[XY] = set()
     if players == 2:
         start = (rng.randint(1, 2), rng.randint(h // 3, h - 1 - h // 3))
         temple = (rng.randint(w // 2 - w // 5, w // 2 - 2), rng.randint(1, h - 2))
@@ -179,14 +184,67 @@ def _place_starts_and_temples(canvas: _Canvas, players: int, rng: random.Random)
     return near | corridors
 
 
+class _NearestSites:
+    """Region sites bucketed on a grid, so that the nearest one to a point is found among a few
+    neighbouring cells instead of all of them (the generator stays linear in the board's area).
+    The answer is exactly what `min` over the whole list gives: the lowest score (distance minus the
+    site's weight, at most `max_weight`), ties to the site added first."""
+
+    def __init__(self, cell: float, max_weight: float = 0.0):
+        self.cell, self.max_weight = cell, max_weight
+        self.sites: list[tuple[XY, str, float]] = []
+        self._buckets: dict[tuple[int, int], list[int]] = {}
+
+    def _key(self, x: float, y: float) -> tuple[int, int]:
+        return math.floor(x / self.cell), math.floor(y / self.cell)
+
+    def add(self, site: tuple[XY, str, float]) -> None:
+        self._buckets.setdefault(self._key(*site[0]), []).append(len(self.sites))
+        self.sites.append(site)
+
+    def nearest(self, x: float, y: float, score) -> tuple[XY, str, float]:
+        """The site of lowest `score(site, x, y)`; a site r cells away (Chebyshev) is farther than
+        (r - 1) cells, so the search stops at the first ring that cannot hold a better one."""
+        cx, cy = self._key(x, y)
+        best: tuple[float, int] | None = None
+        ring = 0
+        while True:
+            for key in _ring(cx, cy, ring):
+                for index in self._buckets.get(key, ()):
+                    candidate = (score(self.sites[index], x, y), index)
+                    if best is None or candidate < best:
+                        best = candidate
+            if best is not None and best[0] < ring * self.cell - self.max_weight - 1e-9:
+                return self.sites[best[1]]
+            ring += 1
+
+
+def _ring(cx: int, cy: int, r: int) -> list[tuple[int, int]]:
+    """The cells at Chebyshev distance r of (cx, cy)."""
+    if r == 0:
+        return [(cx, cy)]
+    top = [(cx + dx, cy - r) for dx in range(-r, r + 1)]
+    bottom = [(cx + dx, cy + r) for dx in range(-r, r + 1)]
+    sides = [(cx + dx, cy + dy) for dy in range(-r + 1, r) for dx in (-r, r)]
+    return top + bottom + sides
+
+
+def _weighted_distance(site: tuple[XY, str, float], x: float, y: float) -> float:
+    return math.hypot(site[0][0] - x, site[0][1] - y) - site[2]
+
+
+def _distance(site: tuple[XY, str, float], x: float, y: float) -> float:
+    return math.dist(site[0], (x, y))
+
+
 def _paint_regions(canvas: _Canvas, rng: random.Random) -> None:
     """Colour regions: weighted Voronoi through a smooth noise warp, then majority smoothing."""
     sites = _region_sites(canvas, rng)
     warp_x, warp_y = _value_noise(canvas, rng), _value_noise(canvas, rng)
-    primary: dict[Position, str] = {}
+    primary: dict[XY, str] = {}
     for p in canvas.positions():
         qx, qy = p[0] + WARP_AMPLITUDE * warp_x(p), p[1] + WARP_AMPLITUDE * warp_y(p)
-        primary[p] = min(sites, key=lambda s: math.hypot(s[0][0] - qx, s[0][1] - qy) - s[2])[1]
+        primary[p] = sites.nearest(qx, qy, _weighted_distance)[1]
     primary = {p: primary[canvas.representative(p)] for p in primary}
     for _ in range(2):
         primary = _majority_smoothed(canvas, primary)
@@ -194,23 +252,24 @@ def _paint_regions(canvas: _Canvas, rng: random.Random) -> None:
     canvas.symmetrise_colours()
 
 
-def _region_sites(canvas: _Canvas, rng: random.Random) -> list[tuple[Position, str, float]]:
+def _region_sites(canvas: _Canvas, rng: random.Random) -> _NearestSites:
     """Region centres on a jittered grid (evenly spread, unlike uniform draws, so no part of
     the board is one huge region), placed in one symmetric copy of the board and mirrored.
     Each takes the least used colour that differs from its nearest neighbour's."""
     spacing = math.sqrt(SQUARES_PER_REGION)
     used = dict.fromkeys(COLOURS, 0)
-    sites: list[tuple[Position, str, float]] = []
+    sites = _NearestSites(spacing, max_weight=MAX_SITE_WEIGHT)
     for gy in range(math.ceil(canvas.height / spacing)):
         for gx in range(math.ceil(canvas.width / spacing)):
             site = (min(canvas.width - 1, int((gx + rng.random()) * spacing)),
                     min(canvas.height - 1, int((gy + rng.random()) * spacing)))
             if canvas.representative(site) != site:
                 continue
-            nearest = min(sites, key=lambda s: math.dist(s[0], site))[1] if sites else None
+            nearest = sites.nearest(*site, _distance)[1] if sites.sites else None
             colour = min((c for c in COLOURS if c != nearest), key=lambda c: (used[c], rng.random()))
             used[colour] += 1
-            sites += [(p, colour, rng.uniform(0.0, 1.5)) for p in canvas.orbit(site)]
+            for p in canvas.orbit(site):
+                sites.add((p, colour, rng.uniform(0.0, MAX_SITE_WEIGHT)))
     return sites
 
 
@@ -222,7 +281,7 @@ def _value_noise(canvas: _Canvas, rng: random.Random):
     def smooth(t: float) -> float:
         return t * t * (3 - 2 * t)
 
-    def noise(p: Position) -> float:
+    def noise(p: XY) -> float:
         gx, gy = p[0] / WARP_SPACING, p[1] / WARP_SPACING
         ix, iy = int(gx), int(gy)
         tx, ty = smooth(gx - ix), smooth(gy - iy)
@@ -233,7 +292,7 @@ def _value_noise(canvas: _Canvas, rng: random.Random):
     return noise
 
 
-def _majority_smoothed(canvas: _Canvas, primary: dict[Position, str]) -> dict[Position, str]:
+def _majority_smoothed(canvas: _Canvas, primary: dict[XY, str]) -> dict[XY, str]:
     """A square takes the colour of at least 5 of its 8 neighbours (removes specks)."""
     result = dict(primary)
     for p in canvas.positions():
@@ -255,7 +314,7 @@ def _add_multicoloured_borders(canvas: _Canvas, rng: random.Random) -> None:
                 canvas.colours[q] = mixed
 
 
-def _add_obstacles(canvas: _Canvas, protected: set[Position], rng: random.Random) -> None:
+def _add_obstacles(canvas: _Canvas, protected: set[XY], rng: random.Random) -> None:
     """Clumps and short walls of obstacles, colourless (MT 2.03.a) or coloured (MT 2.03.c)."""
     target = round(OBSTACLE_SHARE * canvas.width * canvas.height)
     placed = {True: 0, False: 0}  # shapes placed, by "coloured"
@@ -276,7 +335,7 @@ def _add_obstacles(canvas: _Canvas, protected: set[Position], rng: random.Random
         placed[coloured] += bool(free)
 
 
-def _obstacle_shape(canvas: _Canvas, rng: random.Random) -> list[Position]:
+def _obstacle_shape(canvas: _Canvas, rng: random.Random) -> list[XY]:
     """A short straight wall or a small random clump."""
     x, y = rng.randrange(canvas.width), rng.randrange(canvas.height)
     if rng.random() < 0.4:
@@ -300,7 +359,7 @@ def _close_pockets(canvas: _Canvas) -> None:
 def _transposed(canvas: _Canvas) -> _Canvas:
     """The same drawing with rows and columns swapped (3 players on a board whose odd side is
     its height). Only to_board is used afterwards, so the group is left as the identity."""
-    def flip(p: Position) -> Position:
+    def flip(p: XY) -> XY:
         return p[1], p[0]
 
     return _Canvas(canvas.height, canvas.width, [lambda p: p],

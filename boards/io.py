@@ -54,8 +54,9 @@ class BoardFileError(FileError):
 
 
 def _board_error(message, *, path=None, line=None, at=()) -> BoardFileError:
-    """The yamlfile error factory for board files: the field is the top-level key."""
-    return BoardFileError(message, path=path, line=line, field=str(at[0]) if at else None)
+    """The yamlfile error factory for board files: the field is the top-level key, a row counts from 1."""
+    row = at[1] + 1 if len(at) > 1 and at[0] == "rows" and isinstance(at[1], int) else None
+    return BoardFileError(message, path=path, line=line, row=row, field=str(at[0]) if at else None)
 
 
 def parse_rows(rows, *, path=None, lines=None) -> tuple[tuple[Square, ...], ...]:

@@ -10,18 +10,58 @@ from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 
 from boards import COLOURS, square_label
+from companion.i18n import translate
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import ON_ANDROID
 from companion.app.screens.camera.feed import FeedUnavailable, KivyCameraFeed, Reading, SourceFeed, SyntheticFeed, \
     draw_on_photo, read_board
+from companion.app.screens.board.presenter import confirmed_code, piece_overlay
 from companion.app.widgets import controls  # noqa: F401
 from companion.app.widgets.board_view import bgr_texture
+from companion.app.words import printed, token_text
+from companion.game import Game, GameState
 from vision.tracking import too_small_advice
 
 load_kv_beside(__file__)
 
 LIVE_FPS = 10  # a real camera is polled this often while the screen is shown
 DEFAULT_SOURCE = "0"  # desktop: the first webcam
+
+
+def photo_tokens(state: GameState) -> list[tuple[int, int, int, int]]:
+    """Tokens as the synthetic photographer takes them, (player, number, x, y): printed colours only."""
+    return [(p.player, p.number, *p.at) for p in state.pieces.values() if p.at is not None and printed(p.player)]
+
+
+def doubtful_squares(game: Game, seen=()) -> list:
+    """Squares still to confirm: the camera's doubts and a scanned board's (kept in the game's log,
+    `state.doubtful_squares`), minus those the table confirmed (`set_square` actions in effect)."""
+    confirmed = {tuple(entry.action.data["at"]) for entry in game.history_entries()
+                 if entry.action.kind == "set_square"}
+    return sorted((set(map(tuple, seen)) | set(game.state.doubtful_squares)) - confirmed)
+
+
+def seen_moves(state: GameState, seen: list[dict]) -> list:
+    """Tokens of the game the camera sees on another square than the one recorded: (token, square)."""
+    pieces = state.pieces
+    return [((t["player"], t["number"]), (t["x"], t["y"])) for t in seen
+            if (t["player"], t["number"]) in pieces and pieces[(t["player"], t["number"])].at != (t["x"], t["y"])]
+
+
+def detected_moves_text(game: Game, seen: list[dict], lang: str) -> str:
+    """Each move the camera saw with its verdict from the game (`Game.judge_move`: `companion.rules.judge_move`
+    with what the piece has left this turn, MT 3.02–3.07, 2.03.b); tokens the game does not know are listed too."""
+    state = game.state
+    lines = [translate(lang, "camera.unknown_token", token=f"{tok['player']}-{tok['number']}",
+                   dst=square_label((tok["x"], tok["y"])))
+             for tok in seen if (tok["player"], tok["number"]) not in state.pieces]
+    for token, dst in seen_moves(state, seen):
+        piece = state.pieces[token]
+        verdict = game.judge_move(token, dst)
+        src = square_label(piece.at) if piece.at else "–"
+        lines.append(translate(lang, "camera.move", token=token_text(state, token, lang), src=src, dst=square_label(dst),
+                           verdict=verdict.text(lang)))
+    return "\n".join(lines) or translate(lang, "camera.no_moves")
 
 
 class CameraScreen(Screen):
@@ -100,11 +140,11 @@ class CameraScreen(Screen):
 
     def _frame(self):
         """The current frame, or None with the reason shown in the status line."""
-        session = App.get_running_app().session
-        if not session.has_game or self.feed is None:
+        game = App.get_running_app().game
+        if game is None or self.feed is None:
             return None
         try:
-            return self.feed.frame(session.board, session.photo_tokens())
+            return self.feed.frame(game.state.board, photo_tokens(game.state))
         except FeedUnavailable as exc:
             self.status = App.get_running_app().t(f"camera.{exc.key}", **exc.fields)
             return None
@@ -115,14 +155,14 @@ class CameraScreen(Screen):
         image = self._frame()
         if image is None:
             return
-        self.reading = read_board(image, App.get_running_app().session.board)
+        self.reading = read_board(image, App.get_running_app().game.state.board)
         self.describe()
         self.show_frame()
 
     def describe(self) -> None:
         app = App.get_running_app()
         reading = self.reading
-        if not app.session.has_game:
+        if app.game is None:
             return
         if reading.found:
             self.status = app.t("camera.found", app.lang, tokens=len(reading.tokens), ms=round(reading.timing_ms))
@@ -131,12 +171,12 @@ class CameraScreen(Screen):
                 self.status += f" {advice[0].upper()}{advice[1:]}."
         elif reading.error:
             self.status = app.t("camera.not_found", app.lang, error=reading.error)
-        self.doubtful = app.session.doubtful_squares(reading.doubtful)
+        self.doubtful = doubtful_squares(app.game, reading.doubtful)
         if self.confirming is not None and tuple(self.confirming) not in self.doubtful:
             self.confirming = None
         self._list_doubtful()
-        self.moves_text = app.session.detected_moves_text(reading.tokens, app.lang) if reading.found else ""
-        self.has_moves = reading.found and bool(app.session.seen_moves(reading.tokens))
+        self.moves_text = detected_moves_text(app.game, reading.tokens, app.lang) if reading.found else ""
+        self.has_moves = reading.found and bool(seen_moves(app.game.state, reading.tokens))
 
     def _list_doubtful(self) -> None:
         box = self.ids.doubtful_list
@@ -149,7 +189,7 @@ class CameraScreen(Screen):
     # -- confirming a doubtful square (MT 2.02.e) ------------------------
     def pick_doubtful(self, at) -> None:
         """Start confirming one square: the choice starts from what the board says now."""
-        square = App.get_running_app().session.board.square(*at)
+        square = App.get_running_app().game.state.board.square(*at)
         self.confirming = tuple(at)
         self.confirm_colours = "".join(c for c in COLOURS if c in square.colours)
         self.confirm_obstacle = square.obstacle and bool(square.colours)
@@ -163,7 +203,8 @@ class CameraScreen(Screen):
         if self.confirming is None:
             return
         at, self.confirming = self.confirming, None
-        App.get_running_app().perform("confirm_square", at, self.confirm_colours, self.confirm_obstacle)
+        app = App.get_running_app()
+        app.play("set_square", at, confirmed_code(app.game.state.board, at, self.confirm_colours, self.confirm_obstacle))
 
     def confirm_label(self, lang: str) -> str:
         if self.confirming is None:
@@ -174,7 +215,9 @@ class CameraScreen(Screen):
     def accept_moves(self) -> None:
         """The table agrees with what the camera saw: record the moves (legal or not: cards may allow them)."""
         app = App.get_running_app()
-        app.perform("apply_camera_moves", self.reading.tokens)
+        moves = seen_moves(app.game.state, self.reading.tokens)
+        if moves:
+            app.play("set_positions", dict(moves), source="camera")
         self.describe()
 
     def show_frame(self) -> None:
@@ -185,8 +228,7 @@ class CameraScreen(Screen):
             return
         if self.reading.found:
             app = App.get_running_app()
-            overlay = app.session.overlays(app.selected) if app.selected in app.session.tokens() else None
-            layers = dict(overlay.layers) if overlay else {}
+            layers = dict(piece_overlay(app.game.state, app.selected).layers)
             layers["doubtful"] = set(self.doubtful)
             layers["too_small"] = set(self.reading.too_small)
             image = draw_on_photo(image, self.reading.homography, layers)
