@@ -40,11 +40,11 @@ def play_turn(game: Game, turn_index: int) -> None:
                 game.choose_bonus(token, game.bonus_options(token)[0])
         if (phase, step) == ("movement", "creatures"):
             for token, piece in list(game.state.pieces.items()):
-                if piece.player == active and game.movement_roll(token) is None:
+                if piece.player == active and piece.kind == "creature" and game.movement_roll(token) is None:
                     game.roll_movement(token)
                     x, y = piece.at
                     target = (x, (y + 1) % BOARD.height)
-                    if all(p.at != target for p in game.state.pieces.values()):
+                    if game.judge_move(token, target).legal:
                         game.move_piece(token, target, source="camera")
         if phase == "main1" and game.state.planar:
             face = game.roll_planar_die()
@@ -69,7 +69,6 @@ def test_four_player_planechase_game_with_events_runs_to_the_end(tmp_path):
     setup = GameSetup(players, BOARD, planechase=True, events=deck)
     game = Game.new(setup, dice=Dice.seeded(11), clock=Clock(), save_dir=tmp_path / "saves")
     for i, player in enumerate(players):
-        game.add_piece(Piece(player.colour, 1, kind="player", name=player.name, at=(i * 10, 0)))
         game.add_piece(Piece(player.colour, 2, name="Ours", power=2, toughness=2, colours={"G"}, at=(i * 10, 5)))
         game.add_piece(Piece(player.colour, 3, name="Griffon", power=2, toughness=2, colours={"W", "U"},
                              at=(i * 10 + 0, 9)))

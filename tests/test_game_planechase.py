@@ -5,6 +5,7 @@ import pytest
 
 from boards import Board
 from companion.game import PLANAR_FACES, Dice, Game, GameError, GameSetup, PlayerSetup
+from companion.rules import Piece
 
 BOARD = Board.from_rows([" ".join(["R"] * 20)] * 12, name="Test")
 PLANESWALK, CHAOS, BLANK = (PLANAR_FACES.index(f) for f in ("planeswalk", "chaos", "blank"))
@@ -76,7 +77,7 @@ def test_only_the_active_player_rolls_when_a_sorcery_could_be_cast_PC():
     with pytest.raises(GameError, match="sorcery"):
         game.roll_planar_die(1)  # untap step
     to_main(game)
-    with pytest.raises(GameError, match="only the active player"):
+    with pytest.raises(GameError, match="only the player whose turn it is rolls the planar die"):
         game.roll_planar_die(2)
 
 
@@ -141,5 +142,33 @@ def test_triggers_controlled_by_a_player_who_leaves_cease_to_exist_PC():
 
 def test_planechase_needs_a_planar_deck_for_everyone_PC():
     people = [PlayerSetup("Anna", 1, planar_deck=["A1"]), PlayerSetup("Bruno", 2)]
-    with pytest.raises(GameError, match="player 2 needs a planar deck"):
+    with pytest.raises(GameError, match="Bruno needs a planar deck"):
         Game.new(GameSetup(people, BOARD, planechase=True), dice=Dice.seeded(1))
+
+
+def test_a_players_creatures_block_only_the_creatures_attacking_that_player_PC():
+    """PC, multiplayer: "Les créatures d'un joueur peuvent uniquement bloquer les créatures qui l'attaquent."
+    Before the attack is declared every opponent in reach could block; once Anna attacks Bruno, only Bruno's."""
+    game = new_game()
+    ogre = Piece(1, 2, name="Ogre", power=3, toughness=3, at=(5, 5))
+    bruno = Piece(2, 2, name="Wall", mana_value=3, power=0, toughness=4, at=(6, 5))
+    chloe = Piece(3, 2, name="Bear", mana_value=3, power=2, toughness=2, at=(5, 6))
+    for piece in (ogre, bruno, chloe):
+        game.add_piece(piece, by_card=True)
+    assert {p.token for p in game.blockers(ogre.token)} == {bruno.token, chloe.token}
+    assert [p.token for p in game.blockers(ogre.token, attacked=2)] == [bruno.token]
+    assert [p.token for p in game.blockers(ogre.token, attacked=3)] == [chloe.token]
+
+
+def test_a_teammate_is_not_an_opponent_in_two_headed_giant():
+    """Two-Headed Giant (MT 8.01): teammates never block each other, and the attacked team blocks together."""
+    people = [PlayerSetup(n, i + 1, team=1 + i // 2) for i, n in enumerate(["Anna", "Bruno", "Chloé", "David"])]
+    game = Game.new(GameSetup(people, BOARD, format="two_headed_giant", starting_player=1), dice=Dice.seeded(1))
+    ogre = Piece(1, 2, name="Ogre", power=3, toughness=3, at=(5, 5))
+    mate = Piece(2, 2, name="Mate", mana_value=3, at=(6, 5))
+    foes = [Piece(3, 2, name="Foe", mana_value=3, at=(4, 5)), Piece(4, 2, name="Foe 2", mana_value=3, at=(5, 4))]
+    for piece in (ogre, mate, *foes):
+        game.add_piece(piece)
+    assert {p.token for p in game.blockers(ogre.token)} == {(3, 2), (4, 2)}
+    assert {p.token for p in game.blockers(ogre.token, attacked=3)} == {(3, 2), (4, 2)}  # the team blocks together
+    assert game.blockers(mate.token, attacked=1) == ()

@@ -30,11 +30,12 @@ def creature(player=1, number=1, at=(0, 0), **kw) -> Piece:
 
 def test_house_rule_defaults_are_the_digest_readings():
     """MT 8.04 options default to rules-digest.md: Manhattan, D10, 3.04.d threshold 3, landwalk on the
-    start square (6.09), reach and spell MV 0 count as 1 (6.07, 4.09.a), +0 loyalty (3.09), no mana burn."""
+    start square (6.09), reach and spell MV 0 count as 1 (6.07, 4.09.a), +0 loyalty (3.09), no mana burn;
+    MT 2.02.e follows the seed's words: a doubtful square is not counted at all."""
     h = DEFAULT_HOUSE_RULES
     assert (h.metric, h.die_sides, h.extra_die_threshold, h.landwalk_reading) == ("manhattan", 10, 3, "start_square")
     assert (h.reach_zero_as_one, h.spell_zero_as_one, h.planeswalker_move_loyalty, h.mana_burn) == (True, True, 0, False)
-    assert h.uncertain_colours == "colour"
+    assert h.uncertain_colours == "square"
 
 
 def test_house_rules_load_from_yaml(tmp_path):
@@ -205,12 +206,13 @@ def test_coloured_obstacle_still_counts():
     assert colour_bonus(COLOURS, creature(at=(3, 0), colours={"R"}, keywords={"flying"})).active == {"haste"}
 
 
-def test_uncertain_colours_do_not_count():
-    """MT 2.02.e (digest): a doubtful colour is not counted; house option 'square' voids the whole square."""
+def test_uncertain_squares_do_not_count_MT_2_02_e():
+    """MT 2.02.e: "ces cases ne sont pas comptabilisées" — by default a square with a doubtful colour counts no
+    colour at all; the house option 'colour' drops only the doubtful colour (the digest's older reading)."""
     piece = creature(at=(2, 0), colours={"W", "U"})
-    assert colour_bonus(COLOURS, piece, uncertain={(2, 0): {"U"}}).active == {"vigilance"}
+    assert colour_bonus(COLOURS, piece, uncertain={(2, 0): {"U"}}).available == frozenset()
     assert colour_bonus(COLOURS, piece, uncertain={(2, 0): {"U"}},
-                        house=HouseRules(uncertain_colours="square")).available == frozenset()
+                        house=HouseRules(uncertain_colours="colour")).active == {"vigilance"}
     assert colour_bonus(COLOURS, piece, uncertain={(2, 0)}).available == frozenset()
     assert colour_bonus(COLOURS, piece, uncertain={(0, 0)}).needs_choice  # doubt elsewhere changes nothing
 

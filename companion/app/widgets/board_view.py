@@ -20,9 +20,9 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
+from boards import XY
 from companion.app.widgets.board_image import BoardPicture
 
-Square = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -91,16 +91,16 @@ class BoardSurface(Widget):
             self._ring_group.add(group)
         self._atlas: tuple[tuple, Texture, dict] | None = None  # (token keys, texture, key -> uv quad)
         self._drawn_tokens: tuple | None = None
-        self.drawn: dict[str, frozenset[Square]] = {}  # squares of each layer/ring now on screen
+        self.drawn: dict[str, frozenset[XY]] = {}  # squares of each layer/ring now on screen
 
     # -- geometry ------------------------------------------------------
-    def square_origin(self, at: Square) -> tuple[float, float]:
+    def square_origin(self, at: XY) -> tuple[float, float]:
         """Bottom-left corner of square `at` in surface coordinates."""
         pic: BoardPicture = self.picture
         left, top, side, _ = pic.square_rect(at)
         return float(left), float(pic.image.shape[0] - top - side)
 
-    def square_at(self, x: float, y: float) -> Square | None:
+    def square_at(self, x: float, y: float) -> XY | None:
         """The square under a surface point, or None outside the grid."""
         pic: BoardPicture = self.picture
         if pic is None:
@@ -124,7 +124,7 @@ class BoardSurface(Widget):
             group.clear()
 
     # -- drawing -------------------------------------------------------
-    def _quads(self, squares: Iterable[Square], inset: float) -> np.ndarray:
+    def _quads(self, squares: Iterable[XY], inset: float) -> np.ndarray:
         pic: BoardPicture = self.picture
         side = pic.px_per_square
         pts = np.array(sorted(squares), dtype=np.float32).reshape(-1, 2)
@@ -135,7 +135,7 @@ class BoardSurface(Widget):
                             np.stack([left + size, bottom + size], 1), np.stack([left, bottom + size], 1)], 1)
         return corners
 
-    def _ring_quads(self, squares: Iterable[Square]) -> np.ndarray:
+    def _ring_quads(self, squares: Iterable[XY]) -> np.ndarray:
         """Four thin quads (a frame) inside each square, as an (4n, 4, 2) array."""
         side = self.picture.px_per_square
         width = max(2.0, side / 14)
@@ -146,7 +146,7 @@ class BoardSurface(Widget):
                  for l, b, r, t in bars]
         return np.concatenate(quads)
 
-    def draw_overlays(self, layers: dict[str, Iterable[Square]], rings: dict[str, Iterable[Square]]) -> None:
+    def draw_overlays(self, layers: dict[str, Iterable[XY]], rings: dict[str, Iterable[XY]]) -> None:
         """Show these overlays: filled layers (OVERLAY_STYLES) and rings around squares (RING_STYLES).
         A layer or ring whose squares did not change keeps its Mesh (nothing re-sent to the GPU)."""
         wanted = {name: frozenset(squares) for name, squares in {**layers, **rings}.items()}
@@ -193,7 +193,7 @@ class BoardSurface(Widget):
             self._atlas = (keys, bgr_texture(sheet), uv)
         return self._atlas[1], self._atlas[2]
 
-    def draw_tokens(self, tokens: Iterable[tuple[tuple, Square]], render_token) -> None:
+    def draw_tokens(self, tokens: Iterable[tuple[tuple, XY]], render_token) -> None:
         """Tokens (key, square) drawn with `render_token(key, diameter) -> BGRA`, all in one Mesh;
         nothing is rebuilt when no token moved or changed."""
         tokens = tuple(sorted(tokens))
@@ -279,7 +279,7 @@ class BoardView(StencilView):
         anchor = self.scatter.to_local(*self.to_widget(*window_pos, relative=False))
         self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=anchor)
 
-    def window_point_of(self, at: Square) -> tuple[float, float]:
+    def window_point_of(self, at: XY) -> tuple[float, float]:
         """Window coordinates of the centre of square `at` (used by tests to tap a token)."""
         x, y = self.surface.square_origin(at)
         half = self.surface.picture.px_per_square / 2
@@ -318,5 +318,5 @@ class BoardView(StencilView):
                     return True
         return handled
 
-    def on_square_tap(self, square: Square) -> None:
+    def on_square_tap(self, square: XY) -> None:
         """Default handler: screens bind to this event."""

@@ -11,7 +11,7 @@ from boards.model import Square
 from companion.app.words import colour_words, token_text
 from companion.game import Game, GameState
 from companion.i18n import translate
-from companion.rules import PieceOverlay, overlay, why_cannot_move
+from companion.rules import PieceOverlay, movement_blocker, overlay
 
 Token = tuple[int, int]
 
@@ -44,8 +44,9 @@ def piece_overlay(state: GameState, token: Token | None) -> Overlay:
 
 def _compute_overlay(state: GameState, piece) -> Overlay:
     roll = state.movement_rolls.get(piece.roll_key)
-    rules = overlay(state.board, piece, state.pieces.values(), dice=roll["results"] if roll else (),
-                    bonus_choice=state.bonus_choices.get(piece.token), house=state.house)
+    rules = overlay(state.board, piece, state.pieces.values(), left=state.movement_left(piece.token) or 0,
+                    start=state.movement_start(piece.token), bonus_choice=state.bonus_choices.get(piece.token),
+                    sides=state.sides, house=state.house)
     if rules is None:  # off the grid: nothing to draw
         return NO_OVERLAY
     moves = rules.moves | rules.jump_targets if roll or rules.jump_targets else frozenset()
@@ -83,13 +84,13 @@ def describe_piece(game: Game, token: Token, lang: str) -> str:
     if piece.kind != "player":
         lines.append(t("piece.zone", count=len(rules.zone)))
     roll = game.movement_roll(token)
-    allowance = game.movement_allowance(token)
+    allowance = game.movement_left(token)  # what is left this turn (MT 3.04.a)
     if roll is None:
         lines.append(t("piece.no_roll"))
     elif allowance == 0:
-        reason = why_cannot_move(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
-                                 house=state.house) or "0"
-        lines.append(t("piece.cannot_move", reason=reason))
+        blocker = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
+                                   house=state.house)
+        lines.append(t("piece.cannot_move", reason=blocker.text(lang) if blocker else "0"))
     else:
         dice = " + ".join(str(r) for r in roll["results"])
         lines.append(t("piece.moves", count=len(rules.moves), dice=dice, allowance=allowance))

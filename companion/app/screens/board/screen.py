@@ -18,6 +18,7 @@ from companion.app.widgets.board_view import BoardView
 from companion.app.widgets.controls import BigButton
 from companion.app.widgets.token_art import screen_token
 from companion.app.words import turn_text
+from companion.game import Entry
 
 load_kv_beside(__file__)
 
@@ -90,7 +91,10 @@ class BoardScreen(Screen):
             app.selected = None if app.selected == piece.token else piece.token
             return
         if app.selected is not None and presenter.may_move_to(state, app.selected, at):
-            app.play("move_piece", tuple(app.selected), tuple(at))
+            if state.pieces[tuple(app.selected)].at is None:  # a new token enters as a creature spell (MT 4.09.c)
+                app.play("place_piece", tuple(app.selected), tuple(at), entry=Entry("cast"))
+            else:
+                app.play("move_piece", tuple(app.selected), tuple(at))
             return
         app.selected = None
         self._square_info = presenter.describe_square(state, at, app.lang)

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from boards import Board
+from boards import XY, Board
 from boards.model import Square as PrintedSquare
 
-Square = tuple[int, int]
 # BGR + alpha of the overlay layers on the photo (same meaning as the board view's layers), drawn in
 # this order; "too_small" greys the squares where tokens are too small in the image to read well
 PHOTO_LAYERS: dict[str, tuple[tuple[int, int, int], float]] = {
@@ -168,11 +167,11 @@ class Reading:
 
     found: bool = False
     homography: np.ndarray | None = None
-    doubtful: list[Square] = field(default_factory=list)
+    doubtful: list[XY] = field(default_factory=list)
     tokens: list[dict] = field(default_factory=list)
     error: str = ""
     timing_ms: float = 0.0
-    too_small: list[Square] = field(default_factory=list)   # squares where tokens are too small to read well
+    too_small: list[XY] = field(default_factory=list)   # squares where tokens are too small to read well
 
 
 def read_board(image: np.ndarray, board: Board) -> Reading:
@@ -189,7 +188,7 @@ def read_board(image: np.ndarray, board: Board) -> Reading:
                    too_small=[(x, y) for x, y in result.get("tokens_too_small", [])])
 
 
-def draw_on_photo(image: np.ndarray, homography: np.ndarray, layers: dict[str, set[Square]]) -> np.ndarray:
+def draw_on_photo(image: np.ndarray, homography: np.ndarray, layers: dict[str, set[XY]]) -> np.ndarray:
     """The photo with each layer's squares filled (alpha-blended) where they lie on the real board."""
     out = image.copy()
     for name, (bgr, alpha) in PHOTO_LAYERS.items():

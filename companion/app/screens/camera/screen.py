@@ -20,7 +20,6 @@ from companion.app.widgets import controls  # noqa: F401
 from companion.app.widgets.board_view import bgr_texture
 from companion.app.words import printed, token_text
 from companion.game import Game, GameState
-from companion.move_check import check_move
 from vision.tracking import too_small_advice
 
 load_kv_beside(__file__)
@@ -50,16 +49,15 @@ def seen_moves(state: GameState, seen: list[dict]) -> list:
 
 
 def detected_moves_text(game: Game, seen: list[dict], lang: str) -> str:
-    """Each move the camera saw with its verdict from `companion.move_check` (MT 3.02–3.07, 2.03.b);
-    tokens the game does not know are listed too."""
+    """Each move the camera saw with its verdict from the game (`Game.judge_move`: `companion.rules.judge_move`
+    with what the piece has left this turn, MT 3.02–3.07, 2.03.b); tokens the game does not know are listed too."""
     state = game.state
     lines = [translate(lang, "camera.unknown_token", token=f"{tok['player']}-{tok['number']}",
                    dst=square_label((tok["x"], tok["y"])))
              for tok in seen if (tok["player"], tok["number"]) not in state.pieces]
     for token, dst in seen_moves(state, seen):
         piece = state.pieces[token]
-        occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
-        verdict = check_move(state.board, piece, dst, game.movement_allowance(token) or 0, occupied=occupied)
+        verdict = game.judge_move(token, dst)
         src = square_label(piece.at) if piece.at else "–"
         lines.append(translate(lang, "camera.move", token=token_text(state, token, lang), src=src, dst=square_label(dst),
                            verdict=verdict.text(lang)))

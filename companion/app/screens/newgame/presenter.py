@@ -53,7 +53,7 @@ def board_from_choice(choice: str, players: int) -> Board:
 
         width, height = (20, 12) if players <= 2 else (40, 25)
         return generate_board(width, height, max(players, 2), seed=secrets.randbits(32))
-    raise GameError(f"unknown board {choice!r}; choose one of {', '.join(boards)} or 'generated'")
+    raise GameError("game.error.unknown_board", board=str(choice)[:60], boards=[*boards, "generated"])
 
 
 def game_setup(choices: NewGameChoices) -> GameSetup:

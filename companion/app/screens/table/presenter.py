@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from companion.app.words import player_rgba
-from companion.game import PREGAME, Game, GameState
+from companion.game import PREGAME, Game, GameState, commander_key
 from companion.i18n import translate
 
 ROTATIONS = (0, 90, 180, 270)
@@ -62,8 +62,8 @@ def panels(game: Game, lang: str) -> list[PanelView]:
     views = []
     for player in state.players:
         opponents = [p for p in state.players if p.id != player.id and not _allies(state, p, player)]
-        sources = tuple(CommanderSource(p.id, p.name, player.commander_damage.get(p.id, 0)) for p in opponents
-                        if not p.left or player.commander_damage.get(p.id))
+        sources = tuple(CommanderSource(p.id, p.name, player.commander_damage.get(commander_key(p.id), 0))
+                        for p in opponents if not p.left or player.commander_damage.get(commander_key(p.id)))
         live = [s.player for s in sources if not state.player(s.player).left]
         default = next((s for s in live if s in active), live[0] if live else None)
         views.append(PanelView(
@@ -89,8 +89,10 @@ def elimination_reason(state: GameState, player_id: int, lang: str) -> str:
     if player.poison >= 10:
         return translate(lang, "table.out_poison", poison=player.poison)
     worst = max(player.commander_damage.items(), key=lambda item: item[1], default=None)
-    if worst and worst[1] >= 21:
-        return translate(lang, "table.out_commander", damage=worst[1], name=state.names.get(worst[0], "?"))
+    if worst and worst[1] >= 21:  # "2" (player 2's commander) or "2:Tymna" (one of their partners)
+        source, _, partner = worst[0].partition(":")
+        return translate(lang, "table.out_commander", damage=worst[1],
+                         name=partner or state.names.get(int(source), "?"))
     return translate(lang, "table.out_other")
 
 
@@ -113,7 +115,7 @@ def horde_draw_due(game: Game) -> bool:
     for entry in reversed(game.history_entries()):
         if entry.action.kind == "horde_draw":
             return False
-        if "turn" in entry.summary:
+        if any(m.key in ("game.history.turn", "game.history.turn_horde") for m in entry.messages):
             return True
     return True
 
