@@ -120,3 +120,13 @@ def test_fuzz_rows_edited_with_a_valid_checksum(edits, also_backup):
                 conn.execute("UPDATE journal SET op = ?, crc = ? WHERE seq = ?", (text, zlib.crc32(text.encode()), seq))
         conn.close()
     open_and_check(path, backup_intact=not also_backup)
+
+
+def test_a_damaged_schema_whose_error_message_is_not_utf8_is_a_save_error():
+    """Found by the fuzz: one byte 0x80 in the schema made SQLite's own error message undecodable
+    (UnicodeDecodeError): the save is reported damaged and restored from its backup."""
+    path = copy_seed()
+    data = bytearray(path.read_bytes())
+    data[454518 % len(data)] = 128
+    path.write_bytes(bytes(data))
+    open_and_check(path, backup_intact=True)

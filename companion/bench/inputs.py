@@ -21,8 +21,9 @@ from pathlib import Path
 from boards import Board, board_from_text, library_boards, load_board
 from boards.fairness import fairness_report, play_problems
 from boards.generator import generate_board
-from boards.io import MAX_SIDE
+from boards.io import BOARD_LIMITS, MAX_SIDE
 from boards.model import Square
+from boards.yamlfile import parse_yaml
 from companion.bench.common import machine_summary, median_ms, print_table
 
 CODES = ["W", "U", "B", "R", "G", "WU", "UB", "BR", "RG", "GW", "R#", "U#", ".", "WUB"]
@@ -38,9 +39,7 @@ def largest_board_text(seed: int = 2026) -> str:
 
 def _load_without_cache(text: str) -> Board:
     """The baseline: every square code parsed anew, as before this round."""
-    import yaml
-
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    data = parse_yaml(text, limits=BOARD_LIMITS).data
     return Board(tuple(tuple(Square._parse(code) for code in row.split()) for row in data["rows"]))
 
 

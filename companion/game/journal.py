@@ -214,8 +214,8 @@ def read_journal(path: Path) -> Journal:
     wal = wal_problem(path)
     try:
         conn, snapshot = open_reader(path)
-    except (sqlite3.Error, OSError) as exc:
-        journal.problem = f"not a readable game database ({str(exc)[:120]})"
+    except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: SQLite's message about a damaged
+        journal.problem = f"not a readable game database ({str(exc)[:120]})"  # file, itself not UTF-8
         return journal
     try:
         conn.text_factory = bytes
@@ -244,7 +244,7 @@ def read_journal(path: Path) -> Journal:
             expected += 1
         if journal.problem is None and damaged != b"ok":
             journal.problem = f"the database is damaged ({damaged.decode(errors='replace')[:120]})"
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, ValueError) as exc:
         journal.problem = journal.problem or f"not a readable game database ({str(exc)[:120]})"
     finally:
         conn.close()

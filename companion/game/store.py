@@ -393,7 +393,11 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
         except LockUnavailable as exc:
             why = f"its lock cannot be taken ({exc})"
     try:
-        decision = _decide(path, dice, clock)
+        try:
+            decision = _decide(path, dice, clock)
+        except Exception as exc:  # whatever a damaged file makes the readers raise: still the file's fault
+            raise SaveError(f"cannot be read ({_reason(exc)})", path=path, key="store.damaged",
+                            problem=f"cannot be read ({_reason(exc)})") from None
         if decision.best is None:
             raise SaveError(decision.message, path=path, key="store.damaged", problem=decision.message)
         recovered = None
