@@ -48,6 +48,21 @@ def test_default_waves_are_66_tokens_33_spells_and_a_boss_HO_200_2():
     assert horde.boss_in_library and horde.boss
 
 
+def test_each_wave_is_shuffled_at_setup_with_its_boss_kept_under_it_HO_103_3b_to_103_3d():
+    """HO 103.3b–d: the Horde's decks lie in order of rising difficulty, each one shuffled, its boss put under it
+    (never shuffled in, HO 200.2a); the shuffle is recorded, so the save replays the same deck."""
+    waves = [named_wave("low", "t" * 10 + "s" * 5, "Boss 1"), named_wave("medium", "t" * 10 + "s" * 5, "Boss 2")]
+    game = Game.new(GameSetup([PlayerSetup("Anna", 1)], BOARD, format="horde", horde_difficulty="intermediate",
+                              horde_waves=waves, starting_player=1), dice=Dice.seeded(5))
+    horde = game.state.horde
+    written = [c["name"] for c in waves[0].cards]
+    shuffled = [c["name"] for c in horde.library]
+    assert shuffled != written and sorted(shuffled) == sorted(written)
+    assert (horde.level, horde.boss, horde.boss_in_library) == ("low", "Boss 1", True)
+    assert "Boss 1" not in shuffled and [w["level"] for w in horde.waves] == ["medium"]
+    assert Game.from_dict(game.to_dict()).state.horde.library == horde.library
+
+
 def test_horde_is_for_one_to_four_players_HO_100_2():
     five = [PlayerSetup(f"P{i}", i) for i in range(1, 6)]
     with pytest.raises(GameError, match="HO 100.2"):
@@ -297,8 +312,13 @@ def test_the_horde_draws_outside_its_draw_step_by_exiling_its_top_card_HO_201_7(
 
 def test_a_prevented_attack_turns_the_hordes_next_attack_phase_into_a_draw_HO_201_3a():
     """HO 201.3a: an effect keeps a Horde creature from attacking: the Horde's next attack phase is a draw phase
-    (in which it reveals until a non-token, as in its draw step); the one after is an attack again."""
+    (in which it reveals until a non-token, as in its draw step); the one after is an attack again. HO 201.3b:
+    tapping a Horde creature does not count as keeping it from attacking."""
     game = new_game(waves=[wave_of("low", "tstsPs", "Boss")])
+    zombie = Piece(game.state.horde.colour, 2, name="Zombie", power=2, toughness=2)
+    game.enter_horde_piece(zombie)
+    game.update_piece(zombie.token, tapped=True)  # HO 201.3b: tapping it is not keeping it from attacking
+    assert game.state.horde.attacks_replaced == 0
     game.horde_attack_prevented("Propaganda")
     to_horde_turn(game, "combat")
     assert game.state.turn.draw_instead_of_attack

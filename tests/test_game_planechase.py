@@ -5,7 +5,7 @@ import pytest
 
 from boards import Board
 from companion.game import PLANAR_FACES, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError
-from companion.rules import Piece
+from companion.rules import Piece, overlay
 
 from game_dice import with_corner_starts
 
@@ -46,7 +46,8 @@ def next_turn_main(game: Game) -> None:
 
 
 def test_starting_player_turns_the_first_plane_face_up_after_mulligans_PC():
-    """PC: once hands are kept, the starting player turns their top plane face up; the active player controls it."""
+    """PC: once hands are kept, the starting player turns their top plane face up — its "when you planeswalk"
+    abilities do not trigger (« la partie n'a pas encore commencé »); the active player controls it."""
     people = [PlayerSetup("Anna", 1, planar_deck=["A1", "A2"]), PlayerSetup("Bruno", 2, planar_deck=["B1"])]
     game = Game.new(GameSetup(people, BOARD, planechase=True, starting_player=2), dice=Dice(ScriptedRng()))
     assert game.state.planar.face_up is None
@@ -54,6 +55,7 @@ def test_starting_player_turns_the_first_plane_face_up_after_mulligans_PC():
     game.next_phase()
     planar = game.state.planar
     assert (planar.face_up, planar.owner, planar.controller) == ("B1", 2, 2)
+    assert planar.pending == []  # « quand vous vous transplanez » does not trigger: the game had not begun
     game.end_turn()
     assert game.state.planar.controller == 1  # control follows the active player
 
@@ -189,6 +191,29 @@ def test_a_players_creatures_block_only_the_creatures_attacking_that_player_PC()
     assert {p.token for p in game.blockers(ogre.token)} == {bruno.token, chloe.token}
     assert [p.token for p in game.blockers(ogre.token, attacked=2)] == [bruno.token]
     assert [p.token for p in game.blockers(ogre.token, attacked=3)] == [chloe.token]
+
+
+def test_a_creature_may_attack_any_opponent_and_an_attack_may_split_between_several_PC():
+    """PC: « Vous pouvez attaquer n'importe quel autre joueur avec vos créatures, même s'il n'est pas assis à côté de
+    vous. Vous pouvez même attaquer plus d'un adversaire à la fois ! » — on the grid, a creature may attack any
+    opponent it stands next to (MT 5.03.a): it is offered the squares by every opposing pawn; two attackers may
+    attack two players, each blocked only by the player it attacks."""
+    game = new_game()
+    bruno, chloe = game.state.pawn(2).at, game.state.pawn(3).at
+    def next_to(at):
+        return at[0], at[1] + 1 if at[1] == 0 else at[1] - 1
+
+    ogre = Piece(1, 2, name="Ogre", power=3, toughness=3, keywords={"haste"}, at=next_to(bruno))  # cast this turn
+    orc = Piece(1, 3, name="Orc", power=2, toughness=2, at=next_to(chloe))
+    wall = Piece(2, 2, name="Wall", mana_value=2, at=(ogre.at[0] - 1, ogre.at[1]))
+    bear = Piece(3, 2, name="Bear", mana_value=2, at=(orc.at[0] - 1, orc.at[1]))
+    for piece in (ogre, orc, wall, bear):
+        game.add_piece(piece, by_card=True)
+    state = game.state
+    near = overlay(state.board, state.pieces[ogre.token], state.pieces.values(), sides=state.sides).attack_squares
+    assert ogre.at in near and any(max(abs(x - chloe[0]), abs(y - chloe[1])) == 1 for x, y in near)
+    assert [p.token for p in game.blockers(ogre.token, attacked=2)] == [wall.token]
+    assert [p.token for p in game.blockers(orc.token, attacked=3)] == [bear.token]
 
 
 def test_a_teammate_is_not_an_opponent_in_two_headed_giant():

@@ -204,6 +204,26 @@ def test_an_effect_puts_a_token_in_its_sources_zone_centred_on_the_sources_contr
     assert near_anna and all(1 <= abs(x - anna[0]) + abs(y - anna[1]) <= 1 for x, y in near_anna)
 
 
+def test_a_token_leaving_the_battlefield_frees_its_number_and_a_creature_off_the_grid_keeps_its_MT_5_02_d_to_g():
+    """MT 5.02.d, f: a permanent on the grid that dies, or stops being a creature, has its token removed "et pourra
+    être réutilisé": the number enters again for another permanent. 5.02.g: exiled, its token leaves the grid (the
+    twin on the card is the players'). A creature off the grid (phased out, MT 6.02) keeps its number."""
+    game = entry_game()
+    ogre = Piece(1, 5, name="Ogre", mana_value=3, power=3, toughness=3, at=(4, 6))
+    game.add_piece(ogre, by_card=True)
+    with pytest.raises(GameError, match="token 1-5 is already in play"):
+        game.add_piece(Piece(1, 5, name="Elves"))
+    game.remove_piece(ogre.token)  # it dies (5.02.f), is exiled (5.02.g) or becomes an enchantment (5.02.d)
+    assert ogre.token not in game.state.pieces and "Ogre (#5) left the battlefield" in game.history("en")[-1]
+    game.add_piece(Piece(1, 5, name="Elves"))  # the number is used again
+    game.move_piece((1, 5), None)
+    assert game.state.pieces[(1, 5)].at is None
+    with pytest.raises(GameError, match="already in play"):
+        game.add_piece(Piece(1, 5, name="Wolf"))
+    with pytest.raises(GameError, match="MT 2.05"):
+        game.remove_piece((1, 1))  # a pawn stays until its player leaves
+
+
 def test_a_dies_trigger_makes_its_token_in_the_zone_the_permanent_had_before_its_death_MT_4_11_b():
     """MT 4.11.b: "les capacités déclenchées lors de la mort d'un permanent se résolvent … dans la zone d'action du
     permanent avant sa mort": the game keeps the dead token as it last stood, so its zone can still be asked, until

@@ -536,10 +536,14 @@ class Game:
         """The Horde's permanent `state.horde.battlefield[index]` leaves the battlefield (HO 202.5b)."""
         return self._record("horde_leaves_battlefield", {"index": index})
 
-    def horde_boss_leaves(self, which: str | None = None) -> GameState:
-        """HO 202.2: a boss left the battlefield, "wave" or "secret" (either when only one is out); the
-        wave changes when neither is left (or the Horde is defeated after the last, 202.4)."""
+    def horde_boss_leaves(self, which: str | None = None, index: int = 0) -> GameState:
+        """HO 202.2: a boss left the battlefield: "wave", "secret", or "earlier" (a boss of an earlier wave
+        still in play, HO 202.5a: `state.horde.earlier_bosses[index]`); `which` may be left out when only
+        one boss is out. The wave changes when no boss is left (or the Horde is defeated after the last,
+        202.4)."""
         data = {} if which is None else {"which": which}
+        if index:
+            data["index"] = index
         return self._record("horde_boss_leaves", data)
 
     def horde_secret_boss(self, reason: str = "") -> GameState:
