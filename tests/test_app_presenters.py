@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boards import library_boards, load_board
+from boards import Board, library_boards, load_board
 from companion.app.screens.board import presenter as board
 from companion.app.screens.dice import presenter as dice
 from companion.app.screens.history import presenter as history
@@ -297,3 +297,17 @@ def test_refusals_carrying_an_i18n_key_are_worded_in_the_ui_language():
     error.key, error.fields, error.rule = "errors.no_game", {}, "MT 3.04.a"
     assert refusal(error, "fr") == translate("fr", "errors.no_game") + " (MT 3.04.a)"
     assert refusal(ValueError("plain"), "fr") == "plain"
+
+
+def test_a_doubtful_square_shows_no_colour_bonus_until_confirmed_MT_2_02_e():
+    """MT 2.02.e: the board's side panel and overlays judge as the engine does: a doubtful blue square gives its
+    blue creature no bonus (and so no "unblockable") until the table confirms it."""
+    rows = [" ".join(["W@"] + ["W"] * 18 + ["W@"])] + [" ".join(["W"] * 5 + ["U"] + ["W"] * 14)] + \
+        [" ".join(["W"] * 20)] * 10
+    players = [PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)]
+    game = Game.new(GameSetup(players=players, board=Board.from_rows(rows), starting_player=1,
+                              doubtful_squares=((5, 1),)), dice=Dice.seeded(3))
+    game.add_piece(Piece(1, 2, name="Merfolk", mana_value=2, colours={"U"}, at=(5, 1)))
+    assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == frozenset()
+    game.set_square((5, 1), "U")
+    assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == {"unblockable"}
