@@ -217,3 +217,21 @@ def test_a_player_leaving_takes_what_they_own_and_gives_back_what_they_controlle
     game.player_leaves(2)
     assert (2, 2) not in game.state.pieces and game.state.pieces[(3, 2)].controller == 3
     assert game.state.pawn(2) is None
+
+
+def test_a_save_started_before_pawns_and_checked_moves_replays_as_it_was_played():
+    """A journal whose 'start' has no `rules` edition (made before this engine) loads: no pawns were placed then,
+    and its moves and entries were not checked, so they replay as recorded; new games are edition 2."""
+    game = Game.new(GameSetup(players(2), board("duel-20x12"), starting_player=1), dice=Dice.seeded(1))
+    document = game.to_dict()
+    assert document["actions"][0]["data"]["rules"] == 2
+    start = document["actions"][0]
+    del start["data"]["rules"], start["data"]["starting_player_drawn"]
+    old_moves = [{"kind": "add_piece", "data": {"piece": {"player": 1, "number": 1, "kind": "player", "at": [0, 0]}},
+                  "time": ""},
+                 {"kind": "add_piece", "data": {"piece": {"player": 2, "number": 1, "name": "Ogre", "at": [5, 5]}},
+                  "time": ""},
+                 {"kind": "move_piece", "data": {"token": [2, 1], "at": [19, 11], "source": "camera"}, "time": ""}]
+    old = Game.from_dict({**document, "actions": [start, *old_moves], "cursor": 4})
+    assert old.state.rules_edition == 1 and old.state.pieces[(2, 1)].at == (19, 11)
+    assert old.state.pawn(2) is None and old.state.pawn(1).at == (0, 0)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 import yaml
 
+from boards import XY
 from boards.yamlfile import FileError, Limits, read_yaml_file
 from companion.game import reducer
 from companion.game.dice import Dice

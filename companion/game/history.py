@@ -13,6 +13,7 @@ from datetime import datetime
 from boards.model import square_label
 from companion.game.reducer import Action, eliminations, hand_size, losing_players, piece_label
 from companion.game.state import GameState
+from companion.i18n import translate
 from companion.rules import Piece
 from companion.rules.wording import Message
 
@@ -260,4 +261,4 @@ def describe(entry: HistoryEntry, lang: str = "en") -> str:
     if lang not in LANGS:
         raise ValueError(f"language must be one of {LANGS}, got {lang!r}")
     time = datetime.fromisoformat(entry.action.time).strftime("%H:%M") if entry.action.time else "--:--"
-    return f"{time} " + "; ".join(m.text(lang) for m in entry.messages)
+    return f"{time} " + translate(lang, "game.history.separator").join(m.text(lang) for m in entry.messages)

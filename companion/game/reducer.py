@@ -29,8 +29,7 @@ from companion.game.state import (
 )
 from companion.rules import (KEYWORDS, KINDS, EntrySquares, HouseRules, HouseRulesError, MoveVerdict, Piece, Token,
                              creature_spell_entry, crosses_obstacles, judge_move, move_to_target_squares,
-                             movement_allowance, movement_blocker, movement_dice, return_entry, token_entry,
-                             whole_grid)
+                             movement_blocker, movement_dice, return_entry, token_entry, whole_grid)
 from companion.rules.moves import free_squares
 from companion.rules.wording import Message
 

@@ -39,6 +39,7 @@ OVERLAY_STYLES: dict[str, OverlayStyle] = {
     "moves": OverlayStyle((0.1, 1.0, 0.35, 0.60), 0.22),   # where the piece may end its move (MT 3.04.b)
     "attack": OverlayStyle((1.0, 0.15, 0.1, 0.75), 0.36),  # squares to attack from (MT 5.03.a)
     "doubtful": OverlayStyle((1.0, 0.0, 1.0, 0.45), 0.10), # camera: colour to confirm (MT 2.02.e)
+    "entry": OverlayStyle((0.62, 0.2, 1.0, 0.9), 0.25),    # where a new token may enter (MT 4.09.c, 2.04.a)
 }
 RING_STYLES = {
     "blockers": (1.0, 0.45, 0.0, 1.0),   # pieces that may block the selected one (MT 5.04)
@@ -276,7 +277,8 @@ class BoardView(StencilView):
         from kivy.graphics.transformation import Matrix
 
         factor = square_dp * dp(1) / self.surface.picture.px_per_square / self.scatter.scale
-        anchor = self.scatter.to_local(*self.to_widget(*window_pos, relative=False))
+        # the scale is applied in the scatter's parent space (pre-multiplied): the anchor is a point there
+        anchor = self.to_widget(*window_pos, relative=False)
         self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=anchor)
 
     def window_point_of(self, at: XY) -> tuple[float, float]:
@@ -296,9 +298,8 @@ class BoardView(StencilView):
             if new_scale != self.scatter.scale:
                 from kivy.graphics.transformation import Matrix
 
-                anchor = self.scatter.to_local(*self.to_widget(*touch.pos, relative=False))
                 self.scatter.apply_transform(Matrix().scale(new_scale / self.scatter.scale,
-                                                            new_scale / self.scatter.scale, 1), anchor=anchor)
+                                                            new_scale / self.scatter.scale, 1), anchor=touch.pos)
             return True
         touch.ud.setdefault("board_tap_start", touch.pos)
         return super().on_touch_down(touch)
