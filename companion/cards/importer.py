@@ -159,6 +159,8 @@ def import_file(file: str | os.PathLike, folder: str | os.PathLike, *, progress:
         progress(Progress("cards.step.reading", 0.0, {"cards": 0}))
     try:
         info = write_database(temporary, read_faces(path, progress, cancel, meta), meta, progress=progress)
+        if cancel is not None and cancel.is_set():  # asked while indexing (or a file too small to ask before)
+            raise ImportCancelled("cards.errors.cancelled", "import cancelled; the previous cards are kept")
         with open(temporary, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(temporary, target)

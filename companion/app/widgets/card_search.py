@@ -179,7 +179,10 @@ class PieceCardSearch(BoxLayout):
         if piece.kind == "player":
             self.note = app.t("cards.app.pawn")
             return
-        if app.play("update_piece", piece.token, **presenter.piece_changes(draft, piece.kind, answers)) is not None:
+        changes = presenter.piece_changes(draft, piece.kind, answers)
+        if all(getattr(piece, field) == value for field, value in changes.items()):  # already that card: no action
+            self.note = presenter.choice_notes(draft, app.lang, answers)
+        elif app.play("update_piece", piece.token, **changes) is not None:
             self.note = presenter.choice_notes(draft, app.lang, answers)
 
     def on_new_piece(self, draft, answers) -> None:
