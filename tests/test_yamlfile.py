@@ -97,8 +97,11 @@ def test_a_fifo_with_a_writer_that_never_stops_is_not_read():
     writer.start()
     with pytest.raises(FileError, match="not a regular file"):
         read_bytes(fifo)
-    open(fifo, "rb").close()  # let the writer thread finish
+    # let the writer thread finish: a reader held open until it is done, opened without blocking (a
+    # blocking open waits forever when the writer already came and went while read_bytes had the pipe)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     writer.join(5)
+    os.close(reader)
 
 
 def test_text_is_utf8_with_an_optional_bom(tmp_path):
