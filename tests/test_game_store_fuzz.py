@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from boards import Board
 from companion.game import Dice, Game, GameSetup, PlayerSetup, SaveError, list_games, load_game
 from companion.game.store import backup_path
+from game_dice import with_corner_starts
 
-BOARD = Board.from_rows([" ".join(["U"] * 20)] * 12, name="Test")
+BOARD = Board.from_rows(with_corner_starts([" ".join(["U"] * 20)] * 12), name="Test")  # pawns start on them
 SEED = Path(tempfile.mkdtemp(prefix="fuzz-save-seed-"))
 
 
