@@ -311,3 +311,17 @@ def test_a_doubtful_square_shows_no_colour_bonus_until_confirmed_MT_2_02_e():
     assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == frozenset()
     game.set_square((5, 1), "U")
     assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == {"unblockable"}
+
+
+def test_each_boss_on_the_battlefield_has_its_leaving_button():
+    """HO 202.1: milled down to the boss, it is cast; HO 202.2: the table says when it leaves."""
+    players = [PlayerSetup("Anna", 1)]
+    game = Game.new(GameSetup(players=players, board=duel_board(), format="horde", starting_player=1),
+                    dice=Dice.seeded(5))
+    assert table.city(game.state, "en").bosses == ()
+    while not game.state.horde.boss_on_battlefield:
+        game.damage_horde(10)
+    boss = game.state.horde.boss
+    assert table.city(game.state, "fr").bosses == (("wave", translate("fr", "table.boss_leaves_wave", boss=boss)),)
+    game.horde_boss_leaves("wave")
+    assert table.city(game.state, "en").bosses == ()

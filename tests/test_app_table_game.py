@@ -89,7 +89,7 @@ def horde(tmp_path_factory):
         {"tap": "table.next_phase"}, {"tap": "table.next_phase"}, {"report": "horde_draw_step"},
         {"inspect": "table-horde-turn"}, {"tap": "table.city.horde_draw"}, {"report": "horde_drew"},
         *[{"tap": "table.city.horde_damage_5"} for _ in range(20)], {"report": "boss_out"},
-        {"inspect": "boss"}, {"tap": "table.city.boss_leaves"}, {"report": "end"}, {"inspect": "winner"},
+        {"inspect": "boss"}, {"tap_text": "The boss Boss leaves"}, {"report": "end"}, {"inspect": "winner"},
         {"screenshot": str(tmp / SHOTS[1])},
         *visit_every_screen("en"),
     ]

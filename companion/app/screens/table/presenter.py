@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from companion.app.words import player_rgba
-from companion.game import PREGAME, Game, GameState, commander_key
+from companion.game import PREGAME, Game, GameState, bosses_out, commander_key
 from companion.i18n import translate
 
 ROTATIONS = (0, 90, 180, 270)
@@ -55,7 +55,8 @@ class CityView:
     start: int
     wave: str
     result: str
-    boss: str          # the boss on the battlefield ("" when none): the table says when it leaves (HO 202.2)
+    bosses: tuple[tuple[str, str], ...]  # (which, its button's words) for each boss on the battlefield: the
+    # table says when one leaves (HO 202.2: "wave", "secret", "earlier" — an earlier wave's, HO 202.5a)
 
 
 def panels(game: Game, lang: str, partners: dict[int, set[str]] | None = None) -> list[PanelView]:
@@ -109,9 +110,12 @@ def city(state: GameState, lang: str) -> CityView | None:
     wave = translate(lang, "horde.wave", wave=horde.wave, total=horde.wave_total,
                      level=translate(lang, f"horde.level_{horde.level}") if horde.level else "–",
                      cards=len(horde.library))
-    boss = horde.boss if horde.boss_on_battlefield and not horde.result else ""
+    names = {"wave": horde.boss, "secret": horde.secret_boss,
+             "earlier": horde.earlier_bosses[0] if horde.earlier_bosses else ""}
+    bosses = () if horde.result else tuple(
+        (which, translate(lang, f"table.boss_leaves_{which}", boss=names[which])) for which in bosses_out(horde))
     return CityView(horde.city_life, horde.city_start, wave,
-                    translate(lang, f"horde.result_{horde.result}") if horde.result else "", boss)
+                    translate(lang, f"horde.result_{horde.result}") if horde.result else "", bosses)
 
 
 def horde_draw_due(game: Game) -> bool:

@@ -24,7 +24,7 @@ from companion.app.kv import load_kv_beside
 from companion.app.screens.table import presenter
 from companion.app.screens.table.presenter import RecentChange
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
-from companion.app.widgets.controls import ConfirmPopup, NumberPad, TextPopup
+from companion.app.widgets.controls import BigButton, ConfirmPopup, NumberPad, TextPopup
 from companion.app.words import turn_text
 
 load_kv_beside(__file__)
@@ -80,7 +80,18 @@ class CityPanel(BoxLayout):
     wave = StringProperty("")
     result = StringProperty("")
     draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
-    boss = StringProperty("")                # the boss on the battlefield: its leaving is a button (HO 202.2)
+    bosses = ListProperty([])                # (which, words) of each boss on the battlefield: its leaving is a
+    # button (HO 202.2)
+
+    def on_bosses(self, *_):
+        row = self.ids.bosses
+        row.clear_widgets()
+        for which, words in self.bosses:
+            button = BigButton(text=words, font_size="16sp", background_color=(0.55, 0.25, 0.2, 1))
+            button.which = which
+            button.bind(on_release=lambda _b, w=which: App.get_running_app().play("horde_boss_leaves", w))
+            row.add_widget(button)
+        self.ids.boss_row.shown = bool(self.bosses)
 
 
 class SeatFrame(Widget):
@@ -267,8 +278,9 @@ class TableScreen(Screen):
             panel.source_label = next((label for label, key in labels.items() if key == panel.source), "")
         city = presenter.city(state, app.lang)
         if city is not None and self._city is not None:
-            self._city.life, self._city.start, self._city.wave, self._city.result, self._city.boss = (
-                str(city.life), city.start, city.wave, city.result, city.boss)
+            self._city.life, self._city.start, self._city.wave, self._city.result = (
+                str(city.life), city.start, city.wave, city.result)
+            self._city.bosses = list(city.bosses)
             self._city.recent = RecentChange.text(self._recent[0].update(city.life, now))
         self.turn_text = turn_text(state, app.lang)
         self.event_text = presenter.event_text(state, app.lang)
