@@ -42,6 +42,8 @@ class RegistrationConfig:
     fast_threshold_offset: float = 12.0    # ...a pixel this much darker than around it is ink: a printed
                                            # marker is; the faint grid lines, each square a closed candidate, are not
     full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
+    plenty_of_quads: int = 12              # the fast pass rejected this many quads and found no marker: the
+                                           # photo's ink is clear (washed-out photos of ours show 0-1): no second bar
     subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
     min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this
     fit_lens: bool = True                  # fit the lens (calibration.lens) where the markers show bending:

@@ -59,10 +59,11 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | None = None
-            ) -> tuple[list, np.ndarray | None]:
+            ) -> tuple[list, np.ndarray | None, tuple]:
+    """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`."""
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = _detector(window, offset).detectMarkers(small)
-    return [c.reshape(4, 2) / scale for c in corners], ids
+    corners, ids, rejected = _detector(window, offset).detectMarkers(small)
+    return [c.reshape(4, 2) / scale for c in corners], ids, rejected
 
 
 def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_CONFIG.registration
@@ -71,18 +72,22 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
 
     Searched on a downscaled frame first (fast: one threshold window, and first only clear ink,
     so that the faint grid lines do not make every square a marker candidate; then the detector's
-    own bar, for a washed-out photo), again at full resolution with the detector's defaults when
-    too few are found (small or far boards); corners refined on the full frame."""
+    own bar, for a washed-out photo — not when the first pass saw `plenty_of_quads` dark quads and
+    no marker among them: a washed-out photo shows few, a chessboard or a ChArUco board dozens),
+    again at full resolution with the detector's defaults when too few are found (small or far
+    boards); corners refined on the full frame."""
     gray = _gray(image_bgr)
     scale = min(1.0, config.detect_max_side_px / max(gray.shape))
     board_ids = set(BOARD_MARKER_IDS)
     for offset in (config.fast_threshold_offset, None):
-        corners, ids = _detect(gray, scale, config.fast_threshold_window, offset)
+        corners, ids, rejected = _detect(gray, scale, config.fast_threshold_window, offset)
         found = 0 if ids is None else sum(int(i) in board_ids for i in ids.ravel())
         if found >= config.full_resolution_retry:
             break
+        if found == 0 and len(rejected) >= config.plenty_of_quads:
+            break   # clear ink everywhere and no marker in it (a chessboard): a lower bar finds none either
     if found < config.full_resolution_retry and scale < 1.0:
-        corners, ids = _detect(gray, 1.0)
+        corners, ids, _ = _detect(gray, 1.0)
     if ids is None:
         return []
     keep = [k for k, i in enumerate(ids.ravel()) if int(i) in board_ids]

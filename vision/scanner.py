@@ -216,20 +216,21 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
         if 0 <= token.x < width and 0 <= token.y < height:
             covered_hint[token.y, token.x] = True
 
-    squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
-                           symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround,
-                           photo_px=square_sides_px(mapping, width, height))
     # squares the photo does not show (outside the frame): reported, never read
     shown = mapping.inside_share(width, height, (image_bgr.shape[1], image_bgr.shape[0])) >= MIN_SHOWN_SHARE
     if not shown.any():
         return _not_found("the board found lies outside the photo", size, started)
-    seen_covered = sum(s.covered for s in squares if shown[s.y, s.x])
-    if not ours and seen_covered > config.colour.max_covered_share * int(shown.sum()):
-        return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
-    if not ours:
-        two_tone = read_two_tone(balanced, width, height, px, config.colour)
-        if two_tone is not None:
-            squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
+    # a foreign board printed in two greys (a chessboard) is read by its own lightness split
+    two_tone = None if ours else read_two_tone(balanced, width, height, px, config.colour)
+    if two_tone is not None:
+        squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
+    else:
+        squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
+                               symbols=config.symbols if ours else None, covered_hint=covered_hint,
+                               surround=surround, photo_px=square_sides_px(mapping, width, height))
+        seen_covered = sum(s.covered for s in squares if shown[s.y, s.x])
+        if not ours and seen_covered > config.colour.max_covered_share * int(shown.sum()):
+            return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
     squares = [_unknown_when_covered(s, board) if shown[s.y, s.x] else _not_shown(s, board) for s in squares]
     result = ScanResult(True, width, height, mapping, squares, tokens, method=method, profile=profile,
                         tokens_too_small=squares_too_small(mapping, width, height, token_config), partial=partial)
