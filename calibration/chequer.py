@@ -25,25 +25,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.config import ChequerConfig
 from calibration.lens import fit_mapping
 from calibration.mapping import GridMapping
-
-
-@dataclass(frozen=True)
-class ChequerConfig:
-    """Thresholds of the chequer candidate."""
-
-    min_square_px: float = 12.0       # SB runs on a copy reduced until squares would be this small ...
-    board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
-    unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
-    min_corners: int = 3              # smallest chequer (inner corners per side) looked for
-    larger_starts: tuple = ((5, 1), (3, 1), (4, 2))   # SB "larger" tries: (start pattern side, random seed)
-    min_saddle: float = 15.0          # grey levels: SB's corners must show at least this median step ...
-    min_parity: float = 0.9           # ... with this share of them in the chequer's alternation
-    saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners
-    side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
-    max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
-    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
 
 
 @dataclass(frozen=True)

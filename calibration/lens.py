@@ -19,25 +19,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.config import LensConfig
 from calibration.mapping import GridMapping, RadialLens
 
 
-@dataclass(frozen=True)
-class LensConfig:
-    """When a photo's bending is worth a lens, and how it is fitted."""
-
-    min_gain: float = 0.1           # the lens must cut the residual RMS by this share ...
-    min_shift_px: float = 0.75      # ... and move some grid point by at least this much (px)
-    min_points: int = 12            # fewer correspondences (or line points) than this: no lens
-    fit_k2: bool = True             # also k2 (kept only when it cuts the RMS by `k2_gain` more)
-    k2_gain: float = 0.1
-    k2_ridge: float = 0.02          # weight (in px per unit of k2 per point, squared) pulling k2 to 0
-    huber_px: float = 1.5           # residuals beyond this count linearly (a stray point weighs less)
-    max_k1: float = 1.0             # |k1| above this is no lens we know
-    iterations: int = 20
-
-
-DEFAULT_LENS = LensConfig()
+DEFAULT_LENS = LensConfig()   # (also VisionConfig().lens: the `lens` section of the vision YAML)
 
 
 @dataclass(frozen=True)

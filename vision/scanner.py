@@ -145,6 +145,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     we printed: no paper margin, no glyphs). `token_config` tunes the token reader (`TokenConfig(read_pictures=False)`
     trades recall on small tokens for speed)."""
     started = time.perf_counter()
+    token_config = token_config or config.tokens
     size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0 or image_bgr.ndim not in (2, 3):
         return _not_found("empty or unreadable image", size, started)
@@ -163,12 +164,13 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     partial: tuple[str, ...] = ()
     if mapping is None:
         ours = True
-        registration = register_board(image_bgr, *(size or (None, None)), config=config.registration)
+        registration = register_board(image_bgr, *(size or (None, None)), config=config.registration,
+                                      lens=config.lens)
         if registration is not None:
             mapping, size = registration.mapping, (registration.width, registration.height)
         else:
             try:
-                fit = find_grid(image_bgr, grid=size)
+                fit = find_grid(image_bgr, grid=size, config=config.grid_finder())
             except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
                 return _not_found(f"grid finder failed on this photo ({type(exc).__name__}: {exc})", size, started)
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:

@@ -160,7 +160,8 @@ def accuracy_ours_lens(count: int, seed: int, tokens: int = 8) -> dict:
     """Our printed library boards through a real lens (k1 −0.35 … +0.1, k2 a small share of it),
     framed from 40 % to edge to edge (the sheet's box up to 160 % of the frame), tilt ≤ 45°, hands,
     `tokens` tokens: found (right size, every corner within half a square), squares, and the
-    tokens within reach (on squares in the photo and not too small for their code) read right."""
+    tokens within reach (on squares in the photo, not under the hand, not too small for their code)
+    read right."""
     from vision import scan
     from vision.printed import render_printed
     from vision.synth import compare, photograph
@@ -182,9 +183,8 @@ def accuracy_ours_lens(count: int, seed: int, tokens: int = 8) -> dict:
         score.found = score.found and score.corner_error_px < 0.5 * side
         _add_score(totals, score)
         totals["lens_fitted"] += result.found and result.mapping.lens is not None
-        shown = photo.mapping.inside_share(board.width, board.height, photo.image.shape[1::-1]) >= 0.5
         far = set(squares_too_small(photo.mapping, board.width, board.height))
-        reach = {t for t in placed if shown[t[3], t[2]] and (t[2], t[3]) not in far}
+        reach = {t for t in placed if not photo.hidden[t[3], t[2]] and (t[2], t[3]) not in far}
         read = {(t.player, t.number, t.x, t.y) for t in result.tokens}
         totals["tokens"] += len(reach)
         totals["tokens_read"] += len(reach & read)
