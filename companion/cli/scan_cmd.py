@@ -51,7 +51,7 @@ def summary(result) -> str:
         rows.append(row)
     width = max(len(c) for r in rows for c in r) + 1
     lines += ["  " + "".join(c.ljust(width) for c in r).rstrip() for r in rows]
-    lines.append(f"to confirm (uncertain, MT 2.02.e): {', '.join(doubtful) or 'none'}")
+    lines.append(f"to confirm (uncertain, MT 2.02.e): {_by_reason(result, doubtful) or 'none'}")
     lines.append(f"hidden (token or hand): {', '.join(covered) or 'none'}")
     if unseen:
         lines.append(f"outside the photo, not read (-): {', '.join(unseen)}")
@@ -71,6 +71,18 @@ def summary(result) -> str:
     elif result.mismatches is not None:
         lines.append("agrees with the board file")
     return "\n".join(lines)
+
+
+def _by_reason(result, labels: list[str]) -> str:
+    """'A1, C4 (white and grey both); B2 (its mark is unclear)': the squares grouped by their first reason."""
+    from boards.model import square_label
+
+    groups: dict[str, list[str]] = {}
+    for s in result.squares:
+        label = square_label((s.x, s.y))
+        if label in labels:
+            groups.setdefault(s.why[0] if s.why else "", []).append(label)
+    return "; ".join(", ".join(squares) + (f" ({why})" if why else "") for why, squares in groups.items())
 
 
 def run(args: argparse.Namespace) -> int:
