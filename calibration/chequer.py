@@ -44,25 +44,26 @@ class ChequerFit:
 
 
 def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
-                 config: ChequerConfig | None = None) -> ChequerFit | None:
+                 config: ChequerConfig | None = None, exact: bool = True, larger: bool = True) -> ChequerFit | None:
     """The chequered board in a photo (module docstring), or None when SB finds no chequer.
 
     `grid` (w, h): squares asked for, either orientation — the fit may still be smaller (a board
-    running out of the frame) or larger; the caller decides. Grid units of the fit: corner
-    rows/columns as SB ordered them (not yet turned upright)."""
+    running out of the frame) or larger; the caller decides. `exact`: SB at that size first;
+    `larger`: SB's "larger" mode, grown (the size unknown, or not all of the board in view). Grid
+    units of the fit: corner rows/columns as SB ordered them (not yet turned upright)."""
     cfg = config or ChequerConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = _working_scale(gray.shape, grid, cfg)
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners = None
-    if grid is not None:   # SB at the size asked for: it succeeds only on a whole chequer of that size
+    if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
         for pattern in sorted({(grid[0] - 1, grid[1] - 1), (grid[1] - 1, grid[0] - 1)}):
             found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
             if found is not None:
                 corners = _refined(gray, found / scale)
                 break
-    if corners is None:   # any chequer, grown from what SB's "larger" mode gives
-        for start, seed in cfg.larger_starts:
+    if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
+        for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
             found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
             if found is None and start <= cfg.min_corners:
                 break   # not even the smallest chequer: there is none

@@ -152,6 +152,7 @@ class LensConfig:
     k2_gain: float = 0.1
     k2_ridge: float = 0.02          # weight (in px per unit of k2 per point, squared) pulling k2 to 0
     huber_px: float = 1.5           # residuals beyond this count linearly (a stray point weighs less)
+    max_line_points: int = 1500     # line points fitted at most (every k-th beyond: the fit's time)
     max_k1: float = 1.0             # |k1| above this is no lens we know
     iterations: int = 20
 
@@ -164,7 +165,8 @@ class ChequerConfig:
     board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
     unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
     min_corners: int = 3              # smallest chequer (inner corners per side) looked for
-    larger_starts: tuple = ((5, 1), (3, 1), (4, 2))   # SB "larger" tries: (start pattern side, random seed)
+    larger_starts: tuple = ((5, 1), (3, 1))   # SB "larger" tries (start pattern side, random seed): the size
+                                              # unknown tries both, a size given (SB at that size failed) the first
     min_saddle: float = 15.0          # grey levels: SB's corners must show at least this median step ...
     min_parity: float = 0.9           # ... with this share of them in the chequer's alternation
     saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners

@@ -123,12 +123,29 @@ def open_sides(mapping: GridMapping, width: int, height: int, image_size: tuple[
 
 
 def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
-    """The chequer candidate, then the line finder (module docstring)."""
+    """The chequer candidate, then the line finder (module docstring). Size given: SB at that size,
+    the lines, and only then SB's "larger" mode (a chequer partly out of view; it costs as much as
+    SB itself on every photo that is no chequer); size unknown: SB's "larger" mode first (a chessboard
+    read by its lines comes out in parts where a lens bends it)."""
     if cfg.chequer_candidate:
-        chequer = find_chequer(image_bgr, grid, config=cfg.chequer)
-        fit = None if chequer is None else _chequer_fit(chequer, grid)
-        if fit is not None and fit.score >= cfg.min_score:
+        fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
+        if fit is not None:
             return fit
+    found = _line_search(image_bgr, grid, cfg)
+    if found is None and grid is not None and cfg.chequer_candidate:
+        return _chequer_candidate(image_bgr, grid, cfg, exact=False, larger=True)
+    return found
+
+
+def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig, *, exact: bool, larger: bool
+                       ) -> GridFit | None:
+    chequer = find_chequer(image_bgr, grid, config=cfg.chequer, exact=exact, larger=larger)
+    fit = None if chequer is None else _chequer_fit(chequer, grid)
+    return fit if fit is not None and fit.score >= cfg.min_score else None
+
+
+def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The line finder on its working image (and, size unknown, again where small squares need)."""
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
     found = _Finder(gray, plain, grid, cfg).run(grid)
     if found is not None and grid is None:
