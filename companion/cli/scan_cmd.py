@@ -40,6 +40,10 @@ def summary(result) -> str:
     unseen = [square_label((s.x, s.y)) for s in result.squares if not s.visible]
     lines = [f"board {result.width}×{result.height} found ({result.method}), {len(result.squares)} squares read "
              f"in {result.timing_ms['total']:.0f} ms"]
+    if result.mapping is not None and result.mapping.lens is not None:
+        lens = result.mapping.lens
+        lines.append(f"read through the lens the photo shows: k1 {lens.k1:+.3f}, k2 {lens.k2:+.3f} "
+                     f"(OpenCV's radial model, focal {lens.focal:.0f} px)")
     rows = []
     for y in range(result.height):
         row = []
