@@ -14,3 +14,12 @@ class ScriptedDice(random.Random):
 
     def shuffle(self, items):
         pass
+
+
+def with_corner_starts(rows: list[str]) -> list[str]:
+    """Board rows with the four corner squares made start squares (MT 2.04.a: every player starts on one)."""
+    rows = [row.split() for row in rows]
+    for y, x in ((0, 0), (0, -1), (-1, 0), (-1, -1)):
+        if "@" not in rows[y][x]:
+            rows[y][x] += "@"
+    return [" ".join(row) for row in rows]

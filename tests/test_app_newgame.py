@@ -61,6 +61,9 @@ def newgame_run(tmp_path_factory):
         {"show": "table"}, {"tap": "table.seat-1.mulligan"}, {"report": "mulligan"},
         {"tap": "table.seat-1.keep"}, {"tap": "table.seat-1.mulligan"}, {"report": "kept"},
         {"screenshot": str(tmp_path / SHOTS[2])},
+        # two start squares for three players: the table places Cleo's pawn before turn 1 (MT 2.04.a)
+        {"show": "pieces"}, {"tap": "pieces.new"}, {"tap_text": "Cleo"}, {"tap_text": "player's pawn"},
+        {"tap_text": "Add and place"}, {"tap_drawn": "entry"}, {"show": "table"},
         {"tap": "table.next_phase"},
         {"pick": ["table.seat-1.source", "Commander\nCleo · 0"]}, {"tap": "table.seat-1.commander_hit"},
         {"pick": ["table.seat-3.source", "Commander\nBruno · 0"]}, {"tap": "table.seat-3.commander_hit"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boards import library_boards, load_board
+from boards import Board, library_boards, load_board
 from companion.app.screens.board import presenter as board
 from companion.app.screens.dice import presenter as dice
 from companion.app.screens.history import presenter as history
@@ -21,10 +21,13 @@ def duel_board():
     return load_board(library_boards()["duel-20x12"])
 
 
-def new_game(names=("Anna", "Bruno", "Cleo"), **setup) -> Game:
+def new_game(names=("Anna", "Bruno", "Cleo"), place_pawns=True, **setup) -> Game:
     planes = [f"Plane {n}" for n in range(1, 6)] if setup.get("planechase") else []
     players = [PlayerSetup(name, colour, planar_deck=planes) for colour, name in enumerate(names, start=1)]
-    return Game.new(GameSetup(players=players, board=duel_board(), starting_player=1, **setup), dice=Dice.seeded(3))
+    game = Game.new(GameSetup(players=players, board=duel_board(), starting_player=1, **setup), dice=Dice.seeded(3))
+    for player in game.unplaced_pawns if place_pawns else ():  # two start squares for three: Cleo's is placed
+        game.place_pawn(player, min(game.pawn_squares(player)))
+    return game
 
 
 def test_every_player_panel_shows_life_and_poison_and_the_active_player_is_the_default_source():
@@ -177,7 +180,7 @@ def test_a_new_token_takes_the_smallest_free_number():
 
 
 def test_undo_names_the_action_it_will_undo():
-    game = new_game()
+    game = new_game(names=("Anna", "Bruno"))
     assert history.undo_label(game, "en") == translate("en", "nav.undo")
     game.next_phase()
     game.change_life(2, -3)
@@ -251,7 +254,7 @@ def test_placing_a_new_creature_shows_its_legal_entry_squares():
 def test_a_pawn_without_a_start_square_is_offered_the_free_squares():
     """MT 2.04.a: three players on the duel board's two start squares: the table places the third pawn,
     anywhere free once no start square is left."""
-    game = new_game()
+    game = new_game(place_pawns=False)
     state = game.state
     assert len(state.board.starts) == 2 and state.pawn(3).at is None
     squares = board.entry_overlay(game, (3, 1)).layers["entry"]
@@ -294,3 +297,17 @@ def test_refusals_carrying_an_i18n_key_are_worded_in_the_ui_language():
     error.key, error.fields, error.rule = "errors.no_game", {}, "MT 3.04.a"
     assert refusal(error, "fr") == translate("fr", "errors.no_game") + " (MT 3.04.a)"
     assert refusal(ValueError("plain"), "fr") == "plain"
+
+
+def test_a_doubtful_square_shows_no_colour_bonus_until_confirmed_MT_2_02_e():
+    """MT 2.02.e: the board's side panel and overlays judge as the engine does: a doubtful blue square gives its
+    blue creature no bonus (and so no "unblockable") until the table confirms it."""
+    rows = [" ".join(["W@"] + ["W"] * 18 + ["W@"])] + [" ".join(["W"] * 5 + ["U"] + ["W"] * 14)] + \
+        [" ".join(["W"] * 20)] * 10
+    players = [PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)]
+    game = Game.new(GameSetup(players=players, board=Board.from_rows(rows), starting_player=1,
+                              doubtful_squares=((5, 1),)), dice=Dice.seeded(3))
+    game.add_piece(Piece(1, 2, name="Merfolk", mana_value=2, colours={"U"}, at=(5, 1)))
+    assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == frozenset()
+    game.set_square((5, 1), "U")
+    assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == {"unblockable"}

@@ -7,7 +7,9 @@ from boards import Board
 from companion.game import (Dice, EventCard, EventDeckError, Game, GameError, GameSetup, PlayerSetup, load_event_deck,
                             minimum_deck_size, prebuilt_event_deck)
 
-BOARD = Board.from_rows([" ".join(["W"] * 20)] * 12, name="Test")
+from game_dice import with_corner_starts
+
+BOARD = Board.from_rows(with_corner_starts([" ".join(["W"] * 20)] * 12), name="Test")
 # MT 9.03, copied from the rules text.
 MT_9_03 = {"Problème de Vol": 4, "Caprice du Maelstrom": 4, "Rixe de Saoulards": 4, "Symbiose Ligneuse": 2,
            "Subtilisation de la magie": 2, "Traverser l'Æther": 2, "Purger le Malin": 2,

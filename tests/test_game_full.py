@@ -194,7 +194,7 @@ def horde_wave(level: str, prefix: str, boss: str) -> HordeWave:
 
 
 def test_two_player_horde_on_intermediate_runs_to_the_end():
-    """HO 104, 201.2, 201.3, 202, 300.2, 301.3, MT 5.01.a: two players against a two-wave Horde (Intermediate: City
+    """HO 103.4, 104, 201.2, 201.3, 202, 300.2, 301.3, MT 5.01.a: two players against a two-wave Horde (Intermediate: City
     80 − 20 = 60) on the duel board, the Horde's creatures on the grid, until the Horde is defeated."""
     waves = [horde_wave("low", "Zombie", "Gisa"), horde_wave("medium", "Ghoul", "Geralf")]
     players = [PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)]
@@ -203,7 +203,8 @@ def test_two_player_horde_on_intermediate_runs_to_the_end():
     horde = game.state.horde
     assert (horde.city_life, horde.colour, game.state.sides) == (60, 5, {1: 0, 2: 0, 5: 5})
     assert {game.state.pawn(1).at, game.state.pawn(2).at} == set(DUEL.starts)  # MT 2.04.a
-    game.mulligan(1), game.keep_hand(1), game.keep_hand(2)
+    assert game.mulligan(1) == 7  # HO 103.4: the Commander start, a free mulligan even for two
+    game.keep_hand(1), game.keep_hand(2)
     game.next_phase()
     horde_number, numbers, entered = 1, {1: 2, 2: 2}, 0
     while not game.state.over:

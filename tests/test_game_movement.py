@@ -2,7 +2,7 @@
 import pytest
 
 from boards import Board
-from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
+from companion.game import Dice, Entry, Game, GameError, GameSetup, PlayerSetup
 from companion.rules import HouseRules, Piece, overlay
 from game_dice import ScriptedDice
 
@@ -133,13 +133,13 @@ def test_each_kind_moves_in_its_own_step_MT_3_01_c():
 def test_only_the_controller_moves_in_their_own_movement_phase_MT_3_01_b():
     """MT 3.01.b: during a player's movement phase they move only what they control and their own pawn."""
     game = new_game(5)
-    ogre = Piece(2, 2, name="Ogre", power=3, toughness=3, at=(12, 8))
+    ogre = Piece(2, 2, name="Ogre", power=3, toughness=3, keywords={"haste"}, at=(12, 8))
     game.add_piece(ogre)
     game.next_phase()
     to_step(game, "creatures")
     with pytest.raises(GameError, match="MT 3.01.b"):
         game.move_piece(ogre.token, (12, 9))
-    game.update_piece(ogre.token, controller=1)  # Anna steals the Ogre: now she moves it
+    game.update_piece(ogre.token, controller=1)  # Anna steals the Ogre: now she moves it (haste: sick or not)
     game.roll_movement(ogre.token)
     game.move_piece(ogre.token, (12, 10))
     assert game.state.pieces[ogre.token].controller == 1 and game.state.pieces[ogre.token].owner == 2
@@ -238,3 +238,42 @@ def test_camera_and_engine_give_the_same_verdict_for_every_square():
             assert verdict.legal
             if to != BEAR.at:
                 game.undo()
+
+
+def test_a_creature_entering_or_changing_controller_is_summoning_sick_until_its_controllers_next_turn_MT_3_02():
+    """MT 3.02 ("une créature ... avec le mal d'invocation ne se déplace pas") with CR 302.6: a creature that enters
+    the battlefield — cast, made by an effect, coming back — or changes controller is sick until its controller's
+    next turn begins; haste lets it move all the same (MT 2.02.b.04). A permanent its controller already had is
+    not: one that becomes a creature (MT 5.02.a), one that phases in (6.02), a piece set up before turn 1. The
+    table can still untick it by hand (a card says so)."""
+    game = new_game(3, 3)
+    ogre = Piece(2, 2, name="Ogre", power=3, toughness=3, at=(12, 8))
+    wall = Piece(1, 5, name="Wall", power=0, toughness=4, at=(5, 5))
+    golem = Piece(1, 6, name="Golem", mana_value=1, power=3, toughness=3)
+    game.add_piece(ogre), game.add_piece(wall), game.add_piece(golem)  # the Golem: an artifact, off the grid
+    assert not game.state.pieces[ogre.token].summoning_sick  # set up before the game
+    game.next_phase(), game.next_phase()  # Anna's upkeep
+    spirit = Piece(1, 2, name="Spirit", power=1, toughness=1, at=(1, 5))
+    game.add_piece(spirit, entry=Entry("effect", source_mana_value=2))
+    hasty = Piece(1, 3, name="Goblin", power=1, toughness=1, keywords={"haste"}, at=(2, 5))
+    game.add_piece(hasty)
+    game.update_piece(ogre.token, controller=1)  # Anna steals the Ogre
+    game.place_piece(golem.token, (0, 4), entry=Entry("becomes"))  # it becomes a creature (MT 5.02.a)
+    game.move_piece(wall.token, None)  # phases out …
+    game.place_piece(wall.token, (0, 6), entry=Entry("phases_in"))  # … and in (MT 6.02)
+    pieces = game.state.pieces
+    assert [pieces[t].summoning_sick for t in (spirit.token, hasty.token, ogre.token, golem.token, wall.token)] == [
+        True, True, True, False, False]
+    to_step(game, "creatures")
+    for sick in (spirit, ogre):
+        with pytest.raises(GameError, match="summoning sick, it does not move .MT 3.02."):
+            game.roll_movement(sick.token)
+    game.roll_movement(hasty.token)
+    game.move_piece(hasty.token, (2, 6))  # haste: sick, and moving
+    game.end_turn()
+    assert game.state.pieces[ogre.token].summoning_sick  # Bruno's turn: not yet Anna's next one
+    game.end_turn()
+    assert not any(game.state.pieces[t].summoning_sick for t in (spirit.token, hasty.token, ogre.token))
+    game.add_piece(Piece(1, 7, name="Bear", power=2, toughness=2, at=(1, 6)))
+    game.update_piece((1, 7), summoning_sick=False)  # the table unticks it (a card says it may move)
+    assert not game.state.pieces[(1, 7)].summoning_sick

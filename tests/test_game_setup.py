@@ -54,6 +54,34 @@ def test_fewer_start_squares_than_players_is_a_warning_and_the_table_places_the_
         game.place_pawn(3, (12, 0))
 
 
+def test_turn_1_waits_until_every_pawn_stands_on_the_grid_MT_2_04_a_and_4_09_a():
+    """MT 2.04.a: every player begins on the board; MT 4.09.a: a spell's zone is "centrée sur le joueur lançant ce
+    sort" — with no pawn there is nothing to centre on. So turn 1 does not begin while a pawn is off the grid,
+    a pawn off the grid can always be placed, and nothing enters around a pawn that is not there."""
+    duel = board("duel-20x12")
+    game = Game.new(GameSetup(players(3), duel, starting_player=3), dice=Dice.seeded(2))
+    assert game.unplaced_pawns == [3] and game.pawn_squares(3) == frozenset(
+        q for q in duel.positions() if duel.walkable(q) and q not in duel.starts)  # no start square left
+    with pytest.raises(GameError, match=r"place the pawn of Chloé on the grid first.*\(MT 2.04.a\)"):
+        game.next_phase()
+    assert game.state.turn.phase == "pregame"
+    game.place_pawn(3, (10, 0))
+    game.next_phase()
+    assert game.state.turn.number == 1 and game.unplaced_pawns == []
+    assert game.pawn_squares(3) == frozenset()  # on the grid: it walks, it is not placed
+    game.set_positions({(3, 1): None})  # the camera lost it, or it was knocked off the board
+    while game.state.turn.phase != "main1":
+        game.next_phase()
+    bear = Piece(3, 2, name="Grizzly Bears", mana_value=2, power=2, toughness=2)
+    assert game.entry_squares(bear).squares == frozenset()  # not the whole grid
+    with pytest.raises(GameError, match="its zone is centred on Chloé's pawn, which is off the grid"):
+        game.add_piece(bear.moved((10, 2)))
+    assert (10, 1) in game.pawn_squares(3)
+    game.place_pawn(3, (10, 1))  # put back where it stands
+    game.add_piece(bear.moved((10, 2)))
+    assert game.state.pieces[bear.token].at == (10, 2)
+
+
 def test_a_board_smaller_than_20_by_12_is_accepted_with_a_warning_MT_2_01():
     small = Board.from_rows(["W@ W W W W W W W W W", "W W W W W W W W W W@"])
     game = Game.new(GameSetup(players(2), small, starting_player=1), dice=Dice.seeded(1))
@@ -142,6 +170,80 @@ def test_a_token_from_an_off_grid_source_enters_around_its_controller_MT_4_10_a(
     game.add_piece(token.moved(min(squares)), entry=Entry("effect", source_mana_value=2))
 
 
+def test_a_token_making_spell_puts_its_token_in_its_spell_zone_not_the_whole_grid_a_reading_of_MT_4_07_and_4_10_a():
+    """MT 4.07 gives a spell that does not target the whole grid as its zone; MT 4.10.a says an effect puts a
+    creature "sur n'importe quelle case présente dans la zone d'action de la source". Reading: 4.10.a is the rule
+    for where the creature goes, so a non-targeting token-making spell puts its token in its spell zone (3 × MV
+    around its caster, 4.09.a), not anywhere; 4.07 says where such a spell may be cast from and what it affects."""
+    game = entry_game()
+    anna = game.state.pawn(1).at
+    token = Piece(1, 4, name="Soldier", power=1, toughness=1)
+    spell = game.entry_squares(token, Entry("effect", source_mana_value=1, source_spell=True)).squares
+    assert spell and all(abs(x - anna[0]) + abs(y - anna[1]) <= 3 for x, y in spell)
+    far = (19, 11)
+    with pytest.raises(GameError, match="MT 4.10.a"):
+        game.add_piece(token.moved(far), entry=Entry("effect", source_mana_value=1, source_spell=True))
+
+
+def test_an_effect_puts_a_token_in_its_sources_zone_centred_on_the_sources_controller_a_reading_of_MT_4_10_a():
+    """MT 4.10.a: "la zone d'action de la source … centrée sur le joueur si la source n'est pas représentée sur la
+    grille". Reading: the zone is the source's, so "le joueur" is the source's controller — when Anna's spell has
+    Bruno create a token, it enters around Anna (whose effect it is), not around Bruno; an effect of Bruno's own
+    puts it around Bruno."""
+    game = entry_game()
+    anna, bruno = game.state.pawn(1).at, game.state.pawn(2).at
+    token = Piece(2, 4, name="Goat", power=0, toughness=1)
+    anna_s = game.entry_squares(token, Entry("effect", source_mana_value=2, source_controller=1)).squares
+    assert anna_s and all(1 <= abs(x - anna[0]) + abs(y - anna[1]) <= 2 for x, y in anna_s)
+    bruno_s = game.entry_squares(token, Entry("effect", source_mana_value=2)).squares
+    assert bruno_s and all(1 <= abs(x - bruno[0]) + abs(y - bruno[1]) <= 2 for x, y in bruno_s)
+    game.add_piece(token.moved(min(anna_s)), entry=Entry("effect", source_mana_value=2, source_controller=1))
+    source = Piece(1, 5, kind="planeswalker", name="Chandra", mana_value=0)
+    game.add_piece(source)  # a source in play but off the grid: its controller's pawn is the centre
+    near_anna = game.entry_squares(Piece(2, 6), Entry("effect", source=source.token)).squares
+    assert near_anna and all(1 <= abs(x - anna[0]) + abs(y - anna[1]) <= 1 for x, y in near_anna)
+
+
+def test_a_token_leaving_the_battlefield_frees_its_number_and_a_creature_off_the_grid_keeps_its_MT_5_02_d_to_g():
+    """MT 5.02.d, f: a permanent on the grid that dies, or stops being a creature, has its token removed "et pourra
+    être réutilisé": the number enters again for another permanent. 5.02.g: exiled, its token leaves the grid (the
+    twin on the card is the players'). A creature off the grid (phased out, MT 6.02) keeps its number."""
+    game = entry_game()
+    ogre = Piece(1, 5, name="Ogre", mana_value=3, power=3, toughness=3, at=(4, 6))
+    game.add_piece(ogre, by_card=True)
+    with pytest.raises(GameError, match="token 1-5 is already in play"):
+        game.add_piece(Piece(1, 5, name="Elves"))
+    game.remove_piece(ogre.token)  # it dies (5.02.f), is exiled (5.02.g) or becomes an enchantment (5.02.d)
+    assert ogre.token not in game.state.pieces and "Ogre (#5) left the battlefield" in game.history("en")[-1]
+    game.add_piece(Piece(1, 5, name="Elves"))  # the number is used again
+    game.move_piece((1, 5), None)
+    assert game.state.pieces[(1, 5)].at is None
+    with pytest.raises(GameError, match="already in play"):
+        game.add_piece(Piece(1, 5, name="Wolf"))
+    with pytest.raises(GameError, match="MT 2.05"):
+        game.remove_piece((1, 1))  # a pawn stays until its player leaves
+
+
+def test_a_dies_trigger_makes_its_token_in_the_zone_the_permanent_had_before_its_death_MT_4_11_b():
+    """MT 4.11.b: "les capacités déclenchées lors de la mort d'un permanent se résolvent … dans la zone d'action du
+    permanent avant sa mort": the game keeps the dead token as it last stood, so its zone can still be asked, until
+    its number is used again (MT 5.02.f)."""
+    game = entry_game()
+    dier = Piece(1, 5, name="Doomed Traveler", mana_value=2, power=1, toughness=1, at=(10, 6))
+    game.add_piece(dier, by_card=True)
+    game.remove_piece(dier.token)  # it dies
+    assert game.state.last_known[dier.token].at == (10, 6)
+    spirit = Piece(1, 6, name="Spirit", power=1, toughness=1)
+    squares = game.entry_squares(spirit, Entry("effect", source=dier.token)).squares
+    assert squares == {(x, y) for x in range(20) for y in range(12) if 1 <= abs(x - 10) + abs(y - 6) <= 2}
+    game.add_piece(spirit.moved((10, 8)), entry=Entry("effect", source=dier.token))
+    with pytest.raises(GameError, match="MT 4.10.a"):
+        game.add_piece(Piece(1, 7).moved((10, 9)), entry=Entry("effect", source=dier.token))
+    game.add_piece(Piece(1, 5, name="Elves", mana_value=1).moved(min(game.entry_squares(Piece(1, 5, mana_value=1))
+                                                                     .squares)))
+    assert dier.token not in game.state.last_known  # the number is used again: the dead one is forgotten
+
+
 def test_a_token_from_a_source_on_the_grid_enters_in_the_sources_zone_and_a_full_zone_goes_nearest_MT_4_10():
     game = entry_game()
     source = Piece(1, 5, name="Captain", mana_value=0, at=(10, 10))
@@ -202,29 +304,41 @@ def test_commander_damage_counts_each_commander_and_each_partner_apart():
     game.commander_damage(1, 2, 12, partner="Tymna")
     game.commander_damage(1, 2, 12, partner="Thrasios")
     assert game.eliminations() == [] and game.state.player(1).commander_damage == {"2:Tymna": 12, "2:Thrasios": 12}
+    assert game.losing_players() == []  # 24 in all, but from two commanders
+    with pytest.raises(GameError, match="Anna has not lost"):
+        game.keep_in_game(1)
     game.commander_damage(1, 2, 9, partner="Tymna")
+    assert game.losing_players() == [1]
     (proposal,) = game.eliminations()
     assert proposal.reasons[0].text("en") == "Anna took 21 combat damage from Tymna (CR 903.10a)"
 
 
-def test_a_player_leaving_takes_what_they_own_and_gives_back_what_they_controlled():
-    """PC "Quitter la partie": their permanents leave; control effects they had end."""
+def test_a_player_leaving_takes_what_they_own_and_gives_back_what_they_controlled_PC():
+    """PC "Quitter la partie": their permanents leave; the effects that gave them control of others' end, so
+    each goes back to the player it entered the battlefield under — and one that entered under the leaver's
+    own control is exiled ("s'ils sont arrivés sur le champ de bataille sous le contrôle du joueur qui est
+    parti, ils sont exilés")."""
     trio = board("trio-31x18")
     game = Game.new(GameSetup(players(3), trio, starting_player=1), dice=Dice.seeded(1))
     free = [q for q in trio.positions() if trio.walkable(q) and not trio.square(*q).start]
     game.add_piece(Piece(2, 2, name="Ogre", at=free[0]))
-    game.add_piece(Piece(3, 2, name="Elf", at=free[1], controller=2))
+    game.add_piece(Piece(3, 2, name="Elf", at=free[1]))
+    game.update_piece((3, 2), controller=2)  # Bruno steals Chloé's Elf
+    game.add_piece(Piece(3, 3, name="Zombie", at=free[2], controller=2))  # Bruno reanimates Chloé's Zombie
+    game.add_piece(Piece(1, 2, name="Wolf", at=free[3], controller=3))  # Chloé reanimates Anna's Wolf …
+    game.update_piece((1, 2), controller=2)  # … and Bruno steals it from her
     game.player_leaves(2)
-    assert (2, 2) not in game.state.pieces and game.state.pieces[(3, 2)].controller == 3
-    assert game.state.pawn(2) is None
+    pieces = game.state.pieces
+    assert (2, 2) not in pieces and game.state.pawn(2) is None
+    assert pieces[(3, 2)].controller == 3 and (3, 3) not in pieces and pieces[(1, 2)].controller == 3
 
 
 def test_a_save_started_before_pawns_and_checked_moves_replays_as_it_was_played():
     """A journal whose 'start' has no `rules` edition (made before this engine) loads: no pawns were placed then,
-    and its moves and entries were not checked, so they replay as recorded; new games are edition 2."""
+    and its moves and entries were not checked, so they replay as recorded; new games are edition 3."""
     game = Game.new(GameSetup(players(2), board("duel-20x12"), starting_player=1), dice=Dice.seeded(1))
     document = game.to_dict()
-    assert document["actions"][0]["data"]["rules"] == 2
+    assert document["actions"][0]["data"]["rules"] == 3
     start = document["actions"][0]
     del start["data"]["rules"], start["data"]["starting_player_drawn"]
     old_moves = [{"kind": "add_piece", "data": {"piece": {"player": 1, "number": 1, "kind": "player", "at": [0, 0]}},

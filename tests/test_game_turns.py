@@ -10,9 +10,10 @@ from boards import Board
 from companion.game import (MOVEMENT_STEPS, PHASES, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError,
                             describe)
 from companion.rules import HouseRules, Piece
+from game_dice import ScriptedDice, with_corner_starts
 
 # Column 0..9 white-blue, the rest green; row 11 is an obstacle line at the far right.
-BOARD = Board.from_rows([" ".join(["WU"] * 10 + ["G"] * 10)] * 12, name="Test")
+BOARD = Board.from_rows(with_corner_starts([" ".join(["WU"] * 10 + ["G"] * 10)] * 12), name="Test")
 NAMES = ["Anna", "Bruno", "Chloé", "David"]
 
 
@@ -170,7 +171,7 @@ def test_two_headed_giant_teams_share_life_and_turns():
     assert [p.life for p in game.state.players] == [25, 25, 30, 30]
     game.end_turn()
     assert game.state.turn.active == [3, 4]
-    game.add_piece(Piece(4, 2, name="Ogre", at=(9, 9)))
+    game.add_piece(Piece(4, 2, name="Ogre", at=(9, 9)), by_card=True)
     game.player_leaves(3)
     assert game.state.player(4).left and (4, 2) not in game.state.pieces  # the team leaves together
     assert game.state.winner == [1, 2]
@@ -413,3 +414,53 @@ def test_mana_burn_is_played_only_when_the_table_says_so_BR():
     burning.mana_burn(1, 2)
     assert burning.state.player(1).life == 18
     assert burning.history("fr")[-1].endswith("Anna : brûlure de mana, 2 PV perdus (18)")
+
+
+def test_a_doubtful_square_gives_no_colour_bonus_in_the_game_until_it_is_confirmed_MT_2_02_e():
+    """MT 2.02.e: "dans le cas où une case s'avère comporter une incertitude sur une ou plusieurs couleurs, ces cases
+    ne sont pas comptabilisées": while the table has not confirmed a square the camera doubted, its colours give no
+    bonus anywhere the game judges — not unblockable (blue), not haste (red), no landwalk doubling, no choice of
+    bonus (2.02.c) — and once confirmed they do."""
+    rows = [" ".join(["W"] * 20) for _ in range(12)]
+    rows[5] = " ".join(["W@", "W", "W", "W", "W", "U", "R", "W", "WU", "W", "G"] + ["W"] * 8 + ["W@"])
+    board = Board.from_rows(rows, name="Doubts")
+    setup = GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], board, starting_player=1,
+                      doubtful_squares=((5, 5), (6, 5), (8, 5), (10, 5)))
+    game = Game.new(setup, dice=Dice(ScriptedDice([4, 4, 4])))  # the refused roll takes a die too
+    game.add_piece(Piece(1, 2, name="Merfolk", mana_value=2, power=3, toughness=3, colours={"U"}, at=(5, 5)))
+    game.add_piece(Piece(1, 3, name="Goblin", mana_value=2, power=3, toughness=3, colours={"R"}, at=(6, 5)))
+    game.add_piece(Piece(1, 4, name="Azorius", mana_value=2, power=3, toughness=3, colours={"W", "U"}, at=(8, 5)))
+    game.add_piece(Piece(1, 5, name="Elf", mana_value=2, power=3, toughness=3, keywords={"forestwalk"}, at=(10, 5)))
+    foe = Piece(2, 2, name="Guard", mana_value=3, power=3, toughness=3, at=(5, 6))
+    game.add_piece(foe)
+    game.next_phase(), game.next_phase()  # Anna's upkeep
+    game.update_piece((1, 3), summoning_sick=True)  # the table says the Goblin came in this turn
+    assert game.bonus_options((1, 4)) == []
+    assert [p.token for p in game.blockers((1, 2))] == [foe.token]
+    go_to(game, "movement", "creatures")
+    game.roll_movement((1, 5))
+    assert game.movement_allowance((1, 5)) == game.movement_left((1, 5)) == 4  # not doubled
+    assert not game.judge_move((1, 5), (10, 0)).legal
+    with pytest.raises(GameError, match=r"Goblin \(#3\): summoning sick, it does not move \(MT 3.02\)"):
+        game.roll_movement((1, 3))
+    for at, code in (((5, 5), "U"), ((6, 5), "R"), ((10, 5), "G")):
+        game.set_square(at, code)  # the table confirms what the camera doubted
+    assert game.state.doubtful_squares == [(8, 5)] and game.blockers((1, 2)) == ()
+    assert game.movement_allowance((1, 5)) == 8 and game.judge_move((1, 5), (10, 0)).legal
+    game.roll_movement((1, 3))  # haste from its red square now
+    assert game.movement_left((1, 3)) == 4
+
+
+def test_the_controller_chooses_the_bonus_in_their_own_upkeep_a_reading_of_MT_2_02_c():
+    """MT 2.02.c says "au début de l'entretien de son propriétaire, ce joueur choisit": the OWNER, in the owner's
+    upkeep. The engine lets the CONTROLLER choose in the controller's upkeep (a reading that departs from the
+    seed's word, docs/rules.md says why): the bonus is what the creature fights with, and a stolen creature's
+    owner has no turn in which it is theirs to use."""
+    game = new_game(2)
+    game.add_piece(Piece(1, 7, name="Azorius", power=2, toughness=3, colours={"W", "U"}, at=(1, 1), controller=2))
+    game.next_phase(), game.next_phase()  # Anna's (the owner's) upkeep
+    with pytest.raises(GameError, match="MT 2.02.c"):
+        game.choose_bonus((1, 7), "W")
+    game.end_turn(), game.next_phase()  # Bruno's (the controller's) upkeep
+    game.choose_bonus((1, 7), "U")
+    assert game.state.bonus_choices == {(1, 7): "U"}

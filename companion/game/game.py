@@ -298,9 +298,19 @@ class Game:
         return board_warnings(state.board, [p.name for p in state.players])
 
     def place_pawn(self, player: int, at: XY) -> GameState:
-        """Before the first turn: put (or move) a player's pawn on a free start square (MT 2.04.a), or
-        anywhere free when no start square is left for them."""
+        """Put a player's pawn on the grid: before the first turn on a free start square (MT 2.04.a), or
+        anywhere free when no start square is left for them; later, a pawn off the grid goes back where
+        it stands (any free square). Turn 1 does not begin while a pawn is off the grid."""
         return self._record("place_pawn", {"player": player, "at": list(at)})
+
+    def pawn_squares(self, player: int) -> frozenset[XY]:
+        """Where `place_pawn` may put the player's pawn now (empty: it may not be placed or moved)."""
+        return reducer.pawn_squares(self._state, player)
+
+    @property
+    def unplaced_pawns(self) -> list[int]:
+        """Players still in whose pawn is off the grid: the table places them (`place_pawn`) before turn 1."""
+        return reducer.unplaced_pawns(self._state)
 
     # -- pieces ----------------------------------------------------------------------------
     def entry_squares(self, piece: Piece, entry: Entry = Entry("cast")) -> EntrySquares:
@@ -382,7 +392,7 @@ class Game:
         horde = state.horde.colour if state.horde else None
         pieces = [p for p in state.pieces.values() if p.controller != horde]  # HO 301.2: the Horde never blocks
         return blockers(state.board, piece, pieces, attacker_bonus=state.bonus_choices.get(piece.token),
-                        attacked=attacked, sides=state.sides, house=state.house)
+                        attacked=attacked, sides=state.sides, uncertain=state.uncertain, house=state.house)
 
     # -- movement ------------------------------------------------------------------------------
     def roll_movement(self, token: Token) -> dict:
@@ -410,7 +420,8 @@ class Game:
         state = self._state
         piece = state.pieces[tuple(token)]
         return movement_allowance(state.board, piece.moved(self.movement_start(token)), roll["results"],
-                                  chosen_bonus=state.bonus_choices.get(piece.token), house=state.house)
+                                  chosen_bonus=state.bonus_choices.get(piece.token), uncertain=state.uncertain,
+                                  house=state.house)
 
     def movement_left(self, token: Token) -> int | None:
         """Squares the token may still move this turn: its allowance minus what it moved already
@@ -525,10 +536,14 @@ class Game:
         """The Horde's permanent `state.horde.battlefield[index]` leaves the battlefield (HO 202.5b)."""
         return self._record("horde_leaves_battlefield", {"index": index})
 
-    def horde_boss_leaves(self, which: str | None = None) -> GameState:
-        """HO 202.2: a boss left the battlefield, "wave" or "secret" (either when only one is out); the
-        wave changes when neither is left (or the Horde is defeated after the last, 202.4)."""
+    def horde_boss_leaves(self, which: str | None = None, index: int = 0) -> GameState:
+        """HO 202.2: a boss left the battlefield: "wave", "secret", or "earlier" (a boss of an earlier wave
+        still in play, HO 202.5a: `state.horde.earlier_bosses[index]`); `which` may be left out when only
+        one boss is out. The wave changes when no boss is left (or the Horde is defeated after the last,
+        202.4)."""
         data = {} if which is None else {"which": which}
+        if index:
+            data["index"] = index
         return self._record("horde_boss_leaves", data)
 
     def horde_secret_boss(self, reason: str = "") -> GameState:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from boards.model import square_label
-from companion.game.reducer import Action, eliminations, hand_size, losing_players, piece_label
+from companion.game.reducer import Action, bosses_out, eliminations, hand_size, losing_players, piece_label
 from companion.game.state import GameState
 from companion.i18n import translate
 from companion.rules import Piece
@@ -193,7 +193,7 @@ def _main(before: GameState, after: GameState, action: Action) -> Message:
         card = before.horde.battlefield[data["index"]]
         return _m("horde_leaves_battlefield", cards_words=_cards([card]))
     if kind == "horde_boss_leaves":
-        which = "wave" if before.horde.boss_on_battlefield and not after.horde.boss_on_battlefield else "secret"
+        which = data.get("which") or bosses_out(before.horde)[0]
         return _m("horde_boss_leaves", which_key=f"game.boss.{which}")
     if kind == "horde_secret_boss":
         return _m("horde_secret_boss", boss=after.horde.secret_boss)

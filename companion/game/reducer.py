@@ -24,12 +24,13 @@ from companion.game.errors import EventDeckError, GameError
 from companion.game.events import RARITY_LIMITS, SUPERTYPES, EventCard, check_deck_size
 from companion.game.setup import seat_starts
 from companion.game.state import (
-    ENTRY_KINDS, ENTRY_RULES, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES, PREGAME,
-    STEP_OF_KIND, Entry, EventState, GameState, HordeState, Movement, PlanarState, Player,
+    ENTRIES_WITHOUT_SICKNESS, ENTRY_KINDS, ENTRY_RULES, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER,
+    PHASES, PREGAME, STEP_OF_KIND, Entry, EventState, GameState, HordeState, Movement, PlanarState, Player,
 )
 from companion.rules import (KEYWORDS, KINDS, EntrySquares, HouseRules, HouseRulesError, MoveVerdict, Piece, Token,
-                             creature_spell_entry, crosses_obstacles, judge_move, move_to_target_squares,
-                             movement_blocker, movement_dice, return_entry, token_entry, whole_grid)
+                             counted_colours, creature_spell_entry, crosses_obstacles, judge_move,
+                             move_to_target_squares, movement_blocker, movement_dice, return_entry, token_entry,
+                             whole_grid)
 from companion.rules.moves import free_squares
 from companion.rules.wording import Message
 
@@ -289,21 +290,43 @@ def _start_horde(state: GameState, d: ActionData, ids: list[int]) -> None:
     _next_wave(state)
 
 
+def unplaced_pawns(state: GameState) -> list[int]:
+    """Players still in whose pawn is off the grid (MT 2.04.a: every player starts on the grid)."""
+    return [p.id for p in state.alive if state.pawn(p.id) is not None and state.pawn(p.id).at is None]
+
+
+def pawn_squares(state: GameState, player_id: int) -> frozenset[XY]:
+    """Where `place_pawn` may put the player's pawn. Before the first turn: a free start square
+    (MT 2.04.a), or any free square the pawn may stand on once no start square is left for it (the
+    table places the extra pawns). Later, a pawn off the grid (a save, a camera that lost it) goes
+    back where it truly stands: any free square it may stand on (MT 2.03.b, 3.06.a)."""
+    pawn = state.pawn(player_id)
+    if pawn is None or (state.turn.phase != PREGAME and (pawn.at is not None or state.rules_edition < 3)):
+        return frozenset()
+    board = state.board
+    occupied = {p.at for p in state.pieces.values() if p.at is not None and p.token != pawn.token}
+    if state.turn.phase == PREGAME:
+        starts = frozenset(s for s in board.starts if s not in occupied)
+        if starts:
+            return starts
+    return frozenset(at for at in board.positions() if board.walkable(at) and at not in occupied)
+
+
 @handles("place_pawn")
 def _place_pawn(state: GameState, d: ActionData) -> None:
-    """Before the first turn, a pawn goes on a free start square (MT 2.04.a), or anywhere free when
-    the board has no start square left for its player (the table places the extra pawns)."""
+    """A pawn goes on the grid, or moves before the first turn: on a square of `pawn_squares`."""
     player = _player(state, d.int("player"))
     at = _on_board(state, d.square("at"))
-    _require(state.turn.phase == PREGAME, "game.error.pawn_timing", "MT 2.04.a")
     pawn = state.pawn(player.id)
     _require(pawn is not None, "game.error.no_pawn", name=player.name)
+    _require(state.turn.phase == PREGAME or (pawn.at is None and state.rules_edition >= 3), "game.error.pawn_timing",
+             "MT 2.04.a")
     _free(state, at, pawn.token)
     board = state.board
     _require(board.walkable(at), "game.error.obstacle_square", "MT 2.03.b", square=square_label(at))
-    free_starts = [s for s in board.starts if s == pawn.at or all(p.at != s for p in state.pieces.values())]
-    _require(board.square(*at).start or not free_starts, "game.error.pawn_not_on_start", "MT 2.04.a",
-             square=square_label(at), starts=[square_label(s) for s in free_starts])
+    squares = pawn_squares(state, player.id)
+    _require(at in squares, "game.error.pawn_not_on_start", "MT 2.04.a", square=square_label(at),
+             starts=[square_label(s) for s in sorted(squares, key=lambda q: (q[1], q[0]))])
     state.pieces[pawn.token] = pawn.moved(at)
 
 
@@ -415,6 +438,8 @@ def _next_phase(state: GameState, d: ActionData) -> None:
     turn = state.turn
     d6 = d.int("d6", minimum=1, maximum=6, optional=True)
     if turn.phase == PREGAME:
+        unplaced = [state.player(p).name for p in unplaced_pawns(state)]
+        _require(state.rules_edition < 3 or not unplaced, "game.error.pawns_unplaced", "MT 2.04.a", names=unplaced)
         _begin_turn(state)
         if state.events:  # MT 7.03: the starting player reveals the first event
             _reveal_event(state, state.starting_player)
@@ -523,26 +548,62 @@ def _check_owner_and_controller(state: GameState, piece: Piece) -> None:
     _require(piece.controller in controllers, "game.error.no_player", player=piece.controller)
 
 
-def entry_squares(state: GameState, piece: Piece, entry: Entry) -> EntrySquares:
-    """The squares where `piece` may come onto the grid by `entry` (MT 4.09.c, 4.10.a–b, 5.02.a, 5.02.h, 6.02).
+def entry_source(state: GameState, entry: Entry) -> Piece | None:
+    """The source of an entry: a token in play, or one that just left the battlefield as it last
+    stood — a dies trigger resolves in the zone the permanent had before its death (MT 4.11.b)."""
+    if entry.source is None:
+        return None
+    return state.pieces.get(entry.source) or state.last_known.get(entry.source)
 
-    Zones are centred on the controller's pawn; with no pawn on the grid (the Horde has none) a
+
+def _zone_player(state: GameState, piece: Piece, entry: Entry) -> int:
+    """Whose pawn an entry's zone is centred on: the entering piece's controller — its caster (MT 4.09.a),
+    its controller (5.02.a, 5.02.h, 6.02) — except for an effect, whose zone is the source's (4.10.a),
+    centred on the source's controller when the source is off the grid (the player whose effect it is)."""
+    if entry.kind == "effect" and state.rules_edition >= 3:
+        source = entry_source(state, entry)
+        if source is not None:
+            return source.controller
+        if entry.source_controller is not None:
+            return entry.source_controller
+    return piece.controller
+
+
+def _whole_grid_entry(state: GameState, piece: Piece, entry: Entry) -> bool:
+    """Whether the piece may enter anywhere it may stand: set up before the first turn, or a zone with
+    no pawn to centre on (the Horde has none; a save from before pawns)."""
+    if entry.kind == "setup":
+        return True
+    source = entry_source(state, entry)
+    if entry.kind == "effect" and source is not None and source.at is not None:
+        return False
+    pawn = state.pawn(_zone_player(state, piece, entry))
+    return pawn is None or (pawn.at is None and state.rules_edition < 3)
+
+
+def entry_squares(state: GameState, piece: Piece, entry: Entry) -> EntrySquares:
+    """The squares where `piece` may come onto the grid by `entry` (MT 4.09.c, 4.10.a–b, 4.11.b, 5.02.a,
+    5.02.h, 6.02).
+
+    Zones are centred on a pawn (`_zone_player`); with no pawn in the game (the Horde has none) a
     zone has nothing to centre on, and the whole grid is offered (MT 4.04's reading of an off-grid
-    source). Reading of MT 4.10.a: a source off the grid has an action zone of its own mana value
-    centred on its controller, as MT 5.02.a and 4.08.b say for the same wording (not the whole grid).
+    source). A player's pawn off the grid offers nothing until it is placed again (`place_pawn`).
+    Reading of MT 4.10.a: a source off the grid has an action zone of its own mana value centred
+    on its controller, as MT 5.02.a and 4.08.b say for the same wording (not the whole grid).
     """
     board = state.board
     occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != piece.token)
     flying = crosses_obstacles(piece)
     house = state.house
-    pawn = state.pawn(piece.controller)
-    centre = pawn.at if pawn is not None else None
-    source = state.pieces.get(entry.source) if entry.source else None
+    source = entry_source(state, entry)
     if entry.kind == "effect" and source is not None and source.at is not None:
-        return token_entry(board, source.at, source.mana_value, centre or source.at,
-                           source_reach="reach" in source.keywords, occupied=occupied, flying=flying, house=house)
-    if entry.kind == "setup" or centre is None:
+        return token_entry(board, source.at, source.mana_value, source.at, source_reach="reach" in source.keywords,
+                           occupied=occupied, flying=flying, house=house)
+    if _whole_grid_entry(state, piece, entry):
         return EntrySquares(free_squares(board, whole_grid(board.width, board.height), occupied, flying=flying))
+    centre = state.pawn(_zone_player(state, piece, entry)).at
+    if centre is None:
+        return EntrySquares(frozenset())
     if entry.kind == "cast":
         return creature_spell_entry(board, centre, piece.mana_value, occupied=occupied, flying=flying, house=house)
     if entry.kind == "effect":
@@ -559,10 +620,13 @@ def _read_entry(state: GameState, d: ActionData) -> Entry:
     kind = d.choice("kind", ENTRY_KINDS, default="setup" if state.turn.phase == PREGAME else "cast")
     source = d.data.get("source")
     source = None if source is None else d.token("source")
-    if source is not None:
+    if source is not None and source not in state.last_known:
         _piece(state, source)
+    controller = d.int("source_controller", minimum=1, maximum=MAX_SEATS, optional=True)
+    if controller is not None:
+        _require(controller in _controllers(state), "game.error.no_player", player=controller)
     return Entry(kind, source, d.int("source_mana_value", minimum=0, maximum=1000, optional=True),
-                 d.bool("source_spell", default=False))
+                 d.bool("source_spell", default=False), controller)
 
 
 def _enter(state: GameState, piece: Piece, entry: Entry, by_card: bool) -> None:
@@ -574,16 +638,36 @@ def _enter(state: GameState, piece: Piece, entry: Entry, by_card: bool) -> None:
     _free(state, piece.at, piece.token)
     if entry.kind == "setup":
         _require(state.turn.phase == PREGAME, "game.error.setup_timing")
-    pawn = state.pawn(piece.controller)
-    if not by_card and (entry.kind == "setup" or pawn is None or pawn.at is None) and not (
-            entry.kind == "effect" and entry.source):  # the whole grid: any square it may stand on
+    if by_card:
+        return
+    if _whole_grid_entry(state, piece, entry):  # any square it may stand on
         _require(crosses_obstacles(piece) or state.board.walkable(piece.at), "game.error.obstacle_square",
                  "MT 2.03.b", square=square_label(piece.at))
-    elif not by_card:
-        options = entry_squares(state, piece, entry)
-        _require(piece.at in options.squares, "game.error.entry_outside", ENTRY_RULES[entry.kind],
-                 name=piece_label(piece), square=square_label(piece.at), how_key=f"game.entry.{entry.kind}",
-                 count=len(options.squares))
+        return
+    options = entry_squares(state, piece, entry)
+    centre = state.pawn(_zone_player(state, piece, entry))
+    _require(options.squares or centre.at is not None, "game.error.pawn_off_grid", ENTRY_RULES[entry.kind],
+             name=piece_label(piece), player=state.names.get(centre.player, centre.player))
+    _require(piece.at in options.squares, "game.error.entry_outside", ENTRY_RULES[entry.kind],
+             name=piece_label(piece), square=square_label(piece.at), how_key=f"game.entry.{entry.kind}",
+             count=len(options.squares))
+
+
+def _entered(state: GameState, piece: Piece, entry: Entry | None) -> Piece:
+    """A creature entering the battlefield, or the grid as a new object, is summoning sick until its
+    controller's next turn begins (MT 3.02 with CR 302.6; haste lets it move all the same, MT 2.02.b.04);
+    not a piece set up before turn 1, nor a permanent its controller already had (it becomes a creature,
+    5.02.a, or phases in, 6.02). Who controls it as it enters is kept (PC "Quitter la partie")."""
+    if state.rules_edition < 3:
+        return piece
+    if piece.controller != piece.player:
+        state.entered_under[piece.token] = piece.controller
+    else:
+        state.entered_under.pop(piece.token, None)
+    kind = entry.kind if entry is not None else ("setup" if state.turn.phase == PREGAME else "cast")
+    if piece.kind == "creature" and kind not in ENTRIES_WITHOUT_SICKNESS:
+        return replace(piece, summoning_sick=True)
+    return piece
 
 
 def _horde_piece(state: GameState, piece: Piece) -> Piece:
@@ -605,8 +689,11 @@ def _add_piece(state: GameState, d: ActionData) -> None:
         _require(piece.number != PAWN_NUMBER or piece.player == (state.horde.colour if state.horde else None),
                  "game.error.pawn_number", "MT 2.05", number=PAWN_NUMBER)
         entry = d.data.get("entry")
-        _enter(state, piece, _read_entry(state, d.sub(entry if entry is not None else {}, "entry")), by_card)
+        entry = _read_entry(state, d.sub(entry if entry is not None else {}, "entry"))
+        _enter(state, piece, entry, by_card)
+        piece = _entered(state, piece, entry)
     piece = _horde_piece(state, piece)
+    state.last_known.pop(piece.token, None)  # the token number is used again (MT 5.02.f)
     state.pieces[piece.token] = piece.moved(_on_board(state, piece.at))
 
 
@@ -617,9 +704,9 @@ def _place_piece(state: GameState, d: ActionData) -> None:
     _require(piece.at is None, "game.error.already_on_grid", name=piece_label(piece))
     at = _on_board(state, d.square("at"))
     entering = piece.moved(at)
-    _enter(state, entering, _read_entry(state, d.sub(d.mapping("entry", default={}), "entry")),
-           d.bool("by_card", default=False))
-    state.pieces[piece.token] = entering
+    entry = _read_entry(state, d.sub(d.mapping("entry", default={}), "entry"))
+    _enter(state, entering, entry, d.bool("by_card", default=False))
+    state.pieces[piece.token] = _entered(state, entering, entry)
 
 
 _CHANGEABLE = PIECE_FIELDS - {"player", "number", "at"}
@@ -644,6 +731,9 @@ def _update_piece(state: GameState, d: ActionData) -> None:
     if "kind" in changes:
         _require((changes["kind"] == "player") == (piece.kind == "player"), "game.error.pawn_kind", "MT 2.05")
     updated = replace(piece, **changes)
+    if (state.rules_edition >= 3 and updated.controller != piece.controller and updated.kind == "creature"
+            and "summoning_sick" not in changes):
+        updated = replace(updated, summoning_sick=True)  # a new controller: sick until their next turn (CR 302.6)
     _check_owner_and_controller(state, updated)
     state.pieces[token] = updated
 
@@ -655,7 +745,7 @@ def judge(state: GameState, token: Token, to: XY) -> MoveVerdict:
     occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
     return judge_move(state.board, piece, to, left=state.movement_left(token) or 0, house=state.house,
                       chosen_bonus=state.bonus_choices.get(token), occupied=occupied,
-                      start=state.movement_start(token))
+                      start=state.movement_start(token), uncertain=state.uncertain)
 
 
 @handles("move_piece")
@@ -727,6 +817,8 @@ def _remove_piece(state: GameState, d: ActionData) -> None:
     del state.pieces[piece.token]
     state.bonus_choices.pop(piece.token, None)
     state.movement.pop(piece.token, None)
+    state.entered_under.pop(piece.token, None)
+    state.last_known[piece.token] = piece  # its dies triggers use its zone before its death (MT 4.11.b)
 
 
 @handles("move_to_target")
@@ -738,7 +830,7 @@ def _move_to_target(state: GameState, d: ActionData) -> None:
     at = _on_board(state, d.square("at"))
     rule = "MT 3.09" if piece.kind == "planeswalker" else "MT 3.08.b"
     occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != piece.token)
-    targets = move_to_target_squares(state.board, piece, occupied=occupied,
+    targets = move_to_target_squares(state.board, piece, occupied=occupied, uncertain=state.uncertain,
                                      chosen_bonus=state.bonus_choices.get(piece.token), house=state.house)
     _require(bool(targets), "game.error.no_jump", rule, name=piece_label(piece))
     _require(at in targets, "game.error.jump_outside", rule, name=piece_label(piece), square=square_label(at))
@@ -766,14 +858,15 @@ def _choose_bonus(state: GameState, d: ActionData) -> None:
 
 
 def bonus_options(state: GameState, token: Token) -> list[str]:
-    """MT 2.02.c: colours shared by a multicoloured creature and the multicoloured square it stands on."""
+    """MT 2.02.c: colours shared by a multicoloured creature and the multicoloured square it stands on
+    (the colours that count: none on a doubtful square, MT 2.02.e)."""
     piece, board = state.pieces.get(token), state.board
     if piece is None or piece.at is None or piece.kind != "creature":
         return []
-    square = board.square(*piece.at)
-    if len(piece.colours) < 2 or len(square.colours) < 2:
+    colours = counted_colours(board, piece.at, state.uncertain, state.house)
+    if len(piece.colours) < 2 or len(colours) < 2:
         return []
-    return [c for c in "WUBRG" if c in piece.colours and c in square.colours]
+    return [c for c in "WUBRG" if c in piece.colours and c in colours]
 
 
 # -- dice ----------------------------------------------------------------------
@@ -790,7 +883,8 @@ def _roll_movement(state: GameState, d: ActionData) -> None:
     step = STEP_OF_KIND[piece.kind]
     _require(MOVEMENT_STEPS.index(step) >= MOVEMENT_STEPS.index(turn.step), "game.error.step_over", "MT 3.01.c",
              name=name, step_key=f"game.step.{step}")
-    blocked = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token), house=state.house)
+    blocked = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
+                               uncertain=state.uncertain, house=state.house)
     _require(blocked is None, "game.error.cannot_move", blocked and blocked.rule, name=name,
              reason_key=blocked and blocked.key)
     _require(piece.roll_key not in state.movement_rolls, "game.error.already_rolled", "MT 3.03", name=name)
@@ -961,30 +1055,36 @@ def _player_leaves(state: GameState, d: ActionData) -> None:
     for leaver in life_holder(state, player):
         _leave(state, leaver, reason)
     if state.horde:
-        if reason == "lost":
-            state.horde.result = "city_defeated"  # HO 105.4
+        if reason == "lost" or (not state.alive and state.rules_edition >= 3):
+            state.horde.result = "city_defeated"  # HO 105.4; HO 105.1: every player gave up, the City falls
     elif len({_side_key(state, p) for p in state.alive}) <= 1:
         state.winner = [p.id for p in state.alive]
 
 
 def _leave(state: GameState, player: Player, reason: str) -> None:
-    """PC "Quitter la partie": what they own leaves the game; what they controlled of others' comes back
-    to its owner. Planechase: if they control the face-up plane, the next player in turn order takes
-    control first; triggers they control cease to exist; if they own the face-up plane it leaves,
-    pending planeswalk triggers vanish (chaos ones stay), and its controller turns the top of their
-    own planar deck face up."""
+    """PC "Quitter la partie": what they own leaves the game. The effects that gave them control of
+    others' permanents end: each goes back to the player it entered the battlefield under, and one
+    that entered under the leaver's own control goes to no one: it is exiled ("s'ils sont arrivés
+    sur le champ de bataille sous le contrôle du joueur qui est parti, ils sont exilés").
+    Planechase: if they control the face-up plane, the next player in turn order takes control
+    first; triggers they control cease to exist; if they own the face-up plane it leaves, pending
+    planeswalk triggers vanish (chaos ones stay), and its controller turns the top of their own
+    planar deck face up."""
     planar = state.planar
     if planar and planar.controller == player.id:
         successor = seat_after(state, player.id)
         planar.controller = successor.id if successor else None
     player.left, player.left_reason = True, reason
     for token, piece in list(state.pieces.items()):
-        if piece.player == player.id:
+        back = state.entered_under.get(token, piece.player)
+        if piece.player == player.id or (piece.controller == player.id and back == player.id):
             del state.pieces[token]
             state.bonus_choices.pop(token, None)
             state.movement.pop(token, None)
+            state.entered_under.pop(token, None)
         elif piece.controller == player.id:
-            state.pieces[token] = replace(piece, controller=piece.player)
+            back = back if back in {p.id for p in state.alive} else piece.player
+            state.pieces[token] = replace(piece, controller=back)
     if planar:
         planar.pending = [t for t in planar.pending if t["controller"] != player.id]
         planar.decks.pop(player.id, None)
@@ -1022,6 +1122,8 @@ def _roll_planar(state: GameState, d: ActionData) -> None:
     player = _player(state, d.int("player"))
     _require(player.id in state.turn.active, "game.error.planar_not_active", "PC")
     _require(state.turn.phase in ("main1", "main2"), "game.error.planar_timing", "PC")
+    _require(not planar.pending or state.rules_edition < 3, "game.error.planar_pending", "PC",
+             count=len(planar.pending))  # "à tout moment où vous pourriez lancer un rituel": an empty stack
     face = d.choice("face", set(PLANAR_FACES))
     cost = d.int("cost")
     _require(cost == planar.rolls_this_turn, "game.error.planar_cost", "PC", cost=planar.rolls_this_turn)
@@ -1049,13 +1151,16 @@ def _resolve_planar(state: GameState, d: ActionData) -> None:
 
 def _next_wave(state: GameState) -> None:
     """HO 202.2–202.5: exile the current deck face down and start the next; none left → Horde defeated.
-    The battlefield stays as it is (202.5a)."""
+    The battlefield stays as it is (202.5a): a boss still in play stays a boss. HO 105.6 (only the City
+    is defeated when both would be) holds by construction: the City falls as its life reaches 0, which
+    ends the game before anything else can happen."""
     horde = state.horde
     if not horde.waves:
-        if horde.city_life > 0:  # HO 105.6
-            horde.result = "horde_defeated"  # HO 202.4, 105.2
+        horde.result = "horde_defeated"  # HO 202.4, 105.2
         return
     wave = horde.waves.pop(0)
+    if horde.boss_on_battlefield and state.rules_edition >= 3:  # HO 202.5a: still on the battlefield
+        horde.earlier_bosses.append(horde.boss)
     horde.wave += 1
     horde.wave_total = max(horde.wave_total, horde.wave + len(horde.waves))
     horde.level, horde.library, horde.boss = wave["level"], list(wave["cards"]), wave["boss"]
@@ -1068,9 +1173,16 @@ def _horde(state: GameState) -> HordeState:
 
 
 def _shuffle_graveyard_in(state: GameState, d: ActionData) -> None:
+    """HO 202.1, 203: « La Horde mélange son cimetière dans son Deck »: the graveyard and the deck are
+    shuffled together (the boss stays apart under the deck, HO 200.2a). Saves of edition 2 put the
+    shuffled graveyard on top, as they were played."""
     horde = state.horde
-    order = _permutation(d, "order", len(horde.graveyard))
-    horde.library = [horde.graveyard[i] for i in order] + horde.library
+    if state.rules_edition < 3:
+        order = _permutation(d, "order", len(horde.graveyard))
+        horde.library = [horde.graveyard[i] for i in order] + horde.library
+    else:
+        cards = horde.graveyard + horde.library
+        horde.library = [cards[i] for i in _permutation(d, "order", len(cards))]
     horde.graveyard = []
 
 
@@ -1175,23 +1287,38 @@ def _horde_leaves_battlefield(state: GameState, d: ActionData) -> None:
         horde.graveyard.append({k: v for k, v in card.items() if k != "wave"})
 
 
+BOSSES = ("wave", "secret", "earlier")
+
+
+def bosses_out(horde: HordeState) -> list[str]:
+    """Which bosses are on the battlefield: the wave's, the secret boss, bosses of earlier waves."""
+    return [which for which, there in zip(BOSSES, (horde.boss_on_battlefield, horde.secret_boss_on_battlefield,
+                                                   bool(horde.earlier_bosses))) if there]
+
+
 @handles("horde_boss_leaves")
 def _horde_boss_leaves(state: GameState, d: ActionData) -> None:
-    """HO 202.2: the wave changes when no boss is on the battlefield — neither the wave's boss nor
-    the secret boss. `which` says which one left ("wave" or "secret"; either when only one is out).
-    Reading: "no boss on the battlefield" counts once the wave's boss has come out."""
+    """HO 202.2: the wave changes when no boss is on the battlefield — not the wave's boss, nor the
+    secret boss, nor the boss of an earlier wave still there (HO 202.5a; leaving, it is exiled face down,
+    202.5b). `which` says which one left ("wave", "secret", "earlier" with its `index` in
+    `earlier_bosses`; any of them when only one is out). Reading: "no boss on the battlefield" counts
+    once the wave's boss has come out."""
     horde = _horde(state)
-    out = [name for name, there in (("wave", horde.boss_on_battlefield), ("secret", horde.secret_boss_on_battlefield))
-           if there]
+    out = bosses_out(horde)
     _require(bool(out), "game.error.no_boss")
-    which = d.choice("which", ("wave", "secret"), default=out[0] if len(out) == 1 else None)
+    alone = len(out) == 1 and (out != ["earlier"] or len(horde.earlier_bosses) == 1)
+    which = d.choice("which", BOSSES, default=out[0] if alone else None)
     _require(which is not None, "game.error.which_boss", "HO 202.2")
     _require(which in out, "game.error.boss_not_out", "HO 202.2", which_key=f"game.boss.{which}")
     if which == "wave":
         horde.boss_on_battlefield = False
-    else:
+    elif which == "secret":
         horde.secret_boss_on_battlefield = False
-    if not horde.boss_on_battlefield and not horde.secret_boss_on_battlefield and not horde.boss_in_library:
+    else:
+        index = d.int("index", default=0)
+        _require(0 <= index < len(horde.earlier_bosses), "game.error.no_horde_card", index=index)
+        del horde.earlier_bosses[index]
+    if not bosses_out(horde) and not horde.boss_in_library:
         _next_wave(state)
 
 

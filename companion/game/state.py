@@ -19,7 +19,11 @@ PHASES = ("untap", "upkeep", "draw", "movement", "main1", "combat", "main2", "en
 MOVEMENT_STEPS = ("players", "planeswalkers", "creatures")  # MT 3.01.c
 STEP_OF_KIND = {"player": "players", "planeswalker": "planeswalkers", "creature": "creatures"}  # MT 3.01.c
 PAWN_NUMBER = 1  # a player's pawn is their token number 1 (MT 2.05); their permanents take 2, 3 …
-RULES_EDITION = 2  # games started now: pawns at setup, moves and entries checked (1: saves made before)
+# The rules a game was started under, recorded in its `start` action, so that a save replays as it was played:
+# 1: before pawns and checked moves; 2: before the seeds' review (doubtful squares not applied, no automatic
+# summoning sickness, unplaced pawns allowed on turn 1, the Horde's graveyard put on top of its deck …);
+# 3: games started now.
+RULES_EDITION = 3
 PREGAME = "pregame"  # mulligans, before the first turn
 HORDE_DIFFICULTIES = {  # HO 401–404: base City life, wave levels
     "beginner": (100, ("low",)),
@@ -145,6 +149,7 @@ class HordeState:
     boss_on_battlefield: bool = False
     secret_boss: str = ""
     secret_boss_on_battlefield: bool = False
+    earlier_bosses: list[str] = field(default_factory=list)  # bosses of earlier waves still in play (HO 202.5a)
     graveyard: list[dict] = field(default_factory=list)
     battlefield: list[dict] = field(default_factory=list)  # tokens entered, permanents cast (HO 201.2, 202.5a)
     casting: list[dict] = field(default_factory=list)      # cast cards the table has not said are permanents
@@ -154,8 +159,12 @@ class HordeState:
     result: str | None = None      # "city_defeated" | "horde_defeated"
 
 
-ENTRY_KINDS = ("cast", "effect", "becomes", "returns", "setup")
-ENTRY_RULES = {"cast": "MT 4.09.c", "effect": "MT 4.10.a", "becomes": "MT 5.02.a", "returns": "MT 5.02.h", "setup": None}
+ENTRY_KINDS = ("cast", "effect", "becomes", "returns", "phases_in", "setup")
+ENTRY_RULES = {"cast": "MT 4.09.c", "effect": "MT 4.10.a", "becomes": "MT 5.02.a", "returns": "MT 5.02.h",
+               "phases_in": "MT 6.02", "setup": None}
+# Entries of a permanent its controller already had on the battlefield: it does not get summoning sick
+# (CR 302.6; a phased-in permanent was never gone, CR 702.26), nor does a piece set up before turn 1.
+ENTRIES_WITHOUT_SICKNESS = frozenset({"becomes", "phases_in", "setup"})
 
 
 @dataclass(frozen=True)
@@ -164,22 +173,28 @@ class Entry:
 
     cast: a creature spell, anywhere in the spell's zone around its caster (MT 4.09.a, 4.09.c; the
     whole grid from a Temple du Deus, 4.09.d). effect: put onto the battlefield by an effect: in the
-    source's action zone (4.10.a) — `source`, a piece on the grid, or an off-grid source's
-    `source_mana_value`, its zone centred on the controller; a spell as source (`source_spell`) has
-    its spell zone (4.09.a). becomes: a permanent off the grid becomes a creature or planeswalker
-    (5.02.a). returns: comes back onto the battlefield, or phases in (5.02.h, 6.02). setup: placed
-    before the first turn, anywhere free (a scenario the table sets up). A full zone falls back on
-    the nearest free squares (4.10.b).
+    source's action zone (4.10.a) — `source`, a token on the grid (or one that just died: its zone
+    before its death, 4.11.b), or an off-grid source's `source_mana_value`, its zone centred on the
+    source's controller (`source_controller`, the entering piece's controller unless said); a spell
+    as source (`source_spell`) has its spell zone (4.09.a). becomes: a permanent off the grid becomes
+    a creature or planeswalker (5.02.a). returns: comes back onto the battlefield (5.02.h).
+    phases_in: phases in, in its controller's range (6.02). setup: placed before the first turn,
+    anywhere free (a scenario the table sets up). A full zone falls back on the nearest free squares
+    (4.10.b).
     """
 
     kind: str = "cast"
     source: Token | None = None
     source_mana_value: int | None = None
     source_spell: bool = False
+    source_controller: int | None = None
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "source": list(self.source) if self.source else None,
+        data = {"kind": self.kind, "source": list(self.source) if self.source else None,
                 "source_mana_value": self.source_mana_value, "source_spell": self.source_spell}
+        if self.source_controller is not None:
+            data["source_controller"] = self.source_controller
+        return data
 
 
 @dataclass(frozen=True)
@@ -214,6 +229,10 @@ class GameState:
     kept_in: dict[int, list] = field(default_factory=dict)  # player -> the totals at which the table kept them in
     rules_edition: int = 1  # RULES_EDITION of the game's start (1: a save from before pawns and checked moves)
     doubtful_squares: list[XY] = field(default_factory=list)  # still to confirm (MT 2.02.e)
+    # tokens that left the battlefield, as they last stood, until their number is used again (MT 4.11.b)
+    last_known: dict[Token, Piece] = field(default_factory=dict)
+    # who controlled a piece as it entered the battlefield, when not its owner (PC "Quitter la partie")
+    entered_under: dict[Token, int] = field(default_factory=dict)
 
     # -- queries ---------------------------------------------------------
     def player(self, player_id: int) -> Player:
@@ -255,6 +274,12 @@ class GameState:
         piece = self.pieces.get((player_id, PAWN_NUMBER))
         return piece if piece is not None and piece.kind == "player" else None
 
+    @property
+    def uncertain(self) -> frozenset[XY]:
+        """The doubtful squares, whose colours do not count (MT 2.02.e), for every rules function's
+        `uncertain` argument; none for a save started before they were applied (edition 2)."""
+        return frozenset(self.doubtful_squares) if self.rules_edition >= 3 else frozenset()
+
     def movement_left(self, token: Token) -> int | None:
         """Squares the token may still move this turn (MT 3.04.a–c), None before its object rolled.
 
@@ -273,7 +298,7 @@ class GameState:
         start = moved.start if moved else piece.at
         if start is None:
             return 0
-        allowance = movement_allowance(self.board, piece.moved(start), roll["results"],
+        allowance = movement_allowance(self.board, piece.moved(start), roll["results"], uncertain=self.uncertain,
                                        chosen_bonus=self.bonus_choices.get(piece.token), house=self.house)
         return max(0, allowance - (moved.spent if moved else 0))
 
@@ -304,7 +329,8 @@ class GameState:
         new = _copy(self)
         new.players = [_copy(p, commander_damage=dict(p.commander_damage)) for p in self.players]
         new.pieces, new.bonus_choices, new.movement = dict(self.pieces), dict(self.bonus_choices), dict(self.movement)
-        new.kept_in = dict(self.kept_in)
+        new.kept_in, new.last_known = dict(self.kept_in), dict(self.last_known)
+        new.entered_under = dict(self.entered_under)
         new.movement_rolls, new.rolls = dict(self.movement_rolls), list(self.rolls)
         new.turn = _copy(self.turn, active=list(self.turn.active), extra_turns=list(self.turn.extra_turns))
         new.winner = list(self.winner) if self.winner is not None else None
@@ -317,7 +343,8 @@ class GameState:
             horde = self.horde
             new.horde = _copy(horde, waves=list(horde.waves), library=list(horde.library),
                               graveyard=list(horde.graveyard), last_revealed=list(horde.last_revealed),
-                              battlefield=list(horde.battlefield), casting=list(horde.casting))
+                              battlefield=list(horde.battlefield), casting=list(horde.casting),
+                              earlier_bosses=list(horde.earlier_bosses))
         return new
 
     def to_dict(self) -> dict:
@@ -328,6 +355,9 @@ class GameState:
         out["turn"] = asdict(self.turn)
         out["bonus_choices"] = [{"token": list(k), "colour": v} for k, v in self.bonus_choices.items()]
         out["movement"] = [{"token": list(k), "start": list(v.start), "spent": v.spent} for k, v in self.movement.items()]
+        out["last_known"] = [piece_to_dict(p) for p in self.last_known.values()]
+        out["entered_under"] = [{"token": list(k), "controller": v} for k, v in self.entered_under.items()]
+        out["doubtful_squares"] = [list(at) for at in self.doubtful_squares]
         if self.events:
             out["events"] = {**asdict(self.events), "deck": [c.to_dict() for c in self.events.deck],
                              "revealed": self.events.revealed.to_dict() if self.events.revealed else None}

@@ -5,7 +5,7 @@ The three functions of architecture.md (action_zone, spell_zone, reachable) foll
 the digest's defaults; the piece-level functions take a HouseRules.
 """
 from companion.rules.bonuses import BONUS_OF_COLOUR, ColourBonus, colour_bonus, counted_colours, landwalks_in_force
-from companion.rules.combat import (Sides, attack_squares, blockers, defending_controllers, may_attack, opponents,
+from companion.rules.combat import (Sides, attack_blocker, attack_squares, blockers, defending_controllers, may_attack, opponents,
                                     provoke_squares, side_of, trample_targets, why_cannot_block)
 from companion.rules.entry import EntrySquares, creature_spell_entry, entry_squares, return_entry, token_entry
 from companion.rules.geometry import (METRICS, action_radius, action_zone, adjacent, distance, nearest,
@@ -37,7 +37,7 @@ __all__ = [
     # colour bonuses
     "ColourBonus", "colour_bonus", "counted_colours", "landwalks_in_force",
     # combat
-    "attack_squares", "may_attack", "why_cannot_block", "blockers", "trample_targets", "provoke_squares",
+    "attack_squares", "attack_blocker", "may_attack", "why_cannot_block", "blockers", "trample_targets", "provoke_squares",
     "Sides", "side_of", "opponents", "defending_controllers",
     # entering the grid
     "EntrySquares", "entry_squares", "creature_spell_entry", "token_entry", "return_entry",

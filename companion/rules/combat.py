@@ -11,6 +11,7 @@ from companion.rules.geometry import action_radius, adjacent, distance, radius_o
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.moves import free_squares, zone_of
 from companion.rules.pieces import Piece
+from companion.rules.wording import Message
 
 
 def attack_squares(board, target_at: XY, *, occupied: Collection[XY] = frozenset(),
@@ -37,10 +38,30 @@ def opponents(a: Piece, b: Piece, sides: Sides | None = None) -> bool:
 
 
 def may_attack(attacker: Piece, target: Piece, sides: Sides | None = None) -> bool:
-    """A creature attacks an opposing player or planeswalker only from a touching square (MT 5.03.a–b)."""
+    """A creature attacks an opposing player or planeswalker only from a touching square (MT 5.03.a–b).
+    Geometry only: whether it may attack at all this turn is `attack_blocker`."""
     return (attacker.kind == "creature" and target.kind in ("player", "planeswalker")
             and opponents(attacker, target, sides) and attacker.at is not None and target.at is not None
             and distance(attacker.at, target.at, "chebyshev") == 1)
+
+
+def attack_blocker(board, piece: Piece, *, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+                   house: HouseRules = DEFAULT_HOUSE_RULES, bonus: ColourBonus | None = None) -> Message | None:
+    """Why a creature may not attack this turn (key and rule), or None if it may. BR: « Une créature ne peut
+    pas attaquer au premier tour », « Célérité : une créature avec la célérité peut attaquer au premier tour »
+    — summoning sickness (CR 302.6): a sick creature attacks only with haste, from the card or from its red
+    square (MT 2.02.b.04; `bonus`, when the caller has it). A tapped creature is not declared an attacker
+    (BR: attacking taps it; CR 508.1a)."""
+    if piece.kind != "creature" or piece.at is None:
+        return Message("game.attack.not_a_creature", rule="MT 5.03.b")
+    if piece.tapped:
+        return Message("game.attack.tapped", rule="BR")
+    if piece.summoning_sick and "haste" not in piece.keywords:
+        if bonus is None:
+            bonus = colour_bonus(board, piece, chosen=chosen_bonus, uncertain=uncertain, house=house)
+        if "haste" not in bonus.active:
+            return Message("game.attack.sick", rule="BR")
+    return None
 
 
 class BlockerFacts:

@@ -14,7 +14,7 @@ from typing import Collection, Iterable, Mapping
 
 from boards.model import XY
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus
-from companion.rules.combat import AttackerFacts, BlockerTable, Sides, side_of
+from companion.rules.combat import AttackerFacts, BlockerTable, Sides, attack_blocker, side_of
 from companion.rules.geometry import zone_mask
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks
@@ -30,7 +30,8 @@ class PieceOverlay:
     its square included (MT 3.04–3.07); jump_targets: its "move to target square" targets
     (MT 3.08.b, 3.09); bonus: its colour bonus (MT 2.02); blockers: opposing pieces that may block
     it where it stands (MT 5.04); attack_squares: free squares touching an opposing player or
-    planeswalker, from which it may attack (MT 5.03.a).
+    planeswalker, from which it may attack (MT 5.03.a) — none while it may not attack this turn
+    (summoning sick without haste, tapped: `attack_blocker`).
     """
 
     piece: Piece
@@ -118,7 +119,8 @@ def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choic
     if stoppers is None:
         stoppers = scene.blockers.blockers_of(AttackerFacts(board, piece, choice, uncertain, house, bonus,
                                                             sides=scene.sides))
-    attack = scene.attack_squares(board, piece, crosses_obstacles(piece))
+    attack = (frozenset() if attack_blocker(board, piece, house=house, bonus=bonus)
+              else scene.attack_squares(board, piece, crosses_obstacles(piece)))
     return PieceOverlay(piece, zone, moves, jumps, bonus, stoppers, attack)
 
 

@@ -46,7 +46,7 @@ def _compute_overlay(state: GameState, piece) -> Overlay:
     roll = state.movement_rolls.get(piece.roll_key)
     rules = overlay(state.board, piece, state.pieces.values(), left=state.movement_left(piece.token) or 0,
                     start=state.movement_start(piece.token), bonus_choice=state.bonus_choices.get(piece.token),
-                    sides=state.sides, house=state.house)
+                    sides=state.sides, uncertain=state.uncertain, house=state.house)
     if rules is None:  # off the grid: nothing to draw
         return NO_OVERLAY
     moves = rules.moves | rules.jump_targets if roll or rules.jump_targets else frozenset()
@@ -121,7 +121,7 @@ def describe_piece(game: Game, token: Token, lang: str) -> str:
         lines.append(t("piece.no_roll"))
     elif allowance == 0:
         blocker = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
-                                   house=state.house)
+                                   uncertain=state.uncertain, house=state.house)
         lines.append(t("piece.cannot_move", reason=blocker.text(lang) if blocker else "0"))
     else:
         dice = " + ".join(str(r) for r in roll["results"])
