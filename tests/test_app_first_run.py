@@ -44,3 +44,19 @@ def test_without_a_display_the_demo_says_why_there_is_no_window_and_draws_its_sc
     assert [p.name for p in pictures] == ["board.png", "table.png"] and all(p.stat().st_size > 10_000 for p in pictures)
     assert lines[-1] == translate("en", "start.no_display_after")
     assert done.stderr.strip() == "", done.stderr[-2000:]
+
+
+def test_with_a_screen_the_app_says_it_starts_then_where_its_window_is(tmp_path):
+    """Where a window can open (here SDL's offscreen driver stands for the screen), the terminal says
+    that the app is starting, then that its window is open and its size."""
+    home = tmp_path / "home"
+    home.mkdir()
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_CONFIG_HOME")}
+    app = subprocess.Popen([*TACTICAL, "app", "--demo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**clean, "HOME": str(home), "LANG": "fr_FR.UTF-8", "SDL_VIDEODRIVER": "offscreen"})
+    try:
+        said = [app.stdout.readline().rstrip("\n") for _ in range(2)]
+    finally:
+        app.terminate()
+        app.wait(timeout=30)
+    assert said == [translate("fr", "start.starting"), translate("fr", "start.window", where="1280×800")]
