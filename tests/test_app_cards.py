@@ -118,7 +118,7 @@ def test_a_printed_star_is_asked_and_the_answers_fill_the_piece(db):
     changes = presenter.piece_changes(draft, "creature", {"power": 3, "toughness": 4})
     assert (changes["power"], changes["toughness"]) == (3, 4)
     unanswered = presenter.choice_notes(draft, "fr", {"power": 3})
-    assert "Endurance" in unanswered and "1+*" in unanswered and "Force —" not in unanswered
+    assert "Endurance : imprimée 1+*" in unanswered and "Force :" not in unanswered
 
 
 def test_an_x_cost_is_noted_after_the_choice(db):

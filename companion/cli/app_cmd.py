@@ -15,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screen", choices=tuple(SCREENS), help="screen to open first (default: board)")
     parser.add_argument("--lang", choices=("fr", "en"), help="UI language (default: the system's, French if French)")
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
-                        help="where the game autosaves (default: the app's user data directory; "
-                             "with --demo: a fresh temporary directory)")
+                        help="where the game autosaves and the card database is (default: the app's user data "
+                             "directory; with --demo: the games go to a fresh temporary directory, the cards stay)")
 
 
 def run(args: argparse.Namespace) -> int:

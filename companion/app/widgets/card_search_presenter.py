@@ -112,7 +112,7 @@ def choice_notes(draft: PieceDraft, lang: str, answers: dict[str, int]) -> str:
     for field in draft.asks:
         if field not in answers:
             printed = draft.printed_power if field == "power" else draft.printed_toughness
-            lines.append(f"{translate(lang, f'pieces.{field}')} — {translate(lang, 'cards.variable', printed=printed)}")
+            lines.append(translate(lang, "cards.app.to_enter", field=translate(lang, f"pieces.{field}"), printed=printed))
     return "\n".join(lines)
 
 
