@@ -54,6 +54,8 @@ class TacticalApp(App):
     seat_layout = OptionProperty("upright", options=("upright", "facing", "ends"))  # table screen: how the seats'
     # panels turn to face their players (see screens.table.seat_places)
     camera_source = StringProperty("")     # camera screen: "0", a stream URL or a file; "" = the default camera
+    camera_view = ObjectProperty(None, allownone=True)  # what the camera sees against the game (the Board
+    # screen's "seen by the camera, to confirm"), set by the camera screen
     session: GameSession
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,

@@ -19,7 +19,6 @@ from companion.i18n import translate
 from companion.app.widgets.board_image import BoardPicture, board_picture
 from companion.game import (MOVEMENT_STEPS, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError, latest_game,
                             load_game, prebuilt_event_deck)
-from companion.move_check import check_move
 from companion.rules import HouseRules, Piece, PieceOverlay, movement_dice, overlay, why_cannot_move
 
 Token = tuple[int, int]
@@ -519,35 +518,20 @@ class GameSession:
         parts = ", ".join(f"{names.get(src, src)} {dmg}" for src, dmg in sorted(player.commander_damage.items()))
         return translate(lang, "table.commander", list=parts)
 
-    def seen_moves(self, seen: list[dict]) -> list[tuple[Token, Square]]:
-        """Tokens of the game the camera sees on another square than the one recorded: (token, square)."""
-        pieces = self.state.pieces
-        return [((t["player"], t["number"]), (t["x"], t["y"])) for t in seen
-                if (t["player"], t["number"]) in pieces and pieces[(t["player"], t["number"])].at != (t["x"], t["y"])]
+    # -- the camera --------------------------------------------------------------------
+    def camera_view(self, positions):
+        """The camera's stable positions (token → square) against the game: moves seen and not
+        recorded, each with its verdict (`companion.camera.seen_moves`); changes nothing."""
+        from companion.camera import seen_moves
 
-    def detected_moves_text(self, seen: list[dict], lang: str) -> str:
-        """Each move the camera saw with its verdict from `companion.move_check` (MT 3.02–3.07, 2.03.b);
-        tokens the game does not know are listed too."""
-        t = lambda key, **kw: translate(lang, key, **kw)  # noqa: E731
-        state = self.state
-        lines = [t("camera.unknown_token", token=f"{tok['player']}-{tok['number']}",
-                   dst=square_label((tok["x"], tok["y"])))
-                 for tok in seen if (tok["player"], tok["number"]) not in state.pieces]
-        for token, dst in self.seen_moves(seen):
-            piece = state.pieces[token]
-            occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
-            verdict = check_move(self.board, piece, dst, self.game.movement_allowance(token) or 0, occupied=occupied)
-            src = square_label(piece.at) if piece.at else "–"
-            lines.append(t("camera.move", token=self.token_text(token, lang), src=src, dst=square_label(dst),
-                           verdict=verdict.text(lang)))
-        return "\n".join(lines) or t("camera.no_moves")
+        return seen_moves(self.game, positions)
 
-    def apply_camera_moves(self, seen: list[dict]) -> int:
-        """Record where the camera sees the tokens (one undoable action per token moved)."""
-        moves = self.seen_moves(seen)
-        for token, at in moves:
-            self.game.move_piece(token, at, source="camera")
-        return len(moves)
+    def apply_camera_moves(self, positions: dict) -> int:
+        """Record where the camera sees the tokens (token → square), legal or not (cards may allow
+        it): one undoable action."""
+        if positions:
+            self.game.set_positions(dict(positions), source="camera")
+        return len(positions)
 
     # -- boards ------------------------------------------------------------------------
     def board_choices(self) -> list[str]:

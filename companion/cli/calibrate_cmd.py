@@ -64,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"board {result.width}×{result.height} found ({result.method}); calibration saved to {path}")
     if result.tokens_too_small:
-        from vision.tracking import too_small_advice
+        from companion.camera import too_small_advice
 
-        print(too_small_advice(result.tokens_too_small))
+        print(too_small_advice(result.tokens_too_small, "en"))
     doubtful = [square_label((s.x, s.y)) for s in result.squares if s.uncertain or s.covered]
     if board is not None:
         if result.mismatches:
