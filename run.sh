@@ -14,16 +14,18 @@ STAMP="$VENV/.installed"
 setup() {
   bash scripts/ensure-system-libs.sh
   if [ ! -x "$PY" ]; then
+    echo "Creating the Python environment $VENV ..."
     python3 -m venv "$VENV"
   fi
   if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ] || [ scripts/ensure-system-libs.sh -nt "$STAMP" ]; then
-    echo "Installing the project into $VENV (log: $VENV/install.log) ..."
+    echo "Installing the project and its dependencies into $VENV (a few minutes the first time; log: $VENV/install.log) ..."
     if ! { "$PY" -m pip install -q --upgrade pip && "$PY" -m pip install -q -e '.[test]'; } \
         > "$VENV/install.log" 2>&1; then
       cat "$VENV/install.log" >&2
       exit 1
     fi
     touch "$STAMP"
+    echo "Installed."
   fi
 }
 

@@ -31,6 +31,8 @@ from typing import Callable
 from boards.model import Board, square_label
 
 MIN_WIDTH, MIN_HEIGHT = 20, 12  # MT 2.01
+MAX_COMPARED_STARTS = 64  # path lengths from each start cost a search of the board: the check stays linear
+MAX_LISTED = 10           # squares named in one problem line
 
 Position = tuple[int, int]
 Transform = Callable[[Position], Position]
@@ -85,9 +87,11 @@ def play_problems(board: Board) -> list[str]:
                         "each player needs one (MT 2.04.a)")
     if starts:
         reached = path_lengths(board, starts[0])
-        cut_off = [square_label(s) for s in starts[1:] if s not in reached]
+        cut_off = [s for s in starts[1:] if s not in reached]
         if cut_off:
-            problems.append(f"start square(s) {', '.join(cut_off)} cannot be reached from "
+            named = ", ".join(square_label(s) for s in cut_off[:MAX_LISTED])
+            more = f" and {len(cut_off) - MAX_LISTED} more" if len(cut_off) > MAX_LISTED else ""
+            problems.append(f"start square(s) {named}{more} cannot be reached from "
                             f"{square_label(starts[0])} without crossing obstacles (MT 2.03.b, 3.07)")
     return problems
 
@@ -127,6 +131,10 @@ def fairness_report(board: Board) -> FairnessReport:
     (MT 1.02.a boards for 2 and 4 players, MT 2.04.a starts, MT 2.04.b Temples)."""
     starts = tuple(board.starts)
     symmetries = board_symmetries(board)
+    if len(starts) > MAX_COMPARED_STARTS:
+        return FairnessReport(board.players, starts, tuple(symmetries), {}, {}, (
+            f"{len(starts)} start squares: too many to compare (the check compares at most "
+            f"{MAX_COMPARED_STARTS}; MT 2.04.a asks one per player)",))
     lengths = {s: path_lengths(board, s) for s in starts}
     start_distances = {(a, b): lengths[a].get(b) for i, a in enumerate(starts) for b in starts[i + 1:]}
     temples = board.temples

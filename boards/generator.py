@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from boards.fairness import (MIN_HEIGHT, MIN_WIDTH, Transform, fairness_report, path_lengths,
                              play_problems, symmetry_transforms)
+from boards.io import MAX_SIDE
 from boards.model import COLOURS, Board, Square
 
 Position = tuple[int, int]
@@ -37,6 +38,7 @@ MULTICOLOUR_CHANCE = 0.15    # chance that a border square carries both colours 
 OBSTACLE_SHARE = 0.07        # share of squares that are obstacles
 COLOURED_OBSTACLE_CHANCE = 0.4
 MAX_ATTEMPTS = 200
+MAX_SITE_WEIGHT = 1.5        # a region's centre pulls its border up to this many squares further out
 
 
 class BoardGenerationError(ValueError):
@@ -92,10 +94,14 @@ class _Canvas:
 def generate_board(width: int, height: int, players: int, seed: int | str, name: str | None = None) -> Board:
     """A fair, playable board (MT 2.01 size, MT 2.02.a multicoloured squares, MT 2.03.a/c
     obstacles, MT 2.04.a one start per player, MT 2.04.b Temples du Deus), the same for
-    the same arguments. Sizes of MT 1.02.a: 20×12 for 2 players, 40×25 for 4."""
+    the same arguments. Sizes of MT 1.02.a: 20×12 for 2 players, 40×25 for 4; at most MAX_SIDE a side,
+    in time linear in the area (about 5 s for 200×200)."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         raise BoardGenerationError(f"{width}×{height} is too small: a board is at least "
                                    f"{MIN_WIDTH}×{MIN_HEIGHT} (MT 2.01)")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise BoardGenerationError(f"{width}×{height} is too large: the companion reads boards of at most "
+                                   f"{MAX_SIDE}×{MAX_SIDE} squares (MT 2.01 sets no maximum)")
     if players not in GROUP_FOR_PLAYERS:
         raise BoardGenerationError(f"the generator makes boards for 2, 3 or 4 players, not {players}")
     if players == 3 and width % 2 == 0 and height % 2 == 0:
@@ -179,6 +185,59 @@ def _place_starts_and_temples(canvas: _Canvas, players: int, rng: random.Random)
     return near | corridors
 
 
+class _NearestSites:
+    """Region sites bucketed on a grid, so that the nearest one to a point is found among a few
+    neighbouring cells instead of all of them (the generator stays linear in the board's area).
+    The answer is exactly what `min` over the whole list gives: the lowest score (distance minus the
+    site's weight, at most `max_weight`), ties to the site added first."""
+
+    def __init__(self, cell: float, max_weight: float = 0.0):
+        self.cell, self.max_weight = cell, max_weight
+        self.sites: list[tuple[Position, str, float]] = []
+        self._buckets: dict[tuple[int, int], list[int]] = {}
+
+    def _key(self, x: float, y: float) -> tuple[int, int]:
+        return math.floor(x / self.cell), math.floor(y / self.cell)
+
+    def add(self, site: tuple[Position, str, float]) -> None:
+        self._buckets.setdefault(self._key(*site[0]), []).append(len(self.sites))
+        self.sites.append(site)
+
+    def nearest(self, x: float, y: float, score) -> tuple[Position, str, float]:
+        """The site of lowest `score(site, x, y)`; a site r cells away (Chebyshev) is farther than
+        (r - 1) cells, so the search stops at the first ring that cannot hold a better one."""
+        cx, cy = self._key(x, y)
+        best: tuple[float, int] | None = None
+        ring = 0
+        while True:
+            for key in _ring(cx, cy, ring):
+                for index in self._buckets.get(key, ()):
+                    candidate = (score(self.sites[index], x, y), index)
+                    if best is None or candidate < best:
+                        best = candidate
+            if best is not None and best[0] < ring * self.cell - self.max_weight - 1e-9:
+                return self.sites[best[1]]
+            ring += 1
+
+
+def _ring(cx: int, cy: int, r: int) -> list[tuple[int, int]]:
+    """The cells at Chebyshev distance r of (cx, cy)."""
+    if r == 0:
+        return [(cx, cy)]
+    top = [(cx + dx, cy - r) for dx in range(-r, r + 1)]
+    bottom = [(cx + dx, cy + r) for dx in range(-r, r + 1)]
+    sides = [(cx + dx, cy + dy) for dy in range(-r + 1, r) for dx in (-r, r)]
+    return top + bottom + sides
+
+
+def _weighted_distance(site: tuple[Position, str, float], x: float, y: float) -> float:
+    return math.hypot(site[0][0] - x, site[0][1] - y) - site[2]
+
+
+def _distance(site: tuple[Position, str, float], x: float, y: float) -> float:
+    return math.dist(site[0], (x, y))
+
+
 def _paint_regions(canvas: _Canvas, rng: random.Random) -> None:
     """Colour regions: weighted Voronoi through a smooth noise warp, then majority smoothing."""
     sites = _region_sites(canvas, rng)
@@ -186,7 +245,7 @@ def _paint_regions(canvas: _Canvas, rng: random.Random) -> None:
     primary: dict[Position, str] = {}
     for p in canvas.positions():
         qx, qy = p[0] + WARP_AMPLITUDE * warp_x(p), p[1] + WARP_AMPLITUDE * warp_y(p)
-        primary[p] = min(sites, key=lambda s: math.hypot(s[0][0] - qx, s[0][1] - qy) - s[2])[1]
+        primary[p] = sites.nearest(qx, qy, _weighted_distance)[1]
     primary = {p: primary[canvas.representative(p)] for p in primary}
     for _ in range(2):
         primary = _majority_smoothed(canvas, primary)
@@ -194,23 +253,24 @@ def _paint_regions(canvas: _Canvas, rng: random.Random) -> None:
     canvas.symmetrise_colours()
 
 
-def _region_sites(canvas: _Canvas, rng: random.Random) -> list[tuple[Position, str, float]]:
+def _region_sites(canvas: _Canvas, rng: random.Random) -> _NearestSites:
     """Region centres on a jittered grid (evenly spread, unlike uniform draws, so no part of
     the board is one huge region), placed in one symmetric copy of the board and mirrored.
     Each takes the least used colour that differs from its nearest neighbour's."""
     spacing = math.sqrt(SQUARES_PER_REGION)
     used = dict.fromkeys(COLOURS, 0)
-    sites: list[tuple[Position, str, float]] = []
+    sites = _NearestSites(spacing, max_weight=MAX_SITE_WEIGHT)
     for gy in range(math.ceil(canvas.height / spacing)):
         for gx in range(math.ceil(canvas.width / spacing)):
             site = (min(canvas.width - 1, int((gx + rng.random()) * spacing)),
                     min(canvas.height - 1, int((gy + rng.random()) * spacing)))
             if canvas.representative(site) != site:
                 continue
-            nearest = min(sites, key=lambda s: math.dist(s[0], site))[1] if sites else None
+            nearest = sites.nearest(*site, _distance)[1] if sites.sites else None
             colour = min((c for c in COLOURS if c != nearest), key=lambda c: (used[c], rng.random()))
             used[colour] += 1
-            sites += [(p, colour, rng.uniform(0.0, 1.5)) for p in canvas.orbit(site)]
+            for p in canvas.orbit(site):
+                sites.add((p, colour, rng.uniform(0.0, MAX_SITE_WEIGHT)))
     return sites
 
 

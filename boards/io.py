@@ -2,7 +2,13 @@
 
 A board file either loads completely or raises BoardFileError naming the file,
 the row, the column and what was expected; it never yields a half-loaded board.
-Only PyYAML's safe loader is used: nothing read from a file is executed.
+Files are read through `boards.yamlfile` (bounded: size, nesting, aliases, text length;
+PyYAML's safe constructor only, nothing read from a file is executed).
+
+Limits: the seeds set no largest board (MT 2.01 only a smallest, 20×12); the companion reads
+boards up to MAX_SIDE × MAX_SIDE squares (200 × 200 = 4 m × 4 m of 2 cm squares, ten times the
+recommended sides of MT 1.02.a) for up to MAX_PLAYERS players, in time linear in the file's size
+(`tactical bench boards` prints the load time of the largest board).
 """
 from __future__ import annotations
 
@@ -14,19 +20,25 @@ from pathlib import Path
 import yaml
 
 from boards.model import Board, Square, SquareCodeError, column_label
+from boards.yamlfile import FileError, Limits, brief, decode_text, parse_yaml, read_bytes
 
 REQUIRED_KEYS = ("name", "players", "rows")
 OPTIONAL_KEYS = ("dice", "description")
 DICE = ("D10", "D12")
+MAX_SIDE = 200           # squares per row and rows per board
+MAX_PLAYERS = 64
+MAX_NAME_CHARS, MAX_DESCRIPTION_CHARS = 200, 10_000
+MAX_ROW_CHARS = MAX_SIDE * 40  # a row of MAX_SIDE codes with generous spacing
+BOARD_LIMITS = Limits(max_bytes=1 << 20, max_depth=4, max_values=MAX_SIDE + 100,
+                      max_text=max(MAX_ROW_CHARS, MAX_DESCRIPTION_CHARS))
 
 
-class BoardFileError(ValueError):
+class BoardFileError(FileError):
     """A board file (or list of rows) that cannot be read, with its location."""
 
     def __init__(self, message: str, *, path=None, line=None, row=None, column=None, field=None):
-        self.message, self.path, self.line = message, path, line
-        self.row, self.column, self.field = row, column, field
-        super().__init__(str(self))
+        self.row, self.column = row, column
+        super().__init__(message, path=path, line=line, field=field)
 
     def __str__(self) -> str:
         where = []
@@ -41,22 +53,38 @@ class BoardFileError(ValueError):
         return (", ".join(where) + ": " if where else "") + self.message
 
 
+def _board_error(message, *, path=None, line=None, at=()) -> BoardFileError:
+    """The yamlfile error factory for board files: the field is the top-level key, a row counts from 1."""
+    row = at[1] + 1 if len(at) > 1 and at[0] == "rows" and isinstance(at[1], int) else None
+    return BoardFileError(message, path=path, line=line, row=row, field=str(at[0]) if at else None)
+
+
 def parse_rows(rows, *, path=None, lines=None) -> tuple[tuple[Square, ...], ...]:
-    """Rows in square notation -> squares; rows and columns in errors count from 1."""
+    """Rows in square notation -> squares; rows and columns in errors count from 1. At most
+    MAX_SIDE rows of MAX_SIDE squares: every step below is linear in the rows' length."""
     if not isinstance(rows, (list, tuple)) or not rows:
         raise BoardFileError("expected a non-empty list of row strings", path=path, field="rows")
+    if len(rows) > MAX_SIDE:
+        raise BoardFileError(f"{len(rows)} rows; the companion reads boards of at most {MAX_SIDE} rows "
+                             f"(MT 2.01 sets no maximum)", path=path, field="rows")
     parsed = []
     width = None
     for r, text in enumerate(rows, start=1):
         line = lines[r - 1] if lines and r <= len(lines) else None
         if not isinstance(text, str):
             raise BoardFileError(
-                f"expected a string of square codes, got {type(text).__name__} {text!r}"
+                f"expected a string of square codes, got {type(text).__name__} {brief(text)}"
                 " (quote the row: '#' starts a YAML comment)",
                 path=path, line=line, row=r, field="rows")
+        if len(text) > MAX_ROW_CHARS:
+            raise BoardFileError(f"the row is {len(text):,} characters long; at most {MAX_ROW_CHARS:,}",
+                                 path=path, line=line, row=r, field="rows")
         codes = text.split()
         if not codes:
             raise BoardFileError("empty row", path=path, line=line, row=r, field="rows")
+        if len(codes) > MAX_SIDE:
+            raise BoardFileError(f"{len(codes)} squares; the companion reads rows of at most {MAX_SIDE} squares "
+                                 f"(MT 2.01 sets no maximum)", path=path, line=line, row=r, field="rows")
         squares = []
         for c, code in enumerate(codes, start=1):
             try:
@@ -82,38 +110,8 @@ class _Layout:
     commented_rows: set[int]  # rows (1-based) written without quotes and followed by '#'
 
 
-def _yaml_error(exc: BaseException, path) -> BoardFileError:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
-    if isinstance(exc, RecursionError):
-        problem = "nested too deeply"
-    return BoardFileError(f"not valid YAML: {problem}", path=path, line=mark.line + 1 if mark else None)
-
-
-# PyYAML can fail outside YAMLError on ordinary bad text: 'name: 2024-13-45' (ValueError from
-# its date constructor), '[[[[…' (RecursionError). All of them mean "this is not a board file".
-_YAML_FAILURES = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
-
-
-def _parse_yaml(text: str, path) -> tuple[object, yaml.Node | None]:
-    """The data and its node tree from ONE parse (what yaml.safe_load does, keeping the nodes
-    for line numbers): the safe loader builds plain data only, never objects."""
-    try:
-        loader = yaml.SafeLoader(text)  # already reads the first characters: may fail too
-    except _YAML_FAILURES as exc:
-        raise _yaml_error(exc, path) from None
-    try:
-        node = loader.get_single_node()
-        return (loader.construct_document(node) if node is not None else None), node
-    except _YAML_FAILURES as exc:
-        raise _yaml_error(exc, path) from None
-    finally:
-        loader.dispose()
-
-
-def _layout(node: yaml.Node | None, text: str, path) -> _Layout:
-    """Key and row lines from the YAML node tree; also rejects duplicate keys, which
-    yaml.safe_load would silently resolve by keeping the last one."""
+def _layout(node: yaml.Node | None, text: str) -> _Layout:
+    """Key and row lines from the YAML node tree (duplicate keys were refused by the reader)."""
     key_lines: dict[str, int] = {}
     row_lines, commented = None, set()
     if not isinstance(node, yaml.MappingNode):
@@ -121,15 +119,13 @@ def _layout(node: yaml.Node | None, text: str, path) -> _Layout:
     for key, value in node.value:
         if not isinstance(key, yaml.ScalarNode):
             continue
-        if key.value in key_lines:
-            raise BoardFileError(f"key given twice (first on line {key_lines[key.value]})",
-                                 path=path, line=key.start_mark.line + 1, field=key.value)
         key_lines[key.value] = key.start_mark.line + 1
         if key.value == "rows" and isinstance(value, yaml.SequenceNode):
             row_lines = [item.start_mark.line + 1 for item in value.value]
             for r, item in enumerate(value.value, start=1):
-                if isinstance(item, yaml.ScalarNode) and item.style is None:
-                    rest_of_line = text[item.end_mark.index:].split("\n", 1)[0]
+                if isinstance(item, yaml.ScalarNode) and not item.style:  # plain (libyaml says "")
+                    end = text.find("\n", item.end_mark.index)
+                    rest_of_line = text[item.end_mark.index:end if end >= 0 else len(text)]
                     if rest_of_line.lstrip().startswith("#"):
                         commented.add(r)
     return _Layout(key_lines, row_lines, commented)
@@ -151,8 +147,8 @@ def _check_commented_rows(rows, layout: _Layout, path) -> None:
 
 def board_from_text(text: str, path: str | os.PathLike | None = None) -> Board:
     """Parse the text of a board file (see load_board)."""
-    data, node = _parse_yaml(text, path)
-    layout = _layout(node, text, path)
+    document = parse_yaml(text, path=path, limits=BOARD_LIMITS, error=_board_error)
+    data, layout = document.data, _layout(document.root, text)
 
     def error(message: str, field: str) -> BoardFileError:
         return BoardFileError(message, path=path, line=layout.key_lines.get(field), field=field)
@@ -162,7 +158,7 @@ def board_from_text(text: str, path: str | os.PathLike | None = None) -> Board:
     if not isinstance(data, dict):
         raise BoardFileError(
             f"expected a mapping with keys {', '.join(REQUIRED_KEYS)}, got {type(data).__name__}", path=path)
-    unknown = sorted(str(k) for k in data if k not in REQUIRED_KEYS + OPTIONAL_KEYS)
+    unknown = sorted(k if isinstance(k, str) else brief(k, 40) for k in data if k not in REQUIRED_KEYS + OPTIONAL_KEYS)
     if unknown:
         allowed = ", ".join(REQUIRED_KEYS + OPTIONAL_KEYS)
         raise error(f"unknown key(s) {', '.join(unknown)}; allowed: {allowed}", unknown[0])
@@ -170,43 +166,36 @@ def board_from_text(text: str, path: str | os.PathLike | None = None) -> Board:
         if key not in data:
             raise BoardFileError("missing required key", path=path, field=key)
     name = data["name"]
-    if not isinstance(name, str) or not name.strip():
-        raise error(f"expected a non-empty text, got {name!r}", "name")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_CHARS:
+        raise error(f"expected a non-empty text of at most {MAX_NAME_CHARS} characters, got {brief(name)}", "name")
     players = data["players"]
-    if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise error(f"expected a whole number of players ≥ 2 (MT 1.01), got {players!r}", "players")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        raise error(f"expected a whole number of players ≥ 2 (MT 1.01), at most {MAX_PLAYERS}, got {brief(players)}",
+                    "players")
     dice = data.get("dice")
-    if dice is not None and str(dice).upper() not in DICE:
-        raise error(f"expected D10 or D12 (MT 1.04), got {dice!r}", "dice")
+    if dice is not None and (not isinstance(dice, str) or dice.upper() not in DICE):
+        raise error(f"expected D10 or D12 (MT 1.04), got {brief(dice)}", "dice")
     description = data.get("description", "")
-    if not isinstance(description, str):
-        raise error(f"expected a text, got {description!r}", "description")
+    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION_CHARS:
+        raise error(f"expected a text of at most {MAX_DESCRIPTION_CHARS:,} characters, got {brief(description)}",
+                    "description")
     _check_commented_rows(data["rows"], layout, path)
     squares = parse_rows(data["rows"], path=path, lines=layout.row_lines)
     return Board(squares, name=name.strip(), players=players,
-                 dice=str(dice).upper() if dice is not None else None, description=description)
+                 dice=dice.upper() if dice is not None else None, description=description)
 
 
 def load_board(path: str | os.PathLike) -> Board:
     """Load a board file; raise BoardFileError (file, row, column, field) when it is wrong."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BoardFileError(f"cannot read the file: {exc.strerror or exc}", path=path) from None
-    return board_from_bytes(raw, path)
+    return board_from_bytes(read_bytes(path, limits=BOARD_LIMITS, error=_board_error), path)
 
 
 def board_from_bytes(raw: bytes, path: str | os.PathLike | None = None) -> Board:
     """Parse the raw bytes of a board file: UTF-8 (a BOM is tolerated), then board_from_text."""
-    try:
-        text = raw.decode("utf-8-sig")  # tolerate the BOM some Windows editors add
-    except UnicodeDecodeError as exc:
-        line_start = raw.rfind(b"\n", 0, exc.start) + 1
-        raise BoardFileError(
-            f"not UTF-8 text: byte 0x{raw[exc.start]:02X} at byte {exc.start - line_start + 1} of the line; "
-            "save the file as UTF-8", path=path, line=raw.count(b"\n", 0, exc.start) + 1) from None
-    return board_from_text(text, path)
+    if len(raw) > BOARD_LIMITS.max_bytes:
+        raise BoardFileError(f"the file is {len(raw):,} bytes; the limit is {BOARD_LIMITS.max_bytes:,}", path=path)
+    return board_from_text(decode_text(raw, path=path, error=_board_error), path)
 
 
 def board_to_text(board: Board) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterator
 
 COLOURS = "WUBRG"  # canonical order used everywhere (labels, JSON, files)
@@ -16,6 +17,7 @@ XY = tuple[int, int]
 COLOUR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 _SQUARE_CODE = re.compile(r"^(?P<colours>[WUBRG]*)(?P<marks>[#@*]*)$")
+MAX_CODE_CHARS = len("WUBRG@*")  # the longest valid code: five colours, a start and a Temple
 
 
 class SquareCodeError(ValueError):
@@ -66,9 +68,18 @@ class Square:
 
     @classmethod
     def parse(cls, code: str) -> "Square":
-        """Parse one square code; raise SquareCodeError saying what was expected."""
+        """Parse one square code; raise SquareCodeError saying what was expected. A board repeats a
+        few codes thousands of times: each distinct code is parsed once (squares are immutable)."""
+        return _parse_code(code)
+
+    @classmethod
+    def _parse(cls, code: str) -> "Square":
         if code == ".":
             return cls(frozenset(), obstacle=True)
+        if len(code) > MAX_CODE_CHARS:
+            shown = code if len(code) <= 20 else code[:20] + "…"
+            raise SquareCodeError(f"'{shown}' ({len(code):,} characters) is not a square code: a code has at most "
+                                  f"{MAX_CODE_CHARS} characters, colour letters among W U B R G then marks # @ *")
         if code.startswith(".") and set(code[1:]) & set("@*"):
             raise SquareCodeError(f"'{code}': a start (@) or Temple (*) square cannot be an obstacle "
                                   "('.' is a colourless obstacle)")
@@ -87,6 +98,11 @@ class Square:
         if obstacle and ("@" in marks or "*" in marks):
             raise SquareCodeError(f"'{code}': a start (@) or Temple (*) square cannot be an obstacle")
         return cls(frozenset(letters), obstacle=obstacle, start="@" in marks, temple="*" in marks)
+
+
+@lru_cache(maxsize=4096)
+def _parse_code(code: str) -> Square:
+    return Square._parse(code)
 
 
 def column_label(x: int) -> str:

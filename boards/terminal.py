@@ -9,6 +9,7 @@ Temple du Deus (MT 2.04.b). Colours are those printed on paper (boards.palette).
 from __future__ import annotations
 
 import os
+import unicodedata
 from enum import Enum
 
 from boards.model import COLOURS, Board, Square, column_label, order_colours
@@ -22,6 +23,13 @@ class ColourMode(Enum):
     TRUECOLOR = "truecolor"
     ANSI256 = "256"
     PLAIN = "plain"
+
+
+def printable(text: str) -> str:
+    """Text from a file, safe to print on a terminal: control and format characters (an escape
+    sequence '\x1b[2J' that would clear the screen, a right-to-left override) shown as escapes."""
+    return "".join(ch if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp") or ch in "\t"
+                   else ch.encode("unicode_escape").decode("ascii") for ch in str(text))
 
 
 def detect_colour_mode(environ=os.environ) -> ColourMode:
@@ -98,7 +106,7 @@ def render_board(board: Board, mode: ColourMode = ColourMode.TRUECOLOR) -> str:
     Temples (MT 2.04.a/b) as described in the module docstring."""
     width = cell_width(board) if mode is not ColourMode.PLAIN else max(len(sq.code) for sq in board) + 1
     margin = len(str(board.height)) + 1
-    lines = [f"{board.name} — {board.width}×{board.height}, {board.players} players"]
+    lines = [f"{printable(board.name)} — {board.width}×{board.height}, {board.players} players"]
     lines += [(" " * margin + header).rstrip() for header in _column_headers(board.width, width)]
     for y, row in enumerate(board.squares, start=1):
         if mode is ColourMode.PLAIN:

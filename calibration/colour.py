@@ -19,6 +19,7 @@ import numpy as np
 
 from boards.palette import OBSTACLE_BGR, SQUARE_BGR
 from calibration.config import DEFAULT_CONFIG, ColourConfig
+from calibration.mapping import GridMapping, RadialLens
 
 CLASSES = ("W", "U", "B", "R", "G", "O")  # O = uncoloured obstacle grey (MT 2.03.a)
 UNKNOWN = -1
@@ -213,23 +214,37 @@ def white_patch_field(image_bgr: np.ndarray, percentile: float) -> np.ndarray:
 
 @dataclass
 class Calibration:
-    """What `tactical calibrate` saves: the board size, the camera pose (homography)
-    and the colour profile learnt under this light."""
+    """What `tactical calibrate` saves: the board size, the camera pose (the plain homography, and
+    the lens when the photo showed one: `mapping`) and the colour profile learnt under this light."""
 
     width: int
     height: int
     homography: np.ndarray
     profile: ColourProfile
     source: str = ""
+    lens: RadialLens | None = None            # calibration.mapping: the camera's radial lens, or None
+    lens_homography: np.ndarray | None = None  # grid units -> pinhole pixels under that lens
 
     FILE_NAME = "calibration.json"
+
+    @property
+    def mapping(self) -> GridMapping:
+        return GridMapping(self.homography, self.lens, self.lens_homography)
+
+    @classmethod
+    def from_scan(cls, result, source: str = "") -> "Calibration":
+        """The calibration of a scan that found its board (`vision.scan`'s ScanResult)."""
+        mapping = result.mapping
+        return cls(result.width, result.height, mapping.homography, result.profile, source, mapping.lens,
+                   mapping.lens_homography)
 
     def save(self, directory: Path) -> Path:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / self.FILE_NAME
+        geometry = self.mapping.to_dict()
         path.write_text(json.dumps({"grid": {"width": self.width, "height": self.height},
-                                    "homography": np.asarray(self.homography).tolist(),
+                                    "homography": geometry["homography"], "lens": geometry["lens"],
                                     "source": self.source, "colour_profile": self.profile.to_dict()},
                                    indent=1), encoding="utf-8")
         return path
@@ -239,9 +254,10 @@ class Calibration:
         path = Path(directory) / cls.FILE_NAME
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(int(data["grid"]["width"]), int(data["grid"]["height"]),
-                       np.array(data["homography"], float), ColourProfile.from_dict(data["colour_profile"]),
-                       str(data.get("source", "")))
+            mapping = GridMapping.from_dict(data)   # a calibration saved before lenses has no "lens": none
+            return cls(int(data["grid"]["width"]), int(data["grid"]["height"]), mapping.homography,
+                       ColourProfile.from_dict(data["colour_profile"]), str(data.get("source", "")),
+                       mapping.lens, mapping.lens_homography)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}: not a usable calibration ({exc})") from None
 

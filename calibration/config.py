@@ -2,18 +2,32 @@
 
 Nothing in the pipeline hard-codes a threshold: each stage reads its section
 of `VisionConfig`, which loads from YAML so that a user can tune a camera
-without touching code. Unknown keys are errors that name the key.
+without touching code. Files are read by `boards.yamlfile` (bounded); every value is
+type-checked against its field (a whole number for an int, a finite number for a float,
+true/false for a bool) and its range: RANGES for the fields that size an image or a window
+(a wrong value there costs memory: px_per_square 100000 asked OpenCV for 1.9 TB), generous
+defaults for the others. Unknown sections and keys are errors; every error names the file,
+the line and the field ("colour.px_per_square").
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-import yaml
+from boards.yamlfile import (FileError, Flag, Kind, Limits, Number, Record, Text, Whole, YamlDocument, file_error,
+                             plain_document, read_yaml_file)
 
 
-class ConfigError(ValueError):
-    """A configuration file that cannot be used, with where and why."""
+class ConfigError(FileError):
+    """A configuration file that cannot be used: the file, the line, the field and why."""
+
+
+# (smallest, largest) of the fields that size an image, a warp or a search window
+RANGES = {
+    "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
+    "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "track_markers": (1, 1000),
+}
+INT_RANGE, FLOAT_RANGE = (0, 1_000_000), (-1e6, 1e6)
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,9 @@ class RegistrationConfig:
     full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
     subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
     min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this
+    fit_lens: bool = True                  # fit the lens (calibration.lens) where the markers show bending:
+    lens_trigger_px: float = 0.8           # ... markers off one homography, or a mean corner error above this
+    lens_ransac_share: float = 0.04        # ... then markers within this share of the board's span seed the fit
     track_roi_margin: float = 0.8          # fast path: ROI margin around a marker, in marker sides
     track_markers: int = 4                 # fast path: markers re-detected per check
     track_tolerance_px: float = 3.0        # fast path: a marker moved more than this -> full scan
@@ -127,37 +144,51 @@ class VisionConfig:
     symbols: SymbolConfig = field(default_factory=SymbolConfig)
 
     @classmethod
-    def from_dict(cls, data: dict, *, source: str = "config") -> "VisionConfig":
-        if not isinstance(data, dict):
-            raise ConfigError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
-        sections = {f.name: f for f in fields(cls)}
+    def from_dict(cls, data, *, source: str = "config") -> "VisionConfig":
+        """A configuration from a mapping of sections (or a read document); errors name the field."""
+        document = data if isinstance(data, YamlDocument) else plain_document(data, path=source, error=_error)
+        if document.data is None:
+            return cls()
+        if not isinstance(document.data, dict):
+            raise document.fail(f"expected a mapping of sections, got {type(document.data).__name__}")
         config = cls()
-        for name, values in data.items():
-            if name not in sections:
-                raise ConfigError(f"{source}: unknown section '{name}' (expected {', '.join(sections)})")
+        for name, values in _schema(cls).check(document.data, document).items():
             current = getattr(config, name)
-            if not isinstance(values, dict):
-                raise ConfigError(f"{source}: section '{name}' must be a mapping")
-            known = {f.name: f for f in fields(current)}
-            for key, value in values.items():
-                if key not in known:
-                    raise ConfigError(f"{source}: section '{name}': unknown key '{key}'")
-                expected = type(getattr(current, key))
-                if not isinstance(value, (int, float)) or isinstance(value, bool):
-                    raise ConfigError(f"{source}: {name}.{key}: expected a number, got {value!r}")
-                values = {**values, key: expected(value)}
-            config = replace(config, **{name: replace(current, **values)})
+            typed = {key: float(value) if isinstance(getattr(current, key), float) else value
+                     for key, value in values.items()}
+            config = replace(config, **{name: replace(current, **typed)})
         return config
 
     @classmethod
     def load(cls, path: Path) -> "VisionConfig":
-        """Read a YAML file with sections registration/colour/symbols (safe_load only)."""
-        path = Path(path)
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
-            raise ConfigError(f"{path}: cannot read the configuration: {exc}") from None
-        return cls.from_dict(data, source=str(path))
+        """Read a YAML file with sections registration/colour/symbols (bounded reader, safe constructor only)."""
+        return cls.from_dict(read_yaml_file(path, limits=Limits(max_bytes=256 << 10, max_depth=4), error=_error))
+
+
+_error = file_error(ConfigError)
+
+
+def _kind(name: str, default) -> Kind:
+    """The check of one field, from its default's type and RANGES."""
+    if isinstance(default, bool):
+        return Flag()
+    if isinstance(default, int):
+        return Whole(*RANGES.get(name, INT_RANGE))
+    if isinstance(default, float):
+        return Number(*RANGES.get(name, FLOAT_RANGE))
+    if isinstance(default, str):
+        return Text(200)
+    raise TypeError(f"config field {name}: no check for {type(default).__name__} values")
+
+
+def _schema(config_cls) -> Record:
+    """Sections → fields → checks, derived from the dataclasses (a new stage's section is checked too)."""
+    sections = {}
+    for section in fields(config_cls):
+        instance = section.default_factory()
+        sections[section.name] = Record({f.name: _kind(f.name, getattr(instance, f.name)) for f in fields(instance)},
+                                        say=f"a mapping of {section.name} settings")
+    return Record(sections)
 
 
 DEFAULT_CONFIG = VisionConfig()

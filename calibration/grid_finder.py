@@ -45,6 +45,7 @@ from calibration.grid_lines import (
     rectifying_transform,
     vanishing_point,
 )
+from calibration.mapping import GridMapping
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,11 @@ class GridFit:
     width: int               # squares across (columns)
     height: int              # squares down (rows)
     score: float             # 0..1 confidence in the fit
+
+    @property
+    def mapping(self) -> GridMapping:
+        """Grid units <-> pixels (calibration.mapping)."""
+        return GridMapping(self.homography)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ import numpy as np
 
 from boards.markers import ARUCO_DICTIONARY, BOARD_MARKER_IDS, board_markers
 from calibration.config import DEFAULT_CONFIG, RegistrationConfig
+from calibration.lens import fit_mapping
+from calibration.mapping import GridMapping, RadialLens
 
 
 @dataclass(frozen=True)
@@ -25,11 +27,18 @@ class MarkerDetection:
 
 @dataclass(frozen=True)
 class Registration:
-    homography: np.ndarray  # 3x3, grid units -> image pixels
+    homography: np.ndarray  # 3x3, grid units -> image pixels (the plain fit)
     width: int
     height: int
     markers_used: int       # inlier markers
-    mean_error_px: float    # mean corner reprojection error of the inliers
+    mean_error_px: float    # mean corner reprojection error of the inliers (through the lens, if any)
+    lens: RadialLens | None = None          # the photo's lens, when its markers show bending
+    lens_homography: np.ndarray | None = None   # ... and grid units -> pinhole pixels under it
+
+    @property
+    def mapping(self) -> GridMapping:
+        """Grid units <-> pixels (calibration.mapping), through the lens when there is one."""
+        return GridMapping(self.homography, self.lens, self.lens_homography)
 
 
 @lru_cache(maxsize=4)
@@ -91,14 +100,30 @@ def _layout(width: int, height: int) -> dict[int, np.ndarray]:
     return {m.id: m.corners.astype(np.float32) for m in board_markers(width, height)}
 
 
-def _fit(detections: list[MarkerDetection], width: int, height: int, config: RegistrationConfig
-         ) -> Registration | None:
+def _fit(detections: list[MarkerDetection], width: int, height: int, config: RegistrationConfig,
+         image_size: tuple[int, int] | None = None) -> Registration | None:
     layout = _layout(width, height)
     usable = [d for d in detections if d.id in layout]
     if len(usable) < config.min_markers:
         return None
     src = np.concatenate([layout[d.id] for d in usable])
     dst = np.concatenate([d.corners for d in usable])
+    plain = _plain_fit(src, dst, width, height, config)
+    if image_size is None or not config.fit_lens:
+        return plain
+    bending = plain is None or plain.markers_used < len(usable) or plain.mean_error_px > config.lens_trigger_px
+    if not bending:
+        return plain   # every marker agrees with one homography to a fraction of a pixel: no lens to see
+    bent = _lens_fit(src, dst, width, height, image_size, config)
+    if bent is None or (plain is not None and (bent.markers_used, -bent.mean_error_px)
+                        <= (plain.markers_used, -plain.mean_error_px)):
+        return plain
+    return bent
+
+
+def _plain_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, config: RegistrationConfig
+               ) -> Registration | None:
+    """One homography, RANSAC over every corner (a marker counts when all four agree)."""
     homography, mask = cv2.findHomography(src, dst, cv2.RANSAC, config.ransac_reprojection_px)
     if homography is None:
         return None
@@ -111,19 +136,49 @@ def _fit(detections: list[MarkerDetection], width: int, height: int, config: Reg
     return Registration(homography, width, height, int(inlier_markers.sum()), error)
 
 
+def _lens_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, image_size: tuple[int, int],
+              config: RegistrationConfig) -> Registration | None:
+    """The homography and the lens together (calibration.lens), where a wide lens bends the
+    markers' corners off any one homography: markers agreeing with a loose homography (RANSAC
+    within `lens_ransac_share` of the board's size in the photo) give the first fit; every
+    marker whose four corners then agree within `ransac_reprojection_px` the final one."""
+    span = float(np.linalg.norm(dst.max(axis=0) - dst.min(axis=0)))
+    loose = max(config.ransac_reprojection_px, config.lens_ransac_share * span)
+    homography, mask = cv2.findHomography(src, dst, cv2.RANSAC, loose)
+    if homography is None:
+        return None
+    keep = np.repeat(mask.reshape(-1, 4).all(axis=1), 4)
+    for _ in range(2):
+        if keep.sum() < 4 * config.min_markers:
+            return None
+        fit = fit_mapping(image_size, (width, height), src[keep], dst[keep], initial=homography)
+        if fit is None or fit.mapping.lens is None:
+            return None
+        errors = np.linalg.norm(fit.mapping.to_image(src) - dst, axis=1).reshape(-1, 4)
+        agreeing = (errors < config.ransac_reprojection_px).all(axis=1)
+        keep = np.repeat(agreeing, 4)
+    if agreeing.sum() < config.min_markers:
+        return None
+    mapping = fit.mapping
+    return Registration(mapping.homography, width, height, int(agreeing.sum()), float(errors[agreeing].mean()),
+                        mapping.lens, mapping.lens_homography)
+
+
 def fit_homography(detections: list[MarkerDetection], width: int, height: int,
-                   config: RegistrationConfig = DEFAULT_CONFIG.registration) -> Registration | None:
+                   config: RegistrationConfig = DEFAULT_CONFIG.registration,
+                   image_size: tuple[int, int] | None = None) -> Registration | None:
     """Homography grid units -> pixels for a width×height board, or None when the
-    detected markers do not agree with that layout (not our board, or too few)."""
-    registration = _fit(detections, width, height, config)
+    detected markers do not agree with that layout (not our board, or too few). Given the
+    photo's `image_size` (width, height), a lens is fitted too where the markers show bending."""
+    registration = _fit(detections, width, height, config, image_size)
     if registration is None or registration.mean_error_px > config.max_mean_error_px:
         return None
     return registration
 
 
 def infer_board_size(detections: list[MarkerDetection], config: RegistrationConfig = DEFAULT_CONFIG.registration,
-                     *, max_width: int = 60, max_height: int = 40, shortlist: int = 6, id_slack: int = 12
-                     ) -> Registration | None:
+                     *, max_width: int = 60, max_height: int = 40, shortlist: int = 6, id_slack: int = 12,
+                     image_size: tuple[int, int] | None = None) -> Registration | None:
     """For an unknown board (calibration): the size whose marker layout best explains
     the detections. A least-squares fit of marker centres ranks every size cheaply;
     the best few get the full RANSAC fit (most inlier markers, then smallest error)."""
@@ -145,7 +200,7 @@ def infer_board_size(detections: list[MarkerDetection], config: RegistrationConf
             ranked.append((float(np.linalg.norm(projected - seen, axis=1).mean()), width, height))
     best: Registration | None = None
     for _, width, height in sorted(ranked)[:shortlist]:
-        candidate = fit_homography(detections, width, height, config)
+        candidate = fit_homography(detections, width, height, config, image_size)
         if candidate is None:
             continue
         if best is None or (candidate.markers_used, -candidate.mean_error_px) > (best.markers_used, -best.mean_error_px):
@@ -155,13 +210,15 @@ def infer_board_size(detections: list[MarkerDetection], config: RegistrationConf
 
 def register_board(image_bgr: np.ndarray, width: int | None = None, height: int | None = None,
                    config: RegistrationConfig = DEFAULT_CONFIG.registration) -> Registration | None:
-    """Detect markers and fit; the size is inferred when not given."""
+    """Detect markers and fit (with the photo's lens where the markers show bending); the size
+    is inferred when not given."""
     detections = detect_markers(image_bgr, config)
     if not detections:
         return None
+    image_size = (image_bgr.shape[1], image_bgr.shape[0])
     if width is None or height is None:
-        return infer_board_size(detections, config)
-    return fit_homography(detections, width, height, config)
+        return infer_board_size(detections, config, image_size=image_size)
+    return fit_homography(detections, width, height, config, image_size)
 
 
 class RegistrationTracker:
@@ -195,10 +252,8 @@ class RegistrationTracker:
             for group in ranked:
                 if group and len(chosen) < config.track_markers:
                     chosen.append(group.pop(0)[1])
-        self._expected = {}
-        for marker_id in chosen:
-            pts = cv2.perspectiveTransform(layout[marker_id].reshape(-1, 1, 2), registration.homography)
-            self._expected[marker_id] = pts.reshape(4, 2)
+        mapping = registration.mapping
+        self._expected = {marker_id: mapping.to_image(layout[marker_id]).astype(np.float32) for marker_id in chosen}
         self._patches: dict[int, tuple[np.ndarray, int, int]] = {}   # id -> (grey patch, x0, y0)
 
     def still_valid(self, image_bgr: np.ndarray) -> bool:

@@ -23,6 +23,9 @@ from typing import Callable, Protocol
 import cv2
 import numpy as np
 
+from boards.yamlfile import Limits, read_bytes
+from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, size_problem
+
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
 MAX_CAMERA_INDEX = 99          # OpenCV reads indices from 100 up as "backend × 100 + index"
@@ -62,16 +65,21 @@ def as_bgr(frame: np.ndarray | None) -> np.ndarray | None:
 
 
 def read_image(path: Path) -> np.ndarray:
-    """An image file as BGR, or SourceError saying why not (a FIFO or device is refused, not read)."""
+    """An image file as BGR, or SourceError saying why not. The pixel count its header states is
+    checked before decoding (calibration.imagefile); FIFOs and devices are never read."""
     path = Path(path)
     if not path.exists():
         raise SourceError(f"{path}: no such image file")
     if not path.is_file():
         raise SourceError(f"{path}: not a regular file (an image must be a file, not a pipe or a device)")
-    data = np.fromfile(str(path), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    data = read_bytes(path, limits=Limits(max_bytes=MAX_IMAGE_BYTES),
+                      error=lambda message, **where: SourceError(f"{path}: {message}"))
+    problem = size_problem(data)
+    if problem:
+        raise SourceError(f"{path}: {problem}")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise SourceError(f"{path}: not a readable image (PNG, JPEG, ...)")
+        raise SourceError(f"{path}: not a readable image ({FORMATS})")
     return image
 
 

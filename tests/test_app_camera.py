@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from boards import library_boards, load_board
+from calibration.mapping import GridMapping
 from calibration.sources import SourceError
 from companion.app.screens.camera import presenter
 from companion.app.screens.camera.live import (CANNOT_OPEN, ENDED, LIVE, LOST, PHOTO_LAYERS, CameraLoop, LiveView,
@@ -22,7 +23,7 @@ HOMOGRAPHY = np.array([[20.0, 0, 50], [0, 20.0, 40], [0, 0, 1]])   # 20 px per s
 
 
 def watch_frame(homography=HOMOGRAPHY, positions=None, **fields) -> WatchFrame:
-    values = dict(index=3, registration=KEPT, homography=homography, observations=(), covered=frozenset(),
+    values = dict(index=3, registration=KEPT, mapping=GridMapping(homography), observations=(), covered=frozenset(),
                   positions=positions or {}, events=(), doubtful=frozenset(), too_small=frozenset(),
                   timings=WatchTimings(), size=(400, 300), grid=(8, 6))
     values.update(fields)

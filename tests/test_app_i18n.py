@@ -17,7 +17,7 @@ from companion.app.platform_services import system_language
 # t("key"...) / app.t("key"...) / translate(lang, "key"...) / t(f"key.{...}") prefixes in .py and .kv files
 USED_KEY = re.compile(r"""\bt\(\s*["']([a-z_]+(?:\.[a-z_0-9]+)+)["']""")
 TRANSLATE_KEY = re.compile(r"""translate\(\s*\w+,\s*["']([a-z_]+(?:\.[a-z_0-9]+)+)["']""")
-DYNAMIC_PREFIX = re.compile(r"""\bt\(\s*f?["']([a-z_]+\.)(?:\{|["']\s*\+)""")
+DYNAMIC_PREFIX = re.compile(r"""\b(?:t|translate)\(\s*(?:\w+,\s*)?f?["']([a-z_]+\.)(?:\{|["']\s*\+)""")
 
 
 def _sources() -> list[Path]:

@@ -56,13 +56,13 @@ def newgame_run(tmp_path_factory):
         {"type": ["newgame.photo", str(tmp_path / "missing.png")]}, {"tap": "newgame.scan"}, {"report": "scan_missing"},
         {"type": ["newgame.photo", str(photo_path)]}, {"tap": "newgame.scan"}, {"report": "scanned"},
         {"screenshot": str(tmp_path / SHOTS[1])},
-        {"tap": "newgame.start"}, {"report": "started"},
+        {"tap": "newgame.start"}, {"report": "asked"}, {"tap_text": "Start the new game"}, {"report": "started"},
         {"show": "table"}, {"tap": "table.seat-1.mulligan"}, {"report": "mulligan"},
         {"tap": "table.seat-1.keep"}, {"tap": "table.seat-1.mulligan"}, {"report": "kept"},
         {"screenshot": str(tmp_path / SHOTS[2])},
         {"tap": "table.next_phase"},
-        {"pick": ["table.seat-1.source", "Cleo"]}, {"tap": "table.seat-1.commander_hit"},
-        {"pick": ["table.seat-3.source", "Bruno"]}, {"tap": "table.seat-3.commander_hit"},
+        {"pick": ["table.seat-1.source", "Commander · Cleo 0"]}, {"tap": "table.seat-1.commander_hit"},
+        {"pick": ["table.seat-3.source", "Commander · Bruno 0"]}, {"tap": "table.seat-3.commander_hit"},
         {"tap": "table.seat-3.commander_hit"}, {"report": "commander"},
     ]
     report = run_autopilot(tmp_path, steps, name="newgame")
@@ -112,6 +112,16 @@ def test_a_missing_photo_is_said_plainly(newgame_run):
     report, _, _ = newgame_run
     scan = report["scan_missing"]["screens"]["newgame"]["scan"]
     assert "missing.png" in scan and "no such image file" in scan
+
+
+def test_a_new_game_over_the_demo_in_progress_asks_first_and_keeps_it(newgame_run):
+    """The demo was being played: "New game" asks before starting, and the demo stays saved, listed."""
+    report, _, _ = newgame_run
+    asked = report["asked"]
+    assert asked["popups"] == ["ConfirmPopup"] and len(asked["players"]) == 2  # nothing started yet
+    started = report["started"]
+    assert started["game_file"] != asked["game_file"]
+    assert len(started["screens"]["newgame"]["saved"]) == 2
 
 
 def test_the_game_starts_with_every_choice_of_the_form(newgame_run):

@@ -50,6 +50,23 @@ def test_calibration_round_trip(tmp_path):
     assert np.allclose(loaded.profile.means, profile.means, atol=1e-3)
 
 
+def test_calibration_saves_the_lens_with_the_profile(tmp_path):
+    """A calibration keeps the camera's lens (calibration.mapping) with its colour profile; a file
+    saved before lenses (no "lens") loads as a plain homography."""
+    from calibration.mapping import GridMapping, RadialLens
+
+    lens = RadialLens.for_image((1280, 720), -0.28, 0.03)
+    mapping = GridMapping.with_lens(np.array([[40.0, 3, 200], [-2, 38, 120], [0, 0.0002, 1]]), lens, 20, 12)
+    Calibration(20, 12, mapping.homography, ColourProfile.from_palette(), "camera 0", mapping.lens,
+                mapping.lens_homography).save(tmp_path)
+    loaded = Calibration.load(tmp_path)
+    assert loaded.lens == lens
+    points = np.array([[0.0, 0.0], [20.0, 12.0], [3.5, 9.25]])
+    np.testing.assert_allclose(loaded.mapping.to_image(points), mapping.to_image(points), atol=1e-6)
+    Calibration(20, 12, np.eye(3), ColourProfile.from_palette()).save(tmp_path)
+    assert Calibration.load(tmp_path).lens is None
+
+
 def test_broken_calibration_file_names_the_file(tmp_path):
     (tmp_path / Calibration.FILE_NAME).write_text("{not json", encoding="utf-8")
     with pytest.raises(ValueError, match="calibration.json"):

@@ -54,6 +54,40 @@ def test_registration_rate_over_random_poses_tilt_up_to_45_degrees(duel):
     assert np.median(errors) < 0.1 and max(errors) < 0.25
 
 
+def test_a_wide_lens_is_fitted_from_the_markers_and_the_grid_follows_it(duel):
+    """Issue 18: a webcam-like lens (k1 -0.35 ... -0.2) with the board filling the frame edge to
+    edge bends the markers off any one homography. The registration fits the lens with it: every
+    grid corner within 0.1 square of the truth (one homography: up to 0.87 square off, and
+    markers lost), the lens's k1 within 0.05 of the photographer's."""
+    from calibration.config import RegistrationConfig
+
+    board, printed = duel
+    corners = np.stack(np.meshgrid(np.arange(board.width + 1.0), np.arange(board.height + 1.0)), -1).reshape(-1, 2)
+    worst_plain, worst_lens = 0.0, 0.0
+    for seed in range(4):
+        photo = photograph(printed, board=board, seed=seed, hand=0.3, wide_lens=(-0.35, -0.2), fill=(1.0, 1.6))
+        truth = photo.mapping.to_image(corners)
+        square_px = np.median(np.linalg.norm(np.diff(truth.reshape(board.height + 1, -1, 2), axis=1), axis=2))
+        plain = register_board(photo.image, board.width, board.height, RegistrationConfig(fit_lens=False))
+        fitted = register_board(photo.image, board.width, board.height)
+        assert fitted is not None and fitted.lens is not None
+        assert abs(fitted.lens.k1 - photo.lens.k1) < 0.05
+        assert fitted.markers_used >= (0 if plain is None else plain.markers_used)
+        worst_lens = max(worst_lens, np.linalg.norm(fitted.mapping.to_image(corners) - truth, axis=1).max() / square_px)
+        if plain is not None:
+            worst_plain = max(worst_plain, np.linalg.norm(plain.mapping.to_image(corners) - truth, axis=1).max() / square_px)
+    assert worst_lens < 0.1 and worst_plain > 2 * worst_lens
+
+
+def test_a_photo_without_bending_gets_no_lens(duel):
+    """Issue 18: a lens only where the photo shows bending — a photo through no lens (or the mild
+    |k1| ≤ 0.03 one of a corrected phone camera, the earlier bench photos) keeps its plain homography."""
+    board, printed = duel
+    for seed in range(4):
+        assert register_board(photograph(printed, board=board, seed=seed, distortion=False).image,
+                              board.width, board.height).lens is None
+
+
 def test_markers_hidden_by_a_hand_still_register(duel):
     """Robust to a hand over some markers: half of them painted over."""
     board, printed = duel

@@ -85,7 +85,7 @@ def test_bad_entries_say_which_entry_and_field_MT_7_06(tmp_path, entry, field, m
 
 
 def test_unreadable_deck_files_give_clear_errors(tmp_path):
-    with pytest.raises(EventDeckError, match=r"events.yaml: not valid YAML at line \d"):
+    with pytest.raises(EventDeckError, match=r"events.yaml:\d: not valid YAML"):
         load_event_deck(write(tmp_path, "cards:\n  - {name: [\n"))
     with pytest.raises(EventDeckError, match="cannot read"):
         load_event_deck(tmp_path / "missing.yaml")

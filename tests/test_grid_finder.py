@@ -316,16 +316,11 @@ def test_foreign_style_boards_on_grained_tables_with_size_given():
 
 
 def _foreign_corner_error(fit: GridFit, photo) -> float:
-    """Worst corner error in squares against the photographer's truth, its lens distortion
-    undone (the truth homography is before distortion), from whichever corner the board is read."""
+    """Worst corner error in squares against the photographer's truth (its mapping, lens
+    included), from whichever corner the board is read."""
     w, h = photo.width, photo.height
     assert {fit.width, fit.height} == {w, h}
-    frame = np.array(photo.image.shape[1::-1], float)
-    centre, focal = frame / 2, frame.max()
-    seen = _apply(fit.homography, _grid_corners(fit.width, fit.height))
-    u = (seen - centre) / focal
-    undistorted = centre + u * (1 + photo.params["k1"] * (u ** 2).sum(axis=1, keepdims=True)) * focal
-    in_grid = _apply(np.linalg.inv(photo.homography), undistorted)
+    in_grid = photo.mapping.to_grid(fit.mapping.to_image(_grid_corners(fit.width, fit.height)))
     ideal = _grid_corners(w, h)
     return min(float(np.linalg.norm(in_grid[[(k + d * i) % 4 for i in range(4)]] - ideal, axis=1).max())
                for k in range(4) for d in (1, -1))

@@ -46,13 +46,17 @@ def test_house_rules_load_from_yaml(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("metrik: chebyshev\n", r"house\.yaml, field 'metrik': unknown option"),
-    ("metric: hexagonal\n", r"house\.yaml, field 'metric': expected one of \['manhattan', 'chebyshev'\]"),
-    ("die_sides: 6\n", r"field 'die_sides': expected one of \[10, 12\]"),
-    ("mana_burn: maybe\n", r"field 'mana_burn': expected bool"),
-    ("- metric\n", r"house\.yaml: expected a mapping"),
-    ("metric: [unclosed\n", r"house\.yaml: not valid YAML at line"),
-    ("!!python/object/apply:os.system ['echo hacked']\n", r"house\.yaml: not valid YAML"),
+    ("metrik: chebyshev\n", r"house\.yaml:1, field 'metrik': unknown option; did you mean metric\? "
+                            r"\(allowed: metric, die_sides"),
+    ("metric: hexagonal\n", r"house\.yaml:1, field 'metric': expected one of manhattan, chebyshev"),
+    ("die_sides: 6\n", r"field 'die_sides': expected one of 10, 12, got 6"),
+    ("mana_burn: maybe\n", r"field 'mana_burn': expected true or false, got 'maybe'"),
+    ("metric: 2024-01-01\n", r"field 'metric': expected one of manhattan, chebyshev, got a date \(2024-01-01\)"),
+    ("extra_die_threshold: " + "9" * 4000 + "\n", r"field 'extra_die_threshold': expected a whole number from 0 "
+                                                  r"to 100, got a number with more than 30 digits"),
+    ("- metric\n", r"house\.yaml:1: expected a mapping"),
+    ("metric: [unclosed\n", r"house\.yaml:\d: not valid YAML"),
+    ("!!python/object/apply:os.system ['echo hacked']\n", r"house\.yaml:1: not valid YAML"),
 ])
 def test_bad_house_rules_file_names_file_and_field(tmp_path, text, message):
     """MT 8.04 options file: bad input gives a clear error naming the file and field; safe_load only."""

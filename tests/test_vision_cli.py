@@ -62,9 +62,18 @@ def test_photo_of_something_else_says_no_board(tmp_path, capsys):
     path = tmp_path / "table.jpg"
     cv2.imwrite(str(path), photograph_no_board(seed=1).image)
     assert main(["scan", str(path)]) == 1
-    assert "no board" in capsys.readouterr().out or True  # found false is the exit status
+    said = capsys.readouterr().out.strip()
+    assert said.startswith("no board found: ") and said.count("no board found") == 1
     assert main(["scan", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["found"] is False
+
+
+def test_a_one_pixel_image_says_why_once(tmp_path, capsys):
+    """The 1×1 image: "no board found" said once, with the reason (it was said twice)."""
+    path = tmp_path / "dot.png"
+    cv2.imwrite(str(path), np.zeros((1, 1, 3), np.uint8))
+    assert main(["scan", str(path)]) == 1
+    assert capsys.readouterr().out.strip() == "no board found: the image is 1×1 px: too small to show a board"
 
 
 def test_calibrate_an_unknown_board_from_a_folder(board_photo, tmp_path, capsys):

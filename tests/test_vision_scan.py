@@ -27,13 +27,40 @@ def photos(duel):
 def test_scan_json_follows_architecture_md(duel, photos):
     board, _ = duel
     doc = scan(photos[0].image, board=board).to_dict()
-    assert list(doc) == ["grid", "found", "homography", "squares", "tokens", "timing_ms", "mismatches",
-                         "tokens_too_small"]   # the last two: our additions, after architecture.md's keys
+    assert list(doc) == ["grid", "found", "homography", "squares", "tokens", "timing_ms", "lens", "mismatches",
+                         "tokens_too_small"]   # the last three: our additions, after architecture.md's keys
     assert doc["grid"] == {"width": 20, "height": 12} and doc["found"] is True
     assert np.asarray(doc["homography"]).shape == (3, 3)
     assert len(doc["squares"]) == 240 and all(list(s) == SQUARE_KEYS for s in doc["squares"])
     assert all(s["colours"] == "".join(c for c in "WUBRG" if c in s["colours"]) for s in doc["squares"])
     assert set(doc["timing_ms"]) == {"total"}
+
+
+def test_a_wide_lens_is_reported_and_read_through_MT_2_02_e(duel):
+    """Issue 18: our board through a webcam-like lens (k1 -0.35 ... -0.2), filling the frame edge
+    to edge: the scan JSON gives the lens it read the squares through (`lens`: model and
+    coefficients, `homography` still the plain fit); squares are read with none wrong and not
+    flagged (MT 2.02.e), and the tokens are found on their squares."""
+    from calibration.mapping import GridMapping
+    from companion.bench.common import tokens_on_walkable
+
+    board, printed = duel
+    rng = np.random.default_rng(18)
+    for _ in range(2):
+        tokens = tokens_on_walkable(board, rng, 3)
+        photo = photograph(printed, board=board, rng=rng, tokens=tokens, hand=0.0, wide_lens=(-0.35, -0.2),
+                           fill=(0.9, 1.2))
+        result = scan(photo.image, grid=(board.width, board.height))
+        doc = result.to_dict()
+        assert doc["lens"]["model"] == "opencv-radial-k1k2" and abs(doc["lens"]["k1"] - photo.lens.k1) < 0.05
+        again = GridMapping.from_dict(doc)
+        np.testing.assert_allclose(again.to_image([[0.5, 0.5]]), result.mapping.to_image([[0.5, 0.5]]), atol=1e-3)
+        assert compare(result, photo).wrong_unflagged == 0
+        seen = {(t.player, t.number, t.x, t.y) for t in result.tokens}
+        h, w = photo.image.shape[:2]
+        corners = [photo.mapping.to_image([[x + dx, y + dy] for dx in (0, 1) for dy in (0, 1)]) for *_, x, y in tokens]
+        in_frame = {t for t, c in zip(tokens, corners) if (c >= 0).all() and (c[:, 0] < w).all() and (c[:, 1] < h).all()}
+        assert in_frame and in_frame <= seen <= set(tokens)
 
 
 def test_rates_over_twelve_photos_without_the_board_file_MT_2_02_e(duel, photos):

@@ -6,6 +6,7 @@ blur and noise; tokens are rotated, off-centre and often touching a neighbour (M
 import numpy as np
 import pytest
 
+from calibration.mapping import GridMapping
 from vision.tokens import TokenObservation, detect_tokens
 from vision.video import Hand, PlacedToken, make_photo, random_board, random_tokens
 
@@ -122,7 +123,7 @@ def test_picture_reader_sees_each_square_as_if_warped_alone_MT_2_05():
     camera, frame = make_photo(board, random_tokens(board, 8, rng), size=(1280, 720), seed=41, max_tilt_deg=40)
     config = TokenConfig()
     side = _search_side(config)
-    grid = _grey_grid(frame.image, camera.homography, (2, 1, 12, 8), config)
+    grid = _grey_grid(frame.image, GridMapping(camera.homography), (2, 1, 12, 8), config)
     for sx, sy in ((2, 1), (11, 7), (6, 4)):
         alone = upright_patch_alone(frame.image, camera.homography, np.array([sx + 0.5, sy + 0.5]), 0.0, side)
         alone = alone.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)   # BGR → grey
@@ -146,7 +147,7 @@ def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
     camera, frame = make_photo(board, tokens, size=(960, 540), seed=43, max_tilt_deg=40)
     config, pictures = TokenConfig(), _token_pictures()
     side, crop = _search_side(config), pictures.crop_px
-    grid = _grey_grid(frame.image, camera.homography, (0, 0, 12, 8), config)
+    grid = _grey_grid(frame.image, GridMapping(camera.homography), (0, 0, 12, 8), config)
     views = np.array([grid[y * 36:y * 36 + side, x * 36:x * 36 + side] for x, y in (t.square for t in tokens)])
     for view, [(value, angle, x, y)] in zip(views, _find_poses(views, pictures)):
         maps = [cv2.matchTemplate(view, template.reshape(crop, crop), cv2.TM_CCOEFF_NORMED)
@@ -167,7 +168,7 @@ def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05():
     camera, frame = make_photo(board, random_tokens(board, 6, rng), size=(1280, 720), seed=47, max_tilt_deg=40)
     centres = np.column_stack([rng.uniform(0, 20, 1500), rng.uniform(0, 12, 1500)])
     angles = rng.uniform(0, 360, 1500)
-    many = _upright_patches(frame.image, camera.homography, centres, angles, 23)
+    many = _upright_patches(frame.image, GridMapping(camera.homography), centres, angles, 23)
     assert many.shape == (1500, 23, 23, 3)
     for i in (0, 777, 1499):
         alone = upright_patch_alone(frame.image, camera.homography, centres[i], angles[i], 23)
@@ -198,13 +199,13 @@ def test_colour_check_of_all_tokens_at_once_equals_each_token_alone_MT_2_05():
         ids.append(TOKEN_MARKER_IDS[(t.player - 1) * 40 + t.number - 1])
         centres.append([t.x, t.y])
     frames, centres = np.array(frames), np.array(centres, float)
-    together = _colour_distances(frame.image, h, frames, ids, centres)
+    together = _colour_distances(frame.image, GridMapping(h), frames, ids, centres)
     assert together.shape == (12, 8, 5)
     assert np.isfinite(together).all(axis=2).mean() > 0.9
     for i in range(len(tokens)):
-        alone = _colour_distances(frame.image, h, frames[i:i + 1], ids[i:i + 1], centres[i:i + 1])[0]
+        alone = _colour_distances(frame.image, GridMapping(h), frames[i:i + 1], ids[i:i + 1], centres[i:i + 1])[0]
         np.testing.assert_allclose(together[i], alone, atol=1e-9)
-    whites = _nearby_whites(frame.image, h, centres)
+    whites = _nearby_whites(frame.image, GridMapping(h), centres)
     for i in (0, 5, 11):
         to_grid = np.array([[1 / 12, 0, centres[i, 0] - 1.5], [0, 1 / 12, centres[i, 1] - 1.5], [0, 0, 1]])
         view = cv2.warpPerspective(frame.image, h @ to_grid, (36, 36), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
@@ -233,7 +234,7 @@ def test_a_quad_already_decoded_gets_no_second_look_MT_2_05():
     too_big = (big - big.mean(axis=0)) * 2 + big.mean(axis=0)   # twice a marker: not a token's
     rejected = [(read + 0.7).reshape(1, 4, 2).astype(np.float32), other.reshape(1, 4, 2).astype(np.float32),
                 too_big.reshape(1, 4, 2).astype(np.float32)]
-    quads, centres = _quads_to_rescue(rejected, [(read, 77)], 1.0, (0, 0), np.linalg.inv(h), TokenConfig())
+    quads, centres = _quads_to_rescue(rejected, [(read, 77)], 1.0, (0, 0), GridMapping(h), TokenConfig())
     assert len(quads) == 1
     np.testing.assert_allclose(quads[0], other, atol=1e-3)
     np.testing.assert_allclose(centres[0], [7.3 + side / 2, 2.3 + side / 2], atol=1e-3)
@@ -272,8 +273,8 @@ def test_picture_reader_first_look_drops_no_token_it_would_name_MT_2_05():
     poses = [(np.array([t.x, t.y]), float(t.angle)) for t in tokens]
     poses += [(np.array([x + 0.5, y + 0.5]), float(rng.uniform(0, 360))) for x, y in plain]
     config = TokenConfig()
-    quick = _decode_pictures(frame.image, camera.homography, poses, config)
-    full = _decode_pictures(frame.image, camera.homography, poses, replace(config, picture_min_first=-1.0))
+    quick = _decode_pictures(frame.image, GridMapping(camera.homography), poses, config)
+    full = _decode_pictures(frame.image, GridMapping(camera.homography), poses, replace(config, picture_min_first=-1.0))
     assert all(m is not None for m in full)
     named = [i for i, m in enumerate(full) if _confident(m, config)]
     assert sum(i < len(tokens) for i in named) >= 8   # the photo is small enough to need the picture reader

@@ -31,12 +31,12 @@ def video(tmp_path_factory):
 @pytest.fixture(scope="module")
 def demo_save(tmp_path_factory):
     """The demo game, saved as the app saves it (the same seeded set-up: Serra Angel rolled 8)."""
-    from companion.app.session import GameSession
+    from companion.app.demo import start_demo
 
     folder = tmp_path_factory.mktemp("save")
-    session = GameSession(folder, demo=True)
-    assert session.game.movement_allowance(SERRA) == 8 and session.game.movement_roll(LIONS) is None
-    session.close()
+    game, _ = start_demo(folder)
+    assert game.movement_allowance(SERRA) == 8 and game.movement_roll(LIONS) is None
+    game.store.close()
     return folder
 
 

@@ -21,10 +21,12 @@ from calibration.colour import (BIN_LAB, UNKNOWN, ColourProfile, bgr_bins, illum
                                 white_patch_field)
 from calibration.config import DEFAULT_CONFIG, ColourConfig, VisionConfig
 from calibration.grid_finder import find_grid
+from calibration.mapping import GridMapping
 from calibration.registration import register_board
 from vision.squares import SquareReading, inner_mask, read_squares, read_two_tone
 from vision.tokens import TokenConfig, detect_tokens, squares_too_small
 
+MIN_IMAGE_SIDE = 16      # px: a smaller image cannot show a grid of squares (and OpenCV's detectors refuse it)
 PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
 
@@ -33,7 +35,7 @@ class ScanResult:
     found: bool
     width: int | None = None
     height: int | None = None
-    homography: np.ndarray | None = None
+    mapping: GridMapping | None = None    # grid units <-> pixels: the plain homography and the lens
     squares: list[SquareReading] = field(default_factory=list)
     tokens: list = field(default_factory=list)
     timing_ms: dict[str, float] = field(default_factory=dict)
@@ -44,17 +46,25 @@ class ScanResult:
     profile: ColourProfile | None = None  # the colour profile adapted to this photo (saved by calibrate)
     tokens_too_small: list[tuple[int, int]] = field(default_factory=list)  # squares too small to read tokens well
 
+    @property
+    def homography(self) -> np.ndarray | None:
+        """The plain 3×3 fit, grid units -> pixels (the scan JSON's `homography`)."""
+        return None if self.mapping is None else self.mapping.homography
+
     def square(self, x: int, y: int) -> SquareReading:
         return self.squares[y * self.width + x]
 
     def to_dict(self) -> dict:
-        """The scan JSON of architecture.md (+ `error` when not found, `mismatches` with a board)."""
+        """The scan JSON of architecture.md (+ `error` when not found, `mismatches` with a board;
+        `lens`: the radial model the mapping goes through, or null: docs/vision.md)."""
+        geometry = {"homography": None, "lens": None} if self.mapping is None else self.mapping.to_dict()
         doc = {"grid": {"width": self.width, "height": self.height} if self.width else None,
                "found": self.found,
-               "homography": None if self.homography is None else np.asarray(self.homography).tolist(),
+               "homography": geometry["homography"],
                "squares": [s.to_dict() for s in self.squares],
                "tokens": [_token_dict(t) for t in self.tokens],
-               "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()}}
+               "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
+               "lens": geometry["lens"]}
         if self.error is not None:
             doc["error"] = self.error
         if self.mismatches is not None:
@@ -79,17 +89,14 @@ def canonical_px(width: int, height: int, config: VisionConfig) -> int:
     return int(max(8, min(config.colour.px_per_square, config.colour.max_warp_px // longest)))
 
 
-def warp_grid(image: np.ndarray, homography: np.ndarray, width: int, height: int, px: int, pad: float
+def warp_grid(image: np.ndarray, mapping: GridMapping, width: int, height: int, px: int, pad: float
               ) -> tuple[np.ndarray, np.ndarray]:
-    """The grid plus `pad` grid units around it, at px pixels per square, and the mask of
-    pixels that came from inside the photo."""
+    """The grid plus `pad` grid units around it, at px pixels per square (through the lens when
+    the mapping has one), and the mask of pixels that came from inside the photo."""
+    mapping = GridMapping.coerce(mapping)
     to_grid = np.array([[1 / px, 0, -pad + 0.5 / px], [0, 1 / px, -pad + 0.5 / px], [0, 0, 1]])
-    canon_to_image = homography @ to_grid
     size = (int(round((width + 2 * pad) * px)), int(round((height + 2 * pad) * px)))
-    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    warped = cv2.warpPerspective(image, canon_to_image, size, flags=flags, borderValue=(0, 0, 0))
-    inside = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), canon_to_image, size, flags=flags)
-    return warped, inside > 250
+    return mapping.rectify(image, to_grid, size)
 
 
 def _gray(balanced: np.ndarray) -> np.ndarray:
@@ -126,13 +133,13 @@ def _paper_ring(width: int, height: int, px: int, pad: float, shape: tuple[int, 
 
 def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, int] | None = None,
          config: VisionConfig = DEFAULT_CONFIG, profile: ColourProfile | None = None,
-         homography: np.ndarray | None = None, ours: bool = True,
+         mapping: GridMapping | None = None, homography: np.ndarray | None = None, ours: bool = True,
          token_config: TokenConfig | None = None) -> ScanResult:
     """Read the board in a photo (architecture.md). `board` (a board file) fixes the size
     and adds `mismatches`; `grid=(w, h)` fixes only the size. `profile` is a saved colour
-    calibration; `homography` (grid units -> pixels) skips registration for a still,
-    calibrated camera (`ours=False` when that board is not one we printed: no paper
-    margin, no glyphs). `token_config` tunes the token reader (`TokenConfig(read_pictures=False)`
+    calibration; `mapping` (grid units <-> pixels, with its lens; or a plain 3×3 `homography`)
+    skips registration for a still, calibrated camera (`ours=False` when that board is not one
+    we printed: no paper margin, no glyphs). `token_config` tunes the token reader (`TokenConfig(read_pictures=False)`
     trades recall on small tokens for speed)."""
     started = time.perf_counter()
     size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
@@ -140,17 +147,21 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
         return _not_found("empty or unreadable image", size, started)
     if image_bgr.dtype != np.uint8:
         return _not_found(f"expected an 8-bit image, got {image_bgr.dtype}", size, started)
+    if min(image_bgr.shape[:2]) < MIN_IMAGE_SIDE:
+        return _not_found(f"the image is {image_bgr.shape[1]}×{image_bgr.shape[0]} px: too small to show a board",
+                          size, started)
     if image_bgr.ndim == 2:
         image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
     image_bgr = np.ascontiguousarray(image_bgr[..., :3])
 
-    method = "calibrated" if homography is not None else "markers"
-    if homography is None:
+    if mapping is None and homography is not None:
+        mapping = GridMapping.coerce(homography)
+    method = "calibrated" if mapping is not None else "markers"
+    if mapping is None:
         ours = True
-    if homography is None:
         registration = register_board(image_bgr, *(size or (None, None)), config=config.registration)
         if registration is not None:
-            homography, size = registration.homography, (registration.width, registration.height)
+            mapping, size = registration.mapping, (registration.width, registration.height)
         else:
             try:
                 fit = find_grid(image_bgr, grid=size)
@@ -159,9 +170,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:
                 fit = None  # nobody said a board is there: a weak grid-like pattern is not one
             if fit is None:
-                return _not_found("no board found: no markers of ours and no grid of squares in the photo",
-                                  size, started)
-            homography, size, ours, method = fit.homography, (fit.width, fit.height), False, "grid"
+                return _not_found("no markers of ours and no grid of squares in the photo", size, started)
+            mapping, size, ours, method = fit.mapping, (fit.width, fit.height), False, "grid"
     if size is None:
         return _not_found("board size unknown: give the board file or the grid size", size, started)
     width, height = size
@@ -169,7 +179,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
 
     px = canonical_px(width, height, config)
     pad = PAPER_RING[1] if ours else 0.0
-    warped, inside = warp_grid(image_bgr, homography, width, height, px, pad)
+    warped, inside = warp_grid(image_bgr, mapping, width, height, px, pad)
     core = (slice(int(round(pad * px)), int(round(pad * px)) + height * px),
             slice(int(round(pad * px)), int(round(pad * px)) + width * px))
     grid_bgr, grid_inside = warped[core], inside[core]
@@ -195,7 +205,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     labels[~grid_inside] = UNKNOWN
 
     covered_hint = np.zeros((height, width), bool)
-    tokens = list(detect_tokens(image_bgr, homography, width, height, config=token_config,
+    tokens = list(detect_tokens(image_bgr, mapping, width, height, config=token_config,
                                 examine=unexplained_squares(labels, width, height, px, config.colour)))
     for token in tokens:
         if 0 <= token.x < width and 0 <= token.y < height:
@@ -203,7 +213,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
 
     squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
                            symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround,
-                           photo_px=square_sides_px(homography, width, height))
+                           photo_px=square_sides_px(mapping, width, height))
     if not ours and sum(s.covered for s in squares) > config.colour.max_covered_share * len(squares):
         return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
     if not ours:
@@ -211,8 +221,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
         if two_tone is not None:
             squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
     squares = [_unknown_when_covered(s, board) for s in squares]
-    result = ScanResult(True, width, height, np.asarray(homography, float), squares, tokens, method=method,
-                        profile=profile, tokens_too_small=squares_too_small(homography, width, height, token_config))
+    result = ScanResult(True, width, height, mapping, squares, tokens, method=method,
+                        profile=profile, tokens_too_small=squares_too_small(mapping, width, height, token_config))
     if board is not None:
         result.mismatches = mismatches(result, board)
         result.squares = settle_with_board_file(result.squares, result.mismatches)
@@ -232,12 +242,12 @@ def unexplained_squares(labels: np.ndarray, width: int, height: int, px: int, co
     return (cells == UNKNOWN).mean(axis=(1, 3)) >= colour.token_min_unknown
 
 
-def square_sides_px(homography: np.ndarray, width: int, height: int) -> np.ndarray:
+def square_sides_px(mapping: GridMapping, width: int, height: int) -> np.ndarray:
     """(height, width): each square's side in the photo (root of its projected area), since what
-    the camera can resolve of a square's print depends on how large it is seen, not on the warp."""
+    the camera can resolve of a square's print depends on how large it is seen, not on the warp.
+    `mapping`: a GridMapping (or a plain homography)."""
     xs, ys = np.meshgrid(np.arange(width + 1, dtype=np.float64), np.arange(height + 1, dtype=np.float64))
-    corners = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2),
-                                       np.asarray(homography, np.float64)).reshape(height + 1, width + 1, 2)
+    corners = GridMapping.coerce(mapping).to_image(np.stack([xs, ys], axis=-1))
     a, b, c, d = corners[:-1, :-1], corners[:-1, 1:], corners[1:, 1:], corners[1:, :-1]
     cross = lambda p, q: p[..., 0] * q[..., 1] - p[..., 1] * q[..., 0]  # noqa: E731
     area = 0.5 * np.abs(cross(a, b) + cross(b, c) + cross(c, d) + cross(d, a))

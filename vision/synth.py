@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from boards.model import Board, Square, order_colours
+from calibration.mapping import GridMapping, RadialLens
 from vision.printed import PrintedBoard, render_printed
 
 SKIN_BGR = ((150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (170, 195, 235))
@@ -46,9 +47,17 @@ class Photo:
     height: int = 0
     tokens: list[tuple[int, int, int, int]] = field(default_factory=list)  # (player, number, x, y)
     params: dict = field(default_factory=dict)
+    lens: RadialLens | None = None         # the lens the photo was taken through (OpenCV convention)
 
     def square(self, x: int, y: int) -> SquareTruth:
         return self.truth[y * self.width + x]
+
+    @property
+    def mapping(self) -> GridMapping | None:
+        """The true grid <-> photo mapping, lens included."""
+        if self.homography is None:
+            return None
+        return GridMapping.with_lens(self.homography, self.lens, self.width, self.height)
 
 
 # -- scene pieces -------------------------------------------------------------
@@ -138,22 +147,55 @@ def _hand(rng: np.random.Generator, image: np.ndarray, near: np.ndarray) -> np.n
     return mask > 127
 
 
-def _distort(rng: np.random.Generator, image: np.ndarray) -> tuple[np.ndarray, float]:
-    """Mild radial lens distortion (phone lenses after their own correction)."""
-    h, w = image.shape[:2]
-    k1 = rng.uniform(-0.03, 0.03)
-    ys, xs = np.indices((h, w), np.float32)
-    cx, cy, f = w / 2, h / 2, max(w, h)
-    u, v = (xs - cx) / f, (ys - cy) / f
-    factor = 1 + k1 * (u * u + v * v)
-    return cv2.remap(image, u * factor * f + cx, v * factor * f + cy, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REFLECT), float(k1)
+MILD_K1 = (-0.03, 0.03)      # a phone lens after its own correction: the earlier bench sets' lens
+WIDE_K2 = (-0.1, 0.1)        # k2 of a wide lens, as a share of |k1|
+LENS_MAP_STEP = 8            # px between the exact points of the photographer's lens map (bilinear between)
 
 
-def _finish(rng: np.random.Generator, image: np.ndarray, *, distortion: bool, jpeg: bool) -> tuple[np.ndarray, dict]:
+def _lens_map(lens: RadialLens, frame: tuple[int, int], pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """For every photo pixel, where the pinhole canvas (`pad` px wider each side) shows it:
+    exact on a coarse lattice, bilinear between (the map is smooth: errors ≪ 0.01 px)."""
+    w, h = frame
+    step = LENS_MAP_STEP
+    xs = np.arange(0, w - 1 + step, step, dtype=np.float64)
+    ys = np.arange(0, h - 1 + step, step, dtype=np.float64)
+    coarse = lens.undistort(np.stack(np.meshgrid(xs, ys), axis=-1)) + pad
+    at_x = np.broadcast_to(np.arange(w, dtype=np.float32) / step, (h, w))
+    at_y = np.broadcast_to((np.arange(h, dtype=np.float32) / step)[:, None], (h, w))
+    full = cv2.remap(coarse.astype(np.float32), np.ascontiguousarray(at_x), np.ascontiguousarray(at_y),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return full[..., 0], full[..., 1]
+
+
+def _lens_pad(lens: RadialLens, frame: tuple[int, int]) -> int:
+    """How far outside the frame the pinhole view must reach for the lens to fill the frame."""
+    w, h = frame
+    t = np.linspace(0.0, 1.0, 33)
+    border = np.concatenate([np.stack([t * (w - 1), np.zeros_like(t)], 1), np.stack([t * (w - 1), np.full_like(t, h - 1)], 1),
+                             np.stack([np.zeros_like(t), t * (h - 1)], 1), np.stack([np.full_like(t, w - 1), t * (h - 1)], 1)])
+    seen = lens.undistort(border)
+    reach = max(-seen.min(axis=0).min(), (seen - [w - 1, h - 1]).max(axis=0).max(), 0.0)
+    return int(np.ceil(reach)) + 2
+
+
+def _distort(image: np.ndarray, lens: RadialLens, frame: tuple[int, int], pad: int) -> np.ndarray:
+    """The photo through the lens, from the pinhole canvas (the frame plus `pad` px each side;
+    with no pad, what falls outside is the canvas reflected, as the earlier sets had it)."""
+    map_x, map_y = _lens_map(lens, frame, pad)
+    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def _finish(rng: np.random.Generator, image: np.ndarray, *, distortion: bool, jpeg: bool,
+            lens: RadialLens | None = None, pad: int = 0) -> tuple[np.ndarray, dict, RadialLens | None]:
+    """Lens, blur, noise, JPEG. Without a `lens` drawn beforehand, `distortion` draws the mild
+    one (`MILD_K1`) here, where the earlier sets drew theirs."""
     params = {}
-    if distortion:
-        image, params["k1"] = _distort(rng, image)
+    frame = (image.shape[1] - 2 * pad, image.shape[0] - 2 * pad)
+    if distortion and lens is None:
+        lens = RadialLens.for_image(frame, rng.uniform(*MILD_K1))
+    if lens is not None:
+        image = _distort(image, lens, frame, pad)
+        params["k1"], params["k2"] = lens.k1, lens.k2
     sigma = rng.uniform(0.3, 1.3)
     image = cv2.GaussianBlur(image, (0, 0), sigma)
     noise = np.empty(image.shape, np.int16)
@@ -165,19 +207,23 @@ def _finish(rng: np.random.Generator, image: np.ndarray, *, distortion: bool, jp
         image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
         params["jpeg"] = quality
     params["blur"] = sigma
-    return image, params
+    return image, params, lens
 
 
-def _covered_squares(homography: np.ndarray, width: int, height: int, occluded: np.ndarray, min_share: float
-                     ) -> np.ndarray:
-    """(height, width) bool: squares whose area is at least min_share hidden (4×4 samples)."""
+def _covered_squares(mapping: GridMapping, pad: int, width: int, height: int, occluded: np.ndarray,
+                     frame: tuple[int, int], min_share: float) -> np.ndarray:
+    """(height, width) bool: squares whose area is at least min_share hidden (4×4 samples): by
+    what `occluded` (the pinhole canvas, `pad` px around the frame) shows, or outside the frame."""
     offsets = (np.arange(4) + 0.5) / 4
     gx, gy = np.meshgrid(np.arange(width), np.arange(height))
     sx, sy = np.meshgrid(offsets, offsets)
     pts = np.stack([(gx[..., None, None] + sx).ravel(), (gy[..., None, None] + sy).ravel()], axis=1)
-    pix = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), homography).reshape(-1, 2)
+    pinhole = mapping.lens_homography if mapping.lens is not None else mapping.homography
+    pix = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), pinhole).reshape(-1, 2) + pad
+    seen = mapping.to_image(pts)
     h, w = occluded.shape
-    inside = (pix[:, 0] >= 0) & (pix[:, 0] < w) & (pix[:, 1] >= 0) & (pix[:, 1] < h)
+    inside = (seen[:, 0] >= 0) & (seen[:, 0] < frame[0]) & (seen[:, 1] >= 0) & (seen[:, 1] < frame[1]) & \
+        (pix[:, 0] >= 0) & (pix[:, 0] < w) & (pix[:, 1] >= 0) & (pix[:, 1] < h)
     hit = np.ones(len(pix), bool)  # outside the frame counts as hidden
     px, py = pix[inside].astype(int).T
     hit[inside] = occluded[py, px]
@@ -252,33 +298,50 @@ def _smallest_scale(homography: np.ndarray, points: np.ndarray) -> float:
 
 
 def _shoot(rng, sheet_image, to_grid, board: Board, frame, *, max_tilt_deg, fill, hand, shadow, distortion, jpeg,
-           sheet_extent, extra_occluded=None) -> Photo:
+           sheet_extent, extra_occluded=None, wide_lens: tuple[float, float] | None = None) -> Photo:
+    """The scene (table, sheet, hand, light) on a pinhole canvas, then the lens, blur, noise and
+    JPEG. `wide_lens`: k1 drawn from this range (k2 a small share of it) before the scene, which
+    is then drawn wider than the frame as far as the lens looks; without it, the mild lens of
+    the earlier sets is drawn at the end and what it shows past the frame is reflected."""
     homography, params = _camera_homography(rng, sheet_extent, frame, max_tilt_deg=max_tilt_deg, fill=fill)
+    lens, pad = None, 0
+    if wide_lens is not None and distortion:
+        k1 = rng.uniform(*wide_lens)
+        lens = RadialLens.for_image(frame, k1, rng.uniform(*WIDE_K2) * abs(k1))
+        pad = _lens_pad(lens, frame)
+    canvas_from_frame = np.array([[1.0, 0, pad], [0, 1.0, pad], [0, 0, 1]])
     image = table_texture(rng, frame)
-    camera_warp(sheet_image, homography @ to_grid, image)
+    if pad:
+        image = cv2.resize(image, (frame[0] + 2 * pad, frame[1] + 2 * pad), interpolation=cv2.INTER_LINEAR)
+    camera_warp(sheet_image, canvas_from_frame @ homography @ to_grid, image)
     occluded = np.zeros(image.shape[:2], bool)
     work = image.astype(np.float32)
     if rng.random() < hand:
         target = np.array([rng.uniform(0, board.width), rng.uniform(0, board.height)])
-        near = cv2.perspectiveTransform(target.reshape(1, 1, 2), homography).reshape(2)
+        near = cv2.perspectiveTransform(target.reshape(1, 1, 2), canvas_from_frame @ homography).reshape(2)
         occluded |= _hand(rng, work, near)
         params["hand"] = True
     params.update(_lighting(rng, work, shadow=shadow and rng.random() < 0.5))
-    image, finish = _finish(rng, np.clip(work, 0, 255).astype(np.uint8), distortion=distortion, jpeg=jpeg)
+    image, finish, lens = _finish(rng, np.clip(work, 0, 255).astype(np.uint8), distortion=distortion, jpeg=jpeg,
+                                  lens=lens, pad=pad)
     params.update(finish)
-    covered = _covered_squares(homography, board.width, board.height, occluded, 0.25)
+    truth = GridMapping.with_lens(homography, lens, board.width, board.height)
+    covered = _covered_squares(truth, pad, board.width, board.height, occluded, frame, 0.25)
     if extra_occluded is not None:
         covered |= extra_occluded
-    return Photo(image, _truth(board, covered), homography, board.width, board.height, params=params)
+    return Photo(image, _truth(board, covered), homography, board.width, board.height, params=params, lens=lens)
 
 
 # -- public -------------------------------------------------------------------
 def photograph(printed: Board | PrintedBoard, *, board: Board | None = None, tokens=(), seed: int | None = None,
                rng: np.random.Generator | None = None, frame: tuple[int, int] = (1920, 1080),
                max_tilt_deg: float = 45.0, fill: tuple[float, float] = (0.4, 1.0), hand: float = 0.3,
-               shadow: bool = True, distortion: bool = True, jpeg: bool = True, px_per_square: int = 48) -> Photo:
+               shadow: bool = True, distortion: bool = True, jpeg: bool = True, px_per_square: int = 48,
+               wide_lens: tuple[float, float] | None = None) -> Photo:
     """A photo of one of our printed boards. `printed` is render_board's output (then
-    give `board` for the truth) or a Board (rendered here). tokens: (player, number, x, y)."""
+    give `board` for the truth) or a Board (rendered here). tokens: (player, number, x, y).
+    `wide_lens`: the k1 range of a wide-angle lens (e.g. (-0.35, 0.1): webcams and tablets);
+    default: the mild lens of a phone after its own correction (|k1| ≤ 0.03)."""
     rng = rng or np.random.default_rng(seed)
     if isinstance(printed, Board):
         board, printed = printed, render_printed(printed, px_per_square)
@@ -296,7 +359,8 @@ def photograph(printed: Board | PrintedBoard, *, board: Board | None = None, tok
     for _, _, x, y in tokens:
         token_cover[y, x] = True
     photo = _shoot(rng, sheet_image, to_grid, board, frame, max_tilt_deg=max_tilt_deg, fill=fill, hand=hand,
-                   shadow=shadow, distortion=distortion, jpeg=jpeg, sheet_extent=extent, extra_occluded=token_cover)
+                   shadow=shadow, distortion=distortion, jpeg=jpeg, sheet_extent=extent, extra_occluded=token_cover,
+                   wide_lens=wide_lens)
     photo.tokens = list(tokens)
     return photo
 
@@ -343,8 +407,10 @@ def render_foreign(board: Board, px: int, rng: np.random.Generator) -> tuple[np.
 
 def photograph_foreign(board: Board, *, seed: int | None = None, rng: np.random.Generator | None = None,
                        frame: tuple[int, int] = (1920, 1080), max_tilt_deg: float = 45.0,
-                       fill: tuple[float, float] = (0.5, 1.0), hand: float = 0.0, px_per_square: int = 48) -> Photo:
-    """A photo of a board in someone else's style (no markers: found by grid lines)."""
+                       fill: tuple[float, float] = (0.5, 1.0), hand: float = 0.0, px_per_square: int = 48,
+                       wide_lens: tuple[float, float] | None = None) -> Photo:
+    """A photo of a board in someone else's style (no markers: found by grid lines); `wide_lens`
+    as in `photograph`."""
     rng = rng or np.random.default_rng(seed)
     image, margin = render_foreign(board, px_per_square, rng)
     px = px_per_square
@@ -352,7 +418,7 @@ def photograph_foreign(board: Board, *, seed: int | None = None, rng: np.random.
     extent = (-margin / px, -margin / px, board.width + margin / px, board.height + margin / px)
     plain = Board(tuple(tuple(Square(sq.colours) if sq.colours else sq for sq in row) for row in board.squares))
     photo = _shoot(rng, image, to_grid, plain, frame, max_tilt_deg=max_tilt_deg, fill=fill, hand=hand,
-                   shadow=True, distortion=True, jpeg=True, sheet_extent=extent)
+                   shadow=True, distortion=True, jpeg=True, sheet_extent=extent, wide_lens=wide_lens)
     photo.params["style"] = "foreign"
     return photo
 
@@ -384,7 +450,7 @@ def photograph_no_board(*, seed: int | None = None, rng: np.random.Generator | N
     if rng.random() < hand:
         _hand(rng, work, rng.uniform(0, 1, 2) * (w, h))
     _lighting(rng, work, shadow=True)
-    image, params = _finish(rng, np.clip(work, 0, 255).astype(np.uint8), distortion=False, jpeg=True)
+    image, params, _ = _finish(rng, np.clip(work, 0, 255).astype(np.uint8), distortion=False, jpeg=True)
     return Photo(image, [], None, params=params)
 
 
@@ -412,17 +478,19 @@ def _turns(width: int, height: int) -> list[np.ndarray]:
 
 
 def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
-    """Score a ScanResult against the truth of the photo it was made from. `any_side`:
-    the board has no markers, so its reading may start from any corner (the truth is
-    turned to match the found homography)."""
+    """Score a ScanResult against the truth of the photo it was made from (both through their
+    mappings, lenses included). `any_side`: the board has no markers, so its reading may start
+    from any corner (the truth is turned to match the found mapping)."""
     if not result.found or {result.width, result.height} != {photo.width, photo.height}:
         return ScanScore(False)
     corners = np.array([[0, 0], [result.width, 0], [result.width, result.height], [0, result.height]], np.float64)
-    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.asarray(result.homography, float))
+    found_mapping = getattr(result, "mapping", None) or GridMapping.coerce(result.homography)
+    seen = found_mapping.to_image(corners)
+    truth = photo.mapping
     best = None
     for turn in (_turns(photo.width, photo.height) if any_side else [np.eye(3)]):
-        true = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), photo.homography @ turn)
-        error = float(np.linalg.norm(seen - true, axis=2).max())
+        true = truth.to_image(cv2.perspectiveTransform(corners.reshape(-1, 1, 2), turn).reshape(-1, 2))
+        error = float(np.linalg.norm(seen - true, axis=1).max())
         if best is None or error < best[0]:
             best = (error, turn)
     if (result.width, result.height) != (photo.width, photo.height) and not any_side:
@@ -431,12 +499,12 @@ def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
     score = ScanScore(True, len(result.squares), corner_error_px=error)
     for reading in result.squares:
         cx, cy, _ = turn @ np.array([reading.x + 0.5, reading.y + 0.5, 1.0])
-        truth = photo.square(int(np.floor(cx)), int(np.floor(cy)))
+        truth_square = photo.square(int(np.floor(cx)), int(np.floor(cy)))
         right = (reading.colours, reading.obstacle, reading.start, reading.temple) == \
-            (truth.colours, truth.obstacle, truth.start, truth.temple)
+            (truth_square.colours, truth_square.obstacle, truth_square.start, truth_square.temple)
         flagged = reading.uncertain or reading.covered
         score.flagged += flagged
         score.wrong_unflagged += (not right) and not flagged
-        score.flagged_needlessly += flagged and right and not truth.covered
-        score.hidden_covered += reading.covered and truth.covered
+        score.flagged_needlessly += flagged and right and not truth_square.covered
+        score.hidden_covered += reading.covered and truth_square.covered
     return score

@@ -1,14 +1,14 @@
 """Reading tokens on a calibrated view: which token (player, number) stands on which square.
 
 Method (docs/tokens.md):
-1. ArUco markers are searched in the image region covering the grid only (the homography says
+1. ArUco markers are searched in the image region covering the grid only (the grid mapping says
    where) — or, given the squares a token may stand on, around each group of them —, with
    contour sizes limited to a token marker's; token ids are 50..249
    (`boards.tokens`). The decoder gives identity and orientation, and its error-correcting code
    makes a wrong id much rarer than a missed one. Marker-sized quads that fail to decode get a
    second look, enlarged and sharpened (far, blurred tokens); where cells are small enough for
    the second reader (4.), only on squares it did not read (a second look is the dearest step).
-2. Each marker's corners go back to grid units through the inverse homography. A printed token
+2. Each marker's corners go back to grid units through the mapping (and its lens). A printed token
    lies flat on the board, so its marker must come out as a square of the printed size there;
    anything else (a token held in the air, a false detection) is dropped. The token centre is
    found from the marker and the known layout; the square is the one containing it, and a token
@@ -33,6 +33,7 @@ import numpy as np
 
 from boards.markers import ARUCO_DICTIONARY
 from boards.tokens import LAYOUT, PLAYER_COLOURS, TOKEN_DIAMETER_MM, bgr_to_lab, number_ink, token_from_marker_id
+from calibration.mapping import GridMapping
 
 TOKEN_SQUARES = TOKEN_DIAMETER_MM / 20.0   # token diameter in grid units (2 cm squares)
 
@@ -154,18 +155,17 @@ def _white_cells(marker_id: int) -> np.ndarray:
     return _CACHE.white_cells[marker_id]
 
 
-def _project(points: np.ndarray, h: np.ndarray) -> np.ndarray:
-    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
-
-
-def _search_region(shape: tuple[int, int], homography: np.ndarray, squares: tuple[int, int, int, int],
+def _search_region(shape: tuple[int, int], mapping: GridMapping, squares: tuple[int, int, int, int],
                    margin: float) -> tuple[int, int, int, int] | None:
-    """Image rectangle (x0, y0, x1, y1) covering the given grid squares plus `margin` squares."""
+    """Image rectangle (x0, y0, x1, y1) covering the given grid squares plus `margin` squares
+    (its sides sampled too where a lens bends them outward)."""
     gx0, gy0, gx1, gy1 = squares
     corners = np.array([[gx0 - margin, gy0 - margin], [gx1 + margin, gy0 - margin],
                         [gx1 + margin, gy1 + margin], [gx0 - margin, gy1 + margin]])
-    img_pts = _project(corners, homography)
+    if not mapping.straight:
+        t = np.linspace(0.0, 1.0, 9)[:, None]
+        corners = np.concatenate([a + t * (b - a) for a, b in zip(corners, np.roll(corners, -1, axis=0))])
+    img_pts = mapping.to_image(corners)
     x0, y0 = np.floor(img_pts.min(axis=0)).astype(int)
     x1, y1 = np.ceil(img_pts.max(axis=0)).astype(int)
     h, w = shape
@@ -175,13 +175,14 @@ def _search_region(shape: tuple[int, int], homography: np.ndarray, squares: tupl
     return x0, y0, x1, y1
 
 
-def _cell_range(homography: np.ndarray, width: int, height: int) -> tuple[float, float]:
+def _cell_range(mapping: GridMapping, width: int, height: int) -> tuple[float, float]:
     """Smallest and largest image size of a marker cell over the grid (near and far side of a tilt)."""
+    mapping = GridMapping.coerce(mapping)
     cell = LAYOUT.cell * TOKEN_SQUARES
     sizes = []
     for gx, gy in ((0.5, 0.5), (width - 0.5, 0.5), (0.5, height - 0.5), (width - 0.5, height - 0.5),
                    (width / 2, height / 2)):
-        p = _project(np.array([[gx, gy], [gx + cell, gy], [gx, gy + cell]]), homography)
+        p = mapping.to_image(np.array([[gx, gy], [gx + cell, gy], [gx, gy + cell]]))
         sizes += [np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])]
     return float(min(sizes)), float(max(sizes))
 
@@ -208,10 +209,18 @@ def _project_each(points: np.ndarray, h_each: np.ndarray) -> np.ndarray:
     return mapped[..., :2] / mapped[..., 2:]
 
 
+def _token_points_to_image(mapping: GridMapping, points: np.ndarray, token_to_grid: np.ndarray) -> np.ndarray:
+    """Points (n, m, 2) in each token's own units (`token_to_grid` (n, 3, 3) to grid units)
+    to image pixels (n, m, 2): one product per token when the mapping is straight."""
+    if mapping.straight:
+        return _project_each(points, mapping.homography[None] @ token_to_grid)
+    return mapping.to_image(_project_each(points, token_to_grid))
+
+
 _WHITE_PX = 12   # pixels per square of the view in which a token's nearby white is looked for
 
 
-def _nearby_whites(image: np.ndarray, homography: np.ndarray, centres: np.ndarray) -> np.ndarray:
+def _nearby_whites(image: np.ndarray, mapping: GridMapping, centres: np.ndarray) -> np.ndarray:
     """(n, 3) the light's colour around each token: the brightest neutral-looking patch within a
     square of it (white squares, the paper, the token's own white), smoothed over a few pixels.
     Small tokens' white cells are too blurred to show it; a wrong white would cast every colour
@@ -220,8 +229,8 @@ def _nearby_whites(image: np.ndarray, homography: np.ndarray, centres: np.ndarra
     across, along = np.meshgrid(np.arange(side) / _WHITE_PX - 1.5, np.arange(side) / _WHITE_PX - 1.5)
     gx = centres[:, 0, None, None] + across[None]
     gy = centres[:, 1, None, None] + along[None]
-    pts = np.stack([gx.ravel(), gy.ravel()], axis=1).reshape(-1, 1, 2)
-    pix = cv2.perspectiveTransform(pts, homography).reshape(-1, side, 2).astype(np.float32)
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    pix = mapping.to_image(pts).reshape(-1, side, 2).astype(np.float32)
     views = cv2.remap(image, pix[..., 0], pix[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     views = np.array([cv2.blur(v, (3, 3)) for v in views.reshape(len(centres), side, side, 3)])
     views = views.reshape(len(centres), -1, 3)
@@ -232,7 +241,7 @@ def _nearby_whites(image: np.ndarray, homography: np.ndarray, centres: np.ndarra
     return np.einsum("np,npc->nc", brightest, views.astype(np.float64)) / brightest.sum(axis=1, keepdims=True)
 
 
-def _colour_distances(image: np.ndarray, homography: np.ndarray, token_to_grid: np.ndarray,
+def _colour_distances(image: np.ndarray, mapping: GridMapping, token_to_grid: np.ndarray,
                       marker_ids: list[int], centres: np.ndarray) -> np.ndarray:
     """(tokens, sample points, players) Lab distances of each token's colour area to each player
     colour, after dividing by the white; NaN rows where a point cannot be measured. All tokens are
@@ -243,8 +252,8 @@ def _colour_distances(image: np.ndarray, homography: np.ndarray, token_to_grid: 
     if not n:
         return dist
     _detector()   # the dictionary (white cells) and the players' Lab colours
-    to_image = homography[None] @ token_to_grid
-    colours = _sample(image, _project_each(np.broadcast_to(_COLOUR_POINTS, (n, points, 2)), to_image).reshape(-1, 2))
+    colours = _sample(image, _token_points_to_image(mapping, np.broadcast_to(_COLOUR_POINTS, (n, points, 2)),
+                                                    token_to_grid).reshape(-1, 2))
     colours = colours.reshape(n, points, 3)
     # The token's white: the brightest pixel near each white cell centre. Cells are 3-5 px in a
     # photo, so means mix in the black around them; the maximum does not.
@@ -254,10 +263,10 @@ def _colour_distances(image: np.ndarray, homography: np.ndarray, token_to_grid: 
     padded = np.zeros((n, counts.max(), 2))
     for i, c in enumerate(cells):
         padded[i, :len(c)] = c
-    projected = _project_each(padded, to_image)
+    projected = _token_points_to_image(mapping, padded, token_to_grid)
     flat = np.concatenate([projected[i, :counts[i]] for i in range(n)])
     whites = np.fmax.reduceat(_sample(image, flat, reduce=np.max), starts, axis=0)   # NaN: none measurable
-    nearby = _nearby_whites(image, homography, centres)
+    nearby = _nearby_whites(image, mapping, centres)
     use_nearby = nearby.min(axis=1) > whites.min(axis=1)
     white = np.where(use_nearby[:, None], nearby, whites)
     measurable = np.isfinite(whites).all(axis=1) & (white.min(axis=1) >= 20)
@@ -304,7 +313,7 @@ def _is_flat_token_marker(grid_corners: np.ndarray, config: TokenConfig) -> np.n
 
 
 def _quads_to_rescue(rejected, decoded: list[tuple[np.ndarray, int]], zoom: float, offset: tuple[int, int],
-                     inverse: np.ndarray, config: TokenConfig) -> tuple[np.ndarray, np.ndarray]:
+                     mapping: GridMapping, config: TokenConfig) -> tuple[np.ndarray, np.ndarray]:
     """The rejected quads worth a second look, (n, 4, 2) image pixels, and their centres in grid
     units (n, 2): flat marker-sized squares on the board not already covered by a decoded marker
     (the decoder also rejects the inner outline or a second threshold window's copy of a marker it
@@ -312,7 +321,7 @@ def _quads_to_rescue(rejected, decoded: list[tuple[np.ndarray, int]], zoom: floa
     quads = np.array(rejected, np.float64).reshape(-1, 4, 2) / zoom + offset
     if not len(quads):
         return quads, np.zeros((0, 2))
-    grid_quads = _project(quads, inverse).reshape(-1, 4, 2)
+    grid_quads = mapping.to_grid(quads).reshape(-1, 4, 2)
     keep = _is_flat_token_marker(grid_quads, config)
     if decoded:
         centres = np.array([c.mean(axis=0) for c, _ in decoded])
@@ -366,7 +375,7 @@ def _rescue_detector() -> cv2.aruco.ArucoDetector:
 #
 # Below ≈ 3 px per marker cell (a board filling little of the frame) the ArUco bits blur into each
 # other and the decoder gives up. The token is still ≈ 20–35 px across, and what is printed on it is
-# known exactly: 200 possible pictures. Each unread square is rectified through the homography
+# known exactly: 200 possible pictures. Each unread square is rectified through the grid mapping
 # (perspective removed) at a fixed scale; the token's position and rotation are found by matching
 # the average token (marker square, number box and notch are where every token has them); then the
 # upright patch is compared, colour channel by channel (normalised, so light level and colour cast
@@ -541,7 +550,7 @@ def _canonical_view(render: np.ndarray, diameter: float, crop: int, angle_deg: f
     return cv2.GaussianBlur(out, (0, 0), 1.0)
 
 
-def _upright_patches(image: np.ndarray, homography: np.ndarray, centres: np.ndarray, angles_deg: np.ndarray,
+def _upright_patches(image: np.ndarray, mapping: GridMapping, centres: np.ndarray, angles_deg: np.ndarray,
                      crop: int) -> np.ndarray:
     """The image around each token centre (grid units), turned upright by its angle (the token's up
     turned clockwise in the grid), at the canonical scale: (n, crop, crop, 3) from one remap (one
@@ -552,17 +561,23 @@ def _upright_patches(image: np.ndarray, homography: np.ndarray, centres: np.ndar
     a = np.radians(angles_deg)
     cos, sin = np.cos(a), np.sin(a)
     offsets = (np.arange(crop) - (crop - 1) / 2) / _CANON_PX
-    h = homography
-    base = centres @ h[:, :2].T + h[:, 2]                            # (n, 3)
-    per_across = np.outer(cos, h[:, 0]) + np.outer(sin, h[:, 1])     # (n, 3)
-    per_along = np.outer(-sin, h[:, 0]) + np.outer(cos, h[:, 1])
-    # float32 throughout (coordinates of a few thousand px: errors ~1e-4 px, far below remap's 1/32 px).
-    base, per_across, per_along = (v.astype(np.float32) for v in (base, per_across, per_along))
-    offsets = offsets.astype(np.float32)
-    x, y, w = (base[:, k, None, None] + np.outer(per_across[:, k], offsets)[:, None, :]
-               + np.outer(per_along[:, k], offsets)[:, :, None] for k in range(3))   # (n, row, column)
-    x /= w
-    y /= w
+    if mapping.straight:
+        h = mapping.homography
+        base = centres @ h[:, :2].T + h[:, 2]                            # (n, 3)
+        per_across = np.outer(cos, h[:, 0]) + np.outer(sin, h[:, 1])     # (n, 3)
+        per_along = np.outer(-sin, h[:, 0]) + np.outer(cos, h[:, 1])
+        # float32 throughout (coordinates of a few thousand px: errors ~1e-4 px, far below remap's 1/32 px).
+        base, per_across, per_along = (v.astype(np.float32) for v in (base, per_across, per_along))
+        offsets = offsets.astype(np.float32)
+        x, y, w = (base[:, k, None, None] + np.outer(per_across[:, k], offsets)[:, None, :]
+                   + np.outer(per_along[:, k], offsets)[:, :, None] for k in range(3))   # (n, row, column)
+        x /= w
+        y /= w
+    else:   # through the lens: the grid points themselves, then the mapping
+        gx = centres[:, 0, None, None] + np.outer(cos, offsets)[:, None, :] - np.outer(sin, offsets)[:, :, None]
+        gy = centres[:, 1, None, None] + np.outer(sin, offsets)[:, None, :] + np.outer(cos, offsets)[:, :, None]
+        pixels = mapping.to_image(np.stack([gx, gy], axis=-1)).astype(np.float32)
+        x, y = pixels[..., 0], pixels[..., 1]
     x, y = x.reshape(-1, crop), y.reshape(-1, crop)
     rows = (32000 // crop) * crop   # remap's maps must stay under 32767 rows
     out = [cv2.remap(image, x[r:r + rows], y[r:r + rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -585,7 +600,7 @@ def _search_side(config: TokenConfig) -> int:
     return _token_pictures().crop_px + 2 * int(round(config.picture_search * _CANON_PX))
 
 
-def _grey_grid(image: np.ndarray, homography: np.ndarray, squares: tuple[int, int, int, int],
+def _grey_grid(image: np.ndarray, mapping: GridMapping, squares: tuple[int, int, int, int],
                config: TokenConfig) -> np.ndarray:
     """The squares x0..x1, y0..y1 rectified at the canonical scale in one warp, in grey: square
     (x, y)'s search view is the side×side block at ((x - x0), (y - y0)) × _CANON_PX, sampled at
@@ -595,12 +610,11 @@ def _grey_grid(image: np.ndarray, homography: np.ndarray, squares: tuple[int, in
     start = 0.5 - (side - 1) / (2 * _CANON_PX)
     to_grid = np.array([[1 / _CANON_PX, 0, gx0 + start], [0, 1 / _CANON_PX, gy0 + start], [0, 0, 1]])
     size = ((gx1 - gx0 - 1) * _CANON_PX + side, (gy1 - gy0 - 1) * _CANON_PX + side)
-    view = cv2.warpPerspective(image, homography @ to_grid, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    view = mapping.warp(image, to_grid, size, border_mode=cv2.BORDER_REPLICATE)
     return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def _match_pictures(image: np.ndarray, homography: np.ndarray, squares: list[tuple[int, int]],
+def _match_pictures(image: np.ndarray, mapping: GridMapping, squares: list[tuple[int, int]],
                     views: np.ndarray, config: TokenConfig) -> list[_PictureMatch | None]:
     """The printed token best matching the picture on each square (its centre within
     `picture_search` squares of the square's centre), or None where the square looks plain or
@@ -630,14 +644,14 @@ def _match_pictures(image: np.ndarray, homography: np.ndarray, squares: list[tup
                     centre = np.array([squares[i][0] + 0.5, squares[i][1] + 0.5])
                     posed.append((i, centre + (np.array([lx, ly]) - reach) / _CANON_PX, angle))
         if posed:
-            decoded = _decode_pictures(image, homography, [p[1:] for p in posed], config)
+            decoded = _decode_pictures(image, mapping, [p[1:] for p in posed], config)
             for (i, _, _), match in zip(posed, decoded):
                 if match is not None and (matches[i] is None or match.score > matches[i].score):
                     matches[i] = match
     return matches
 
 
-def _decode_pictures(image: np.ndarray, homography: np.ndarray, poses: list[tuple[np.ndarray, float]],
+def _decode_pictures(image: np.ndarray, mapping: GridMapping, poses: list[tuple[np.ndarray, float]],
                      config: TokenConfig) -> list[_PictureMatch | None]:
     """Which printed token is at each (centre in grid units, angle), None where the patch cut at
     the pose itself matches no printed token even roughly (`picture_min_first`: printed board
@@ -646,18 +660,18 @@ def _decode_pictures(image: np.ndarray, homography: np.ndarray, poses: list[tupl
     pictures = _token_pictures()
     found = np.array([p[0] for p in poses], np.float64).reshape(-1, 2)
     angles = np.array([p[1] for p in poses], np.float64)
-    own = _normalise_channels(_upright_patches(image, homography, found, angles, pictures.crop_px))
+    own = _normalise_channels(_upright_patches(image, mapping, found, angles, pictures.crop_px))
     first = cv2.gemm(pictures.upright, own, 1.0, None, 0.0, flags=cv2.GEMM_2_T)   # (200, squares)
     matches: list[_PictureMatch | None] = [None] * len(found)
     worth = np.flatnonzero(first.max(axis=0) >= config.picture_min_first)
     if len(worth):
-        for i, match in zip(worth, _decode_variants(image, homography, found[worth], angles[worth],
+        for i, match in zip(worth, _decode_variants(image, mapping, found[worth], angles[worth],
                                                     first[:, worth], config)):
             matches[i] = match
     return matches
 
 
-def _decode_variants(image: np.ndarray, homography: np.ndarray, found: np.ndarray, angles: np.ndarray,
+def _decode_variants(image: np.ndarray, mapping: GridMapping, found: np.ndarray, angles: np.ndarray,
                      first: np.ndarray, config: TokenConfig) -> list[_PictureMatch]:
     """The token at each pose (centres (n, 2) grid units, angles (n,)), given each pose's first look
     (200, n): the patch is cut upright at the found angle and a third of a pose step either side,
@@ -670,7 +684,7 @@ def _decode_variants(image: np.ndarray, homography: np.ndarray, found: np.ndarra
     # Variant order: pose, then turn (-step, 0, +step), then shift (`_SHIFTS`).
     centres = np.repeat(found[:, None, :] + np.array(_SHIFTS)[None, :, :] / _CANON_PX, 3, axis=0).reshape(-1, 2)
     turns = np.repeat((angles[:, None] + np.array([-step, 0.0, step])[None, :]).ravel(), shifts)
-    variants = _upright_patches(image, homography, centres, turns, crop)
+    variants = _upright_patches(image, mapping, centres, turns, crop)
     seen = _normalise_channels(variants).reshape(len(found), 3 * shifts, -1)
     # Every variant against the best few of the first look only: the right token and its closest
     # rivals are always among them.
@@ -720,31 +734,32 @@ def _confident(match: _PictureMatch | None, config: TokenConfig) -> bool:
             and match.worst_part >= config.picture_min_part)
 
 
-def squares_too_small(homography, width: int, height: int, config: TokenConfig | None = None
+def squares_too_small(mapping, width: int, height: int, config: TokenConfig | None = None
                       ) -> list[tuple[int, int]]:
     """The squares (x, y) where a token's code cells are under `reliable_cell_px` in the image.
 
     Tokens there are still read, but fewer of them (the token bench's recall by cell size: under
     2 px it falls to 93–98 %); what is missed is never guessed, so the camera only has to come
-    closer. The homography alone decides it, so the app can say so as soon as the board is found."""
+    closer. The mapping alone decides it (a GridMapping or a plain homography), so the app can say
+    so as soon as the board is found."""
     config = config or TokenConfig()
-    h_mat = np.asarray(homography, np.float64).reshape(3, 3)
+    mapping = GridMapping.coerce(mapping)
     every = [(x, y) for y in range(height) for x in range(width)]
-    small = _cells_under(h_mat, np.array(every, np.float64) + 0.5, config.reliable_cell_px)
+    small = _cells_under(mapping, np.array(every, np.float64) + 0.5, config.reliable_cell_px)
     return [at for at, is_small in zip(every, small) if is_small]
 
 
-def _cells_under(h_mat: np.ndarray, points: np.ndarray, limit_px: float) -> np.ndarray:
+def _cells_under(mapping: GridMapping, points: np.ndarray, limit_px: float) -> np.ndarray:
     """Whether a marker cell at each grid point (n, 2) is under `limit_px` in the image (shortest axis)."""
     cell = LAYOUT.cell * TOKEN_SQUARES
     points = np.asarray(points, np.float64).reshape(-1, 2)
-    at = _project(points, h_mat)
-    along_x = np.linalg.norm(_project(points + (cell, 0), h_mat) - at, axis=1)
-    along_y = np.linalg.norm(_project(points + (0, cell), h_mat) - at, axis=1)
+    at = mapping.to_image(points)
+    along_x = np.linalg.norm(mapping.to_image(points + (cell, 0)) - at, axis=1)
+    along_y = np.linalg.norm(mapping.to_image(points + (0, cell)) - at, axis=1)
     return np.minimum(along_x, along_y) < limit_px
 
 
-def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int, int, int, int],
+def _read_pictures(image_bgr: np.ndarray, mapping: GridMapping, squares: tuple[int, int, int, int],
                    decoded: list[TokenObservation], config: TokenConfig,
                    examine: np.ndarray | None = None) -> list[TokenObservation]:
     """Second reader on the squares whose token code did not decode (see `_match_pictures`),
@@ -755,16 +770,16 @@ def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int,
     every = [(sx, sy) for sy in range(gy0, gy1) for sx in range(gx0, gx1)]
     if not every:
         return []
-    small = _cells_under(h_mat, np.array(every) + 0.5, config.picture_below_px)
+    small = _cells_under(mapping, np.array(every) + 0.5, config.picture_below_px)
     todo = [s for s, is_small in zip(every, small)   # else: code large enough
             if is_small and s not in done and (examine is None or examine[s[1], s[0]])]
     if not todo:
         return []
-    grid, side = _grey_grid(image_bgr, h_mat, squares, config), _search_side(config)
+    grid, side = _grey_grid(image_bgr, mapping, squares, config), _search_side(config)
     views = np.array([grid[(sy - gy0) * _CANON_PX:(sy - gy0) * _CANON_PX + side,
                            (sx - gx0) * _CANON_PX:(sx - gx0) * _CANON_PX + side] for sx, sy in todo])
     read: list[tuple[int, int, int, int, _PictureMatch]] = []
-    for (sx, sy), match in zip(todo, _match_pictures(image_bgr, h_mat, todo, views, config)):
+    for (sx, sy), match in zip(todo, _match_pictures(image_bgr, mapping, todo, views, config)):
         if not _confident(match, config):
             continue
         square = (int(math.floor(match.centre[0])), int(math.floor(match.centre[1])))
@@ -784,7 +799,7 @@ def _read_pictures(image_bgr: np.ndarray, h_mat: np.ndarray, squares: tuple[int,
     # The picture already weighs colour (channel by channel); here colour only has to
     # fit: every point near the decoded player's colour (a hand's skin is near none) and
     # not much nearer another player's (a warm light turns orange towards yellow).
-    dist = _colour_distances(image_bgr, h_mat, np.array(frames), [r[4].marker_id for r in read],
+    dist = _colour_distances(image_bgr, mapping, np.array(frames), [r[4].marker_id for r in read],
                              np.array([r[4].centre for r in read]))
     players = np.array([r[2] for r in read])
     own = np.take_along_axis(dist, (players - 1)[:, None, None], axis=2)[..., 0]
@@ -814,11 +829,12 @@ class _Decoded:
     square: tuple[int, int]
 
 
-def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
+def detect_tokens(image_bgr: np.ndarray, mapping, width: int, height: int, *,
                   config: TokenConfig | None = None, examine: np.ndarray | None = None) -> list[TokenObservation]:
     """Tokens standing on the width×height grid seen in `image_bgr` (MT 2.05: a token per permanent).
 
-    `homography` maps grid units to image pixels. Returns one observation per token whose marker
+    `mapping` maps grid units to image pixels (a GridMapping, with its lens, or a plain 3×3
+    homography). Returns one observation per token whose marker
     decodes, lies flat on the board, has its centre inside the grid and whose colour agrees with
     the decoded player; sorted by square. Tokens half hidden (by a hand) are left out, not guessed.
 
@@ -827,11 +843,11 @@ def detect_tokens(image_bgr: np.ndarray, homography, width: int, height: int, *,
     the board's) spares the picture reader that square, and the code search covers only the
     groups of examined squares — unless they are many or large (a hand), then the whole board.
     """
-    return read_tokens_in(image_bgr, homography, width, height, (0, 0, width, height), config=config,
+    return read_tokens_in(image_bgr, mapping, width, height, (0, 0, width, height), config=config,
                           examine=examine)
 
 
-def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
+def read_tokens_in(image_bgr: np.ndarray, mapping, width: int, height: int,
                    squares: tuple[int, int, int, int], *, config: TokenConfig | None = None,
                    examine: np.ndarray | None = None) -> list[TokenObservation]:
     """`detect_tokens` limited to the squares x0 <= x < x1, y0 <= y < y1 (x0, y0, x1, y1): the
@@ -839,37 +855,36 @@ def read_tokens_in(image_bgr: np.ndarray, homography, width: int, height: int,
     config = config or TokenConfig()
     if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
         raise ValueError("detect_tokens needs a BGR colour image (H×W×3)")
-    h_mat = np.asarray(homography, np.float64).reshape(3, 3)
+    mapping = GridMapping.coerce(mapping)
     gx0, gy0, gx1, gy1 = squares
-    if _search_region(image_bgr.shape[:2], h_mat, (gx0, gy0, gx1, gy1), config.margin_squares) is None:
+    if _search_region(image_bgr.shape[:2], mapping, (gx0, gy0, gx1, gy1), config.margin_squares) is None:
         return []
-    inverse = np.linalg.inv(h_mat)
     found: list[tuple[np.ndarray, int]] = []
     quads, quad_centres = np.zeros((0, 4, 2)), np.zeros((0, 2))
     for part in _code_search_parts(squares, examine, config):
-        part_found, rejected, zoom, offset = _search_codes(image_bgr, h_mat, width, height, part, config)
+        part_found, rejected, zoom, offset = _search_codes(image_bgr, mapping, width, height, part, config)
         if part_found is None:
             continue
-        more, centres = _quads_to_rescue(rejected, part_found, zoom, offset, inverse, config)
+        more, centres = _quads_to_rescue(rejected, part_found, zoom, offset, mapping, config)
         # overlapping boxes (two L-shaped groups) may decode one marker twice
         found += [(corners, marker_id) for corners, marker_id in part_found
                   if not any(seen_id == marker_id and np.abs(seen - corners).max() < 4 for seen, seen_id in found)]
         quads, quad_centres = np.concatenate([quads, more]), np.concatenate([quad_centres, centres])
     # A rescue is the dearest step per token. Where cells are small the picture reader also reads
     # an undecoded token, so those quads get their second look only if it did not.
-    later = _cells_under(h_mat, quad_centres, config.picture_below_px) if config.read_pictures and len(quads) \
+    later = _cells_under(mapping, quad_centres, config.picture_below_px) if config.read_pictures and len(quads) \
         else np.zeros(len(quads), bool)
     for quad in quads[~later]:
         found += _rescue(image_bgr, quad)
-    observations = _read_codes(image_bgr, h_mat, found, squares, width, height, config)
+    observations = _read_codes(image_bgr, mapping, found, squares, width, height, config)
     if config.read_pictures:
-        observations += _read_pictures(image_bgr, h_mat, (max(gx0, 0), max(gy0, 0), min(gx1, width),
+        observations += _read_pictures(image_bgr, mapping, (max(gx0, 0), max(gy0, 0), min(gx1, width),
                                                           min(gy1, height)), observations, config, examine)
         read = {o.square for o in observations}
         rescued = [marker for quad, centre in zip(quads[later], quad_centres[later])
                    if (int(math.floor(centre[0])), int(math.floor(centre[1]))) not in read
                    for marker in _rescue(image_bgr, quad)]
-        observations += [o for o in _read_codes(image_bgr, h_mat, rescued, squares, width, height, config)
+        observations += [o for o in _read_codes(image_bgr, mapping, rescued, squares, width, height, config)
                          if o.square not in read]
     observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
     return observations
@@ -893,18 +908,18 @@ def _code_search_parts(squares: tuple[int, int, int, int], examine: np.ndarray |
     return boxes
 
 
-def _search_codes(image_bgr: np.ndarray, h_mat: np.ndarray, width: int, height: int,
+def _search_codes(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
                   squares: tuple[int, int, int, int], config: TokenConfig):
     """ArUco over the image around `squares` (enlarged 2× where code cells are small): (decoded
     (corners in image pixels, id), rejected candidates as the detector gives them, zoom, offset of
     the searched rectangle), or Nones where the squares are out of the image."""
-    region = _search_region(image_bgr.shape[:2], h_mat, squares, config.margin_squares)
+    region = _search_region(image_bgr.shape[:2], mapping, squares, config.margin_squares)
     if region is None:
         return None, None, 1.0, (0, 0)
     x0, y0, x1, y1 = region
     gx0, gy0, gx1, gy1 = squares
     grey = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    smallest, largest = _cell_range(h_mat, width, height)
+    smallest, largest = _cell_range(mapping, width, height)
     few = (gx1 - gx0) * (gy1 - gy0) <= config.region_squares
     zoom = 2.0 if smallest < (config.upsample_region_below_px if few else config.upsample_below_px) else 1.0
     if zoom != 1.0:
@@ -917,7 +932,7 @@ def _search_codes(image_bgr: np.ndarray, h_mat: np.ndarray, width: int, height: 
     return found, rejected, zoom, (x0, y0)
 
 
-def _read_codes(image_bgr: np.ndarray, h_mat: np.ndarray, found: list[tuple[np.ndarray, int]],
+def _read_codes(image_bgr: np.ndarray, mapping: GridMapping, found: list[tuple[np.ndarray, int]],
                 squares: tuple[int, int, int, int], width: int, height: int, config: TokenConfig
                 ) -> list[TokenObservation]:
     """Tokens from decoded markers (image corners, id): flat on the board, centre on one of the
@@ -927,7 +942,7 @@ def _read_codes(image_bgr: np.ndarray, h_mat: np.ndarray, found: list[tuple[np.n
               if (identity := token_from_marker_id(marker_id)) is not None]
     if not tokens:
         return []
-    grid_quads = _project(np.array([c for c, _, _ in tokens]), np.linalg.inv(h_mat)).reshape(-1, 4, 2)
+    grid_quads = mapping.to_grid(np.array([c for c, _, _ in tokens])).reshape(-1, 4, 2)
     flat = _is_flat_token_marker(grid_quads, config)
     placed: list[_Decoded] = []
     for (_, marker_id, (player, number)), grid_corners, is_flat in zip(tokens, grid_quads, flat):
@@ -940,17 +955,17 @@ def _read_codes(image_bgr: np.ndarray, h_mat: np.ndarray, found: list[tuple[np.n
         placed.append(_Decoded(player, number, marker_id, centre, right, down, (sx, sy)))
     if config.read_pictures and placed:
         # Bits of 2–3 px can decode to a neighbouring id: the whole printed picture must agree.
-        tiny = _cells_under(h_mat, np.array([d.centre for d in placed]), config.picture_check_below_px)
+        tiny = _cells_under(mapping, np.array([d.centre for d in placed]), config.picture_check_below_px)
         checked = [d for d, small in zip(placed, tiny) if small]
         # The decoded marker already gives the token's pose: no search, its picture is cut there.
         poses = [(d.centre, math.degrees(math.atan2(d.right[1], d.right[0]))) for d in checked]
-        matches = _decode_pictures(image_bgr, h_mat, poses, config) if checked else []
+        matches = _decode_pictures(image_bgr, mapping, poses, config) if checked else []
         refuted = {d for d, match in zip(checked, matches)
                    if _confident(match, config) and match.marker_id != d.marker_id}
         placed = [d for d in placed if d not in refuted]
     if not placed:
         return []
-    dist = _colour_distances(image_bgr, h_mat, np.array([_token_to_grid(d.centre, d.right, d.down) for d in placed]),
+    dist = _colour_distances(image_bgr, mapping, np.array([_token_to_grid(d.centre, d.right, d.down) for d in placed]),
                              [d.marker_id for d in placed], np.array([d.centre for d in placed]))
     observations: list[TokenObservation] = []
     for d, voted in zip(placed, _colour_votes(dist, config)):

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from boards import XY
+from calibration.mapping import GridMapping
 from vision.tokens import TokenConfig, TokenObservation, detect_tokens, read_tokens_in
 
 Token = tuple[int, int]            # (player, number)
@@ -136,15 +137,16 @@ class ReaderConfig:
 class StillCameraReader:
     """Cheap per-frame token reading for a camera that does not move (see module docstring)."""
 
-    def __init__(self, homography, width: int, height: int, *, config: ReaderConfig | None = None,
+    def __init__(self, mapping, width: int, height: int, *, config: ReaderConfig | None = None,
                  token_config: TokenConfig | None = None):
-        self.h = np.asarray(homography, np.float64).reshape(3, 3)
+        """`mapping`: grid units ↔ pixels (a `calibration.mapping.GridMapping`, lens and all, or a
+        plain 3×3 homography)."""
+        self.mapping = GridMapping.coerce(mapping)
         self.width, self.height = width, height
         self.config = config or ReaderConfig()
         self.token_config = token_config or TokenConfig()
         self.px = self.config.px_per_square
-        scale = np.diag([1.0 / self.px, 1.0 / self.px, 1.0])
-        self._small_to_image = self.h @ scale
+        self._small_to_grid = np.diag([1.0 / self.px, 1.0 / self.px, 1.0])
         self._reference: np.ndarray | None = None   # per-square look when last read
         self._previous: np.ndarray | None = None
         self._still = np.zeros((height, width), np.int32)   # frames since each square last changed
@@ -152,8 +154,7 @@ class StillCameraReader:
         self._readings: dict[XY, TokenObservation] = {}
 
     def _small_view(self, image: np.ndarray) -> np.ndarray:
-        return cv2.warpPerspective(image, self._small_to_image, (self.width * self.px, self.height * self.px),
-                                   flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+        return self.mapping.warp(image, self._small_to_grid, (self.width * self.px, self.height * self.px))
 
     def _square_change(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Mean absolute difference per square (area resize = block mean), averaged over channels."""
@@ -208,7 +209,7 @@ class StillCameraReader:
         """Read the tokens of one changed patch again; its look becomes the new reference."""
         ys, xs = np.nonzero(blob)
         rect = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
-        found = {o.square: o for o in read_tokens_in(image, self.h, self.width, self.height, rect,
+        found = {o.square: o for o in read_tokens_in(image, self.mapping, self.width, self.height, rect,
                                                      config=self.token_config)}
         squares = set(zip(xs.tolist(), ys.tolist()))
         for sq in squares:
@@ -220,4 +221,5 @@ class StillCameraReader:
         return squares
 
     def _full_read(self, image: np.ndarray) -> FrameReading:
-        return self.start(image, detect_tokens(image, self.h, self.width, self.height, config=self.token_config))
+        return self.start(image, detect_tokens(image, self.mapping, self.width, self.height,
+                                               config=self.token_config))

@@ -22,11 +22,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-import cv2
 import numpy as np
 
 from boards import XY, Board
 from calibration.config import DEFAULT_CONFIG, VisionConfig
+from calibration.mapping import GridMapping
 from calibration.registration import RegistrationTracker, register_board
 from vision.scanner import ScanResult, scan
 from vision.tokens import TokenConfig, TokenObservation, squares_too_small
@@ -69,12 +69,13 @@ HIDDEN = "hidden"            # the re-check failed and the markers cannot be fou
 
 @dataclass(frozen=True)
 class WatchFrame:
-    """What the watcher knows after one frame. Grid coordinates are (column, row); the homography
-    maps grid units to this frame's pixels (architecture.md), None while the board is not found."""
+    """What the watcher knows after one frame. Grid coordinates are (column, row); the mapping
+    takes grid units to this frame's pixels through the lens (architecture.md), None while the
+    board is not found."""
 
     index: int
     registration: str                          # SEARCHING, KEPT, REGISTERED, MOVING or HIDDEN
-    homography: np.ndarray | None
+    mapping: GridMapping | None                # grid units ↔ this frame's pixels (homography and lens)
     observations: tuple[TokenObservation, ...]  # tokens read (or kept from an earlier read) in this frame
     covered: frozenset[XY]                     # squares hidden by a hand: not read, tokens there kept
     positions: Mapping[Token, XY]              # the tracker's stable positions
@@ -90,7 +91,17 @@ class WatchFrame:
     def found(self) -> bool:
         """The board's place in this frame is known (overlays can be drawn); while its markers are
         HIDDEN, the last pose stands in."""
-        return self.homography is not None
+        return self.mapping is not None
+
+    @property
+    def homography(self) -> np.ndarray | None:
+        """The plain 3×3 fit, grid units → pixels (the scan JSON's), without the lens."""
+        return None if self.mapping is None else self.mapping.homography
+
+    @property
+    def lens(self):
+        """The lens model the mapping goes through (`calibration.mapping.RadialLens`), or None."""
+        return None if self.mapping is None else self.mapping.lens
 
     @property
     def read(self) -> bool:
@@ -98,14 +109,12 @@ class WatchFrame:
         return self.registration in (KEPT, REGISTERED)
 
     def to_image(self, points_grid) -> np.ndarray:
-        """Grid points (N×2, grid units) to this frame's pixels."""
-        points = np.asarray(points_grid, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(points, self.homography).reshape(-1, 2)
+        """Grid points (N×2, grid units) to this frame's pixels, through the lens."""
+        return self.mapping.to_image(np.asarray(points_grid, np.float64).reshape(-1, 2))
 
     def to_grid(self, points_px) -> np.ndarray:
         """Pixels of this frame (N×2) to grid units."""
-        points = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(points, np.linalg.inv(self.homography)).reshape(-1, 2)
+        return self.mapping.to_grid(np.asarray(points_px, np.float64).reshape(-1, 2))
 
     def square_at(self, pixel: tuple[float, float]) -> XY | None:
         """The square under a pixel of this frame, None off the grid or when the board is not found."""
@@ -121,7 +130,7 @@ class WatchFrame:
 class _Pose:
     """The registration being read from, and its fast re-check."""
 
-    homography: np.ndarray
+    mapping: GridMapping
     check: RegistrationTracker | None          # None for a board found by its grid lines (no markers)
     corners: np.ndarray                        # the grid's four corners in pixels, to compare poses
 
@@ -167,7 +176,7 @@ class CameraWatcher:
         pose = self._candidate if registration == MOVING else self._pose
         return WatchFrame(
             index=self._index, registration=registration,
-            homography=pose.homography if pose is not None else None,
+            mapping=pose.mapping if pose is not None else None,
             observations=tuple(reading.observations) if reading else (),
             covered=reading.covered if reading else frozenset(),
             positions=MappingProxyType(dict(self.tracker.positions)), events=tuple(events),
@@ -207,7 +216,7 @@ class CameraWatcher:
         registration = register_board(frame, self.board.width, self.board.height, config=config.registration)
         if registration is not None:
             self._error = ""
-            return self._pose_of(registration.homography, RegistrationTracker(registration, config.registration)), None
+            return self._pose_of(registration.mapping, RegistrationTracker(registration, config.registration)), None
         if self._pose is not None and self._pose.check is not None:
             self._error = "markers not found (a hand over them?)"
             return None                          # our board, its markers hidden: no grid-line search
@@ -216,13 +225,11 @@ class CameraWatcher:
             self._error = result.error or "no board in view"
             return None
         self._error = ""
-        return self._pose_of(result.homography, None), result
+        return self._pose_of(result.mapping, None), result
 
-    def _pose_of(self, homography, check: RegistrationTracker | None) -> _Pose:
+    def _pose_of(self, mapping: GridMapping, check: RegistrationTracker | None) -> _Pose:
         w, h = self.board.width, self.board.height
-        corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64),
-                                           np.asarray(homography, np.float64)).reshape(4, 2)
-        return _Pose(np.asarray(homography, np.float64), check, corners)
+        return _Pose(mapping, check, mapping.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)))
 
     def _same(self, a: _Pose, b: _Pose) -> bool:
         return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) <= self.config.same_pose_px
@@ -231,13 +238,13 @@ class CameraWatcher:
         """Read the board in full at its new pose: tokens, squares to confirm (kept in grid
         coordinates, so they stay true when the board moves), squares a hand hides."""
         if result is None:
-            result = scan(frame, board=self.board, config=self.config.vision, homography=pose.homography,
+            result = scan(frame, board=self.board, config=self.config.vision, mapping=pose.mapping,
                           token_config=self.config.tokens)
         self._pose, self._candidate = pose, None
-        self._reader = StillCameraReader(pose.homography, self.board.width, self.board.height,
+        self._reader = StillCameraReader(pose.mapping, self.board.width, self.board.height,
                                          config=self.config.reader, token_config=self.config.tokens)
         self._doubtful = frozenset((s.x, s.y) for s in result.squares if s.uncertain and not s.covered)
-        self._too_small = frozenset(squares_too_small(pose.homography, self.board.width, self.board.height,
+        self._too_small = frozenset(squares_too_small(pose.mapping, self.board.width, self.board.height,
                                                       self.config.tokens))
         return result
 

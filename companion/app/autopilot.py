@@ -30,31 +30,50 @@ SETTLE_FRAMES = 3
 
 def _state_summary(app) -> dict:
     """What a person sees of the game, in plain JSON."""
-    session = app.session
-    state = session.state
     board_screen = app.screen("board")
-    return {
+    summary = {
         "screen": app.root.ids.manager.current,
         "selected": list(app.selected) if app.selected else None,
+        "message": app.message,
+        "undo": app.undo_text,
+        "info": board_screen.info,
         "drawn": {k: sorted(map(list, v)) for k, v in board_screen.board_view.surface.drawn.items()},
+        "square_dp": board_screen.board_view.square_dp,
+        "dice_result": app.screen("dice").result,
+        "screens": {name: screen.autopilot_report() for name, screen in
+                    ((s.name, s) for s in app.root.ids.manager.screens) if hasattr(screen, "autopilot_report")},
+        "popups": [type(w).__name__ for w in _popups(app)],
+    }
+    if app.game is None:
+        return summary
+    state = app.game.state
+    summary.update({
+        "game_file": app.game_key,
         "pieces": {f"{p}-{n}": list(piece.at) if piece.at else None for (p, n), piece in state.pieces.items()},
         "life": {str(p.id): p.life for p in state.players},
         "rolls": [{"results": r["results"], "die": r["die"]} for r in state.rolls],
-        "turn": {"number": state.turn.number, "phase": state.turn.phase, "step": state.turn.step},
-        "history": session.history(app.lang),
-        "message": app.message,
-        "info": board_screen.info,
-        "dice_result": app.screen("dice").result,
-        "players": {str(p.id): {"life": p.life, "left": p.left, "mulligans": p.mulligans, "kept": p.kept,
-                                "commander_damage": {str(k): v for k, v in p.commander_damage.items()}}
+        "turn": {"number": state.turn.number, "phase": state.turn.phase, "step": state.turn.step,
+                 "active": list(state.turn.active), "horde": state.turn.horde},
+        "history": app.game.history(app.lang),
+        "players": {str(p.id): {"life": p.life, "poison": p.poison, "left": p.left, "mulligans": p.mulligans,
+                                "kept": p.kept, "commander_damage": {str(k): v for k, v in p.commander_damage.items()}}
                     for p in state.players},
-        "board_rows": session.board.to_rows(),
+        "board_rows": state.board.to_rows(),
+        "winner": state.winner,
+        "horde": {"city": state.horde.city_life, "result": state.horde.result, "wave": state.horde.wave}
+        if state.horde else None,
         "game": {"format": state.format, "planar_decks": {str(k): v for k, v in state.planar.decks.items()}
                  if state.planar else None, "events": len(state.events.deck) if state.events else None,
-                 "house": dict(state.house_rules)},
-        "screens": {name: screen.autopilot_report() for name, screen in
-                    ((s.name, s) for s in app.root.ids.manager.screens) if hasattr(screen, "autopilot_report")},
-    }
+                 "house": dict(state.house_rules), "starting_player": state.starting_player,
+                 "doubtful_squares": [list(at) for at in state.doubtful_squares]},
+    })
+    return summary
+
+
+def _popups(app) -> list:
+    from kivy.core.window import Window
+
+    return [w for w in Window.children if w is not app.root]
 
 
 def _tap_window_point(x: float, y: float) -> None:
@@ -63,6 +82,38 @@ def _tap_window_point(x: float, y: float) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
+
+
+def _scroll_into_view(widget) -> bool:
+    """Scroll the ScrollView holding `widget` so that it is fully shown; True when it had to move."""
+    from kivy.uix.scrollview import ScrollView
+
+    view, parent = None, widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            view = parent
+            break
+        parent = parent.parent
+    if view is None:
+        return False
+    _, bottom = view.parent.to_window(view.x, view.y)   # window coordinates, both
+    _, y = widget.to_window(widget.x, widget.y)
+    if bottom - 1 <= y and y + widget.height <= bottom + view.height + 1:
+        return False
+    view.scroll_to(widget, padding=10, animate=False)
+    return True
+
+
+def _tap_square(app, at) -> None:
+    """Tap a square of the board as a finger does: a square out of the view is brought back with the
+    whole board; where squares are too small, the first tap zooms in around it (the board view's
+    rule), then the square is tapped where it now is."""
+    view = app.screen("board").board_view
+    if not view.collide_point(*view.to_widget(*view.window_point_of(at))):
+        view.fit()  # off the view: "Whole board" first
+    if view.square_dp < view.finger_dp:
+        _tap_window_point(*view.window_point_of(at))
+    _tap_window_point(*view.window_point_of(at))
 
 
 def _export_window(path: Path) -> None:
@@ -175,18 +226,19 @@ def run_script(script: dict, report_path: Path) -> int:
         step = steps.pop(0)
         (kind, value), = step.items()
         if kind == "tap_token":
-            at = app.session.piece(tuple(value)).at
-            _tap_window_point(*app.screen("board").board_view.window_point_of(at))
+            _tap_square(app, app.game.state.pieces[tuple(value)].at)
         elif kind == "tap_square":
-            _tap_window_point(*app.screen("board").board_view.window_point_of(tuple(value)))
+            _tap_square(app, tuple(value))
         elif kind == "tap_drawn":  # the first drawn square of a layer other than the selected token's own
             view = app.screen("board").board_view
-            own = app.session.piece(app.selected).at
-            target = min(at for at in view.surface.drawn[value] if at != own)
-            _tap_window_point(*view.window_point_of(target))
+            own = app.game.state.pieces[tuple(app.selected)].at
+            _tap_square(app, min(at for at in view.surface.drawn[value] if at != own))
         elif kind == "tap":
             widget = _find_target(app, value)
-            _tap_window_point(*widget.to_window(*widget.center))
+            if _scroll_into_view(widget):  # as a person scrolls to a button first; tap once it has moved
+                steps.insert(0, step)
+            else:
+                _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "tap_text":
             widget = _find_text(app, value)
             _tap_window_point(*widget.to_window(*widget.center))

@@ -50,9 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     from kivy.uix.widget import Widget
 
     from boards.generator import generate_board
-    from boards.tokens import render_token
     from companion.app.widgets.board_image import board_picture
     from companion.app.widgets.board_view import BoardView
+    from companion.app.widgets.token_art import screen_token
     from companion.rules import Piece, overlays
 
     EventLoop.ensure_window()
@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     view = BoardView(size=Window.size)
     Window.add_widget(view)
     view.set_picture(board_picture(board), (board.width, board.height))
-    view.surface.draw_tokens([(p.player, p.number, p.at) for p in pieces], render_token)
+    view.surface.draw_tokens([((p.player, p.number, p.kind), p.at) for p in pieces],
+                             lambda key, diameter: screen_token(*key[:2], diameter, key[2]))
 
     turn = [0]
 

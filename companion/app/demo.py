@@ -11,12 +11,14 @@ tokens the table moves.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from boards import Board, library_boards, load_board
+from companion.game import Dice, Game, GameSetup, PlayerSetup, prebuilt_event_deck
 from companion.rules import Piece, distance
 
 DEMO_PLAYERS = (("Anna", 1), ("Bruno", 2))
-DEMO_SEED = 11  # seeds the demo's set-up: deck order and the first roll (see GameSession._start_demo)
+DEMO_SEED = 11  # seeds the demo's set-up: deck order and the first roll (see start_demo)
 # Real planes (Planechase, 2009), so the table screen reads like a real game.
 DEMO_PLANAR_DECKS = (("Naya", "Sokenzan", "Raven's Run", "The Great Forest", "Turri Island"),
                      ("Agyrem", "Tazeem", "Goldmeadow", "Velis Vel", "The Dark Barony"))
@@ -73,6 +75,30 @@ def demo_pieces(board: Board) -> list[Piece]:
                                 keywords=frozenset(card.keywords), at=at))
             taken.add(at)
     return pieces
+
+
+def start_demo(save_dir: Path) -> tuple[Game, tuple[int, int]]:
+    """The demo game, saved in `save_dir`, in the first player's creature movement step with their
+    flyer's dice rolled; returns the game and that flyer's token (shown selected: a newcomer sees
+    overlays at once).
+
+    It is set up with seeded dice (same deck order and same first roll every time, so a newcomer
+    and the screenshots always see the flyer's moves), then plays with real dice."""
+    board = demo_board()
+    players = [PlayerSetup(name, colour, planar_deck=list(planes))
+               for (name, colour), planes in zip(DEMO_PLAYERS, DEMO_PLANAR_DECKS)]
+    setup = GameSetup(players=players, board=board, starting_player=DEMO_PLAYERS[0][1],
+                      events=prebuilt_event_deck(), planechase=True)
+    game = Game.new(setup, save_dir=save_dir, dice=Dice.seeded(DEMO_SEED))
+    for piece in demo_pieces(board):
+        game.add_piece(piece)
+    while game.state.turn.phase != "movement" or game.state.turn.step != "creatures":
+        game.next_phase()
+    active = game.state.turn.active[0]
+    focus = next(p.token for p in game.state.pieces_of(active) if p.kind == "creature" and "flying" in p.keywords)
+    game.roll_movement(focus)
+    game.dice = Dice.system()
+    return game, focus
 
 
 # -- the demo's camera ---------------------------------------------------------------------------

@@ -1,9 +1,9 @@
-"""TacticalApp: the shell (navigation, language, undo/redo) around the registered screens.
+"""TacticalApp: the shell (navigation, language, undo/redo, messages) around the registered screens.
 
-The app keeps only UI state (language, selected token, current screen). Game
-state lives in `companion.game`; every button goes through `perform`, which
-calls one game method (the game saves itself) and bumps `revision`, the one
-property screens watch to redraw from the state.
+The app keeps only UI state (language, selected token, current screen) and the game in progress,
+`app.game`, a `companion.game.Game`. Every button calls one of its methods through `play`, which
+shows a refusal in the UI language instead of crashing (the game saves itself after every action)
+and bumps `revision`, the one property screens watch to redraw from the state.
 """
 from __future__ import annotations
 
@@ -17,10 +17,15 @@ from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, Str
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import i18n
+from companion.app import games
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
+from companion.app.preferences import Preferences
 from companion.app.screens import screen_class
-from companion.app.session import GameSession
+from companion.app.screens.history.presenter import last_action, undo_label
+from companion.app.screens.table.presenter import SEAT_LAYOUTS
+from companion.app.words import refusal
+from companion.game import Game, GameError, GameSetup, SaveError
 
 log = logging.getLogger(__name__)
 # Before grabbing a screenshot, let layouts settle and animations end: a few frames AND some time,
@@ -28,7 +33,9 @@ log = logging.getLogger(__name__)
 SCREENSHOT_MIN_FRAMES = 6
 SCREENSHOT_MIN_S = 1.0
 SHOT_SWITCH_S = 0.5  # after switching screen: the dice animation lasts 0.35 s
-
+MESSAGE_S = 8.0      # a message stays this long over the screen (it never moves the layout)
+REFUSALS = (GameError, SaveError, ValueError)  # shown to the table, never a crash (house-rules and
+# event-deck errors are ValueErrors naming the file and field)
 
 SCREENSHOT_MAX_BYTES = 250_000  # docs/screenshots stay light in the repository
 
@@ -49,14 +56,14 @@ def compact_png(path: Path) -> None:
 class TacticalApp(App):
     lang = StringProperty("fr")
     revision = NumericProperty(0)          # bumped after every game action: screens redraw on it
+    game = ObjectProperty(None, allownone=True)  # the companion.game.Game in progress, or None
     selected = ObjectProperty(None, allownone=True)  # selected token (player, number) or None
-    message = StringProperty("")           # last status/error line shown in the top bar
-    seat_layout = OptionProperty("upright", options=("upright", "facing", "ends"))  # table screen: how the seats'
-    # panels turn to face their players (see screens.table.seat_places)
+    message = StringProperty("")           # last status/error line, shown over the screen for a while
+    undo_text = StringProperty("")         # the Undo button: what it will undo
+    seat_layout = OptionProperty("upright", options=SEAT_LAYOUTS)  # table screen: the quick turn of every panel
     camera_source = StringProperty("")     # camera screen: "0", a stream URL or a file; "" = the default camera
     camera_view = ObjectProperty(None, allownone=True)  # what the camera sees against the game (the Board
     # screen's "seen by the camera, to confirm"), set by the camera screen
-    session: GameSession
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,
                  start_screen: str | None = None, lang: str | None = None, data_dir: Path | None = None, **kwargs):
@@ -67,9 +74,11 @@ class TacticalApp(App):
         self.demo = demo
         self.shots = list(shots or [])
         self.start_screen = start_screen
+        self.forced_lang = lang
         self.lang = lang or system_language()
         self.forced_data_dir = data_dir
         self.exit_code = 0
+        self._message_clear = None
 
     # -- strings -------------------------------------------------------
     def t(self, key: str, _lang: str | None = None, **fields) -> str:
@@ -79,20 +88,39 @@ class TacticalApp(App):
     # -- life cycle ----------------------------------------------------
     @property
     def save_dir(self) -> Path:
-        """Where the game autosaves: App.user_data_dir unless a directory was given (tests, demo)."""
-        return Path(self.forced_data_dir or self.user_data_dir)
+        """Where the games autosave: the app's data folder (Android: its private storage) unless a
+        directory was given (tests, demo)."""
+        if self.forced_data_dir:
+            return Path(self.forced_data_dir)
+        from companion.app.platform_services import ON_ANDROID
+
+        return Path(self.user_data_dir) if ON_ANDROID else games.desktop_data_dir(self.name)
 
     def build(self):
         load_kv_beside(__file__)
-        self.session = GameSession(self.save_dir, demo=self.demo)
+        self.prefs = Preferences.load(self.save_dir)
+        if self.forced_lang is None and self.prefs.lang:
+            self.lang = self.prefs.lang
+        if self.prefs.seat_layout in SEAT_LAYOUTS:
+            self.seat_layout = self.prefs.seat_layout
+        notices: list = []
+        game, problem = games.open_latest(self.save_dir, notices)
+        if game is None and problem is None and self.demo:
+            from companion.app.demo import start_demo
+
+            game, self.selected = start_demo(self.save_dir)  # a newcomer sees a token's overlays at once
+        self.game = game
         root = self._build_root()
         self.root = root  # screens are built on first use (launch time), and they reach the app through it
         keep_screen_awake(True)
-        first = self.start_screen or ("board" if self.session.has_game else "newgame")
+        first = self.start_screen or ("board" if self.game is not None else "newgame")
         root.ids.manager.current = self.screen(first).name
         Clock.schedule_once(lambda dt: self._mark_nav(first), 0)
-        if self.demo and self.session.demo_focus is not None:
-            self.selected = self.session.demo_focus  # a newcomer sees overlays at once
+        if problem is not None:
+            notices.append(problem)
+        if notices:  # damaged saves skipped, repaired, read-only: the table is told at start-up
+            self.say("\n".join(refusal(notice, self.lang) for notice in notices))
+        self.on_revision()
         if self.shots:
             self._wait_then(self._next_shot)
         return root
@@ -106,7 +134,7 @@ class TacticalApp(App):
 
     def on_stop(self):
         keep_screen_awake(False)
-        self.session.close()
+        games.close(self.game)
 
     def screen(self, name: str):
         """The screen registered as `name`, built the first time it is asked for (keeps launch fast)."""
@@ -125,24 +153,116 @@ class TacticalApp(App):
             if getattr(button, "screen_name", None):
                 button.state = "down" if button.screen_name == name else "normal"
 
-    # -- actions -------------------------------------------------------
-    def perform(self, action: str, *args, **kwargs):
-        """Run one game action through the session; on a refused action show why instead of crashing."""
+    # -- the game ------------------------------------------------------
+    @property
+    def game_key(self) -> str:
+        """The game's save file name: what display choices (panel turns) are kept under."""
+        store = self.game.store if self.game is not None else None
+        return store.path.name if store is not None else ""
+
+    def play(self, action: str, *args, **kwargs):
+        """Call one `companion.game.Game` method; a refused action says why (in the UI language)
+        instead of crashing, and a bug never kills a game in progress. Returns its result, or None."""
+        if self.game is None:
+            self.say(self.t("errors.no_game"))
+            return None
         try:
-            result = getattr(self.session, action)(*args, **kwargs)
-        except self.session.refusals as exc:
-            self.message = str(exc)
+            result = getattr(self.game, action)(*args, **kwargs)
+        except REFUSALS as exc:
+            self.say(refusal(exc, self.lang))
+            fresh = games.reopened_if_broken(self.game)
+            if fresh is not None:  # the save could not be checked after an error: show what is on disk
+                self._switch_to(fresh)
             return None
-        except Exception:  # a bug must not kill a game in progress: log it, show it, keep the table going
+        except Exception:
             log.error("action %s failed:\n%s", action, traceback.format_exc())
-            self.message = self.t("errors.internal", action=action)
+            self.say(self.t("errors.internal", action=action))
             return None
-        self.message = ""
+        self.say("")
         self.revision += 1
         return result
 
+    def undo(self) -> None:
+        """Undo the last action and say what was undone."""
+        what = last_action(self.game, self.lang)
+        if self.play("undo") is not None and what:
+            self.say(self.t("nav.undone", what=what))
+
+    def start_game(self, setup: GameSetup, *, confirmed: bool = False) -> bool:
+        """Start the game set up on the New game screen. Over a game in progress, ask first: that game
+        stays saved and listed, to continue later."""
+        if games.in_progress(self.game) and not confirmed:
+            from companion.app.widgets.controls import ConfirmPopup
+
+            state = self.game.state
+            popup = ConfirmPopup(title=self.t("newgame.replace_title"),
+                                 question=self.t("newgame.replace_question", turn=state.turn.number,
+                                                 players=", ".join(p.name for p in state.players)),
+                                 yes=self.t("newgame.replace_yes"), no=self.t("table.cancel"))
+            popup.on_agree = lambda: self.start_game(setup, confirmed=True)
+            popup.open()
+            return False
+        try:
+            game = games.start(setup, self.save_dir)
+        except REFUSALS as exc:
+            self.say(refusal(exc, self.lang))
+            return False
+        self._switch_to(game)
+        self.show("board")
+        return True
+
+    def open_game(self, path: Path) -> bool:
+        """Continue a saved game."""
+        from companion.game import load_game
+
+        if self.game is not None and self.game.store is not None and self.game.store.path == Path(path):
+            self.show("board")
+            return True
+        try:
+            game = load_game(path)
+        except SaveError as exc:
+            self.say(self.t("saves.cannot_continue", error=refusal(exc, self.lang)))
+            return False
+        self._switch_to(game)
+        notices = games.opening_notices(game)
+        if notices:
+            self.say("\n".join(refusal(notice, self.lang) for notice in notices))
+        self.show("board")
+        return True
+
+    def _switch_to(self, game: Game) -> None:
+        games.close(self.game)
+        self.game = game
+        self.selected = None
+        self.say("")
+        self.revision += 1
+
+    def on_revision(self, *_):
+        self.undo_text = undo_label(self.game, self.lang)
+
     def on_lang(self, *_):
         self.revision += 1
+
+    def set_language(self, lang: str) -> None:
+        """The table chose a language: kept for the next runs."""
+        self.lang = lang
+        if hasattr(self, "prefs"):
+            self.prefs.lang = lang
+            self.prefs.save()
+
+    def on_seat_layout(self, *_):
+        if hasattr(self, "prefs") and self.prefs.seat_layout != self.seat_layout:
+            self.prefs.seat_layout = self.seat_layout
+            self.prefs.save()
+
+    # -- messages ------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Show a status or refusal line over the screen for a while (the layout never moves)."""
+        self.message = text
+        if self._message_clear is not None:
+            self._message_clear.cancel()
+        self._message_clear = Clock.schedule_once(lambda dt: setattr(self, "message", ""), MESSAGE_S) if text \
+            else None
 
     # -- screenshots ---------------------------------------------------
     def _wait_then(self, callback, *, frames: int = SCREENSHOT_MIN_FRAMES, seconds: float = SCREENSHOT_MIN_S) -> None:

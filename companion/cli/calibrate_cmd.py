@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if result is None or not result.found:
         print(f"tactical calibrate: {source.name}: {last_error}", file=sys.stderr)
         return 1
-    calibration = Calibration(result.width, result.height, result.homography, result.profile, source.name)
+    calibration = Calibration.from_scan(result, source.name)
     try:
         path = calibration.save(out)
     except OSError as exc:

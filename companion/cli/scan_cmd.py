@@ -77,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
     from vision import scan
     from vision.debug import draw_scan
 
+    if args.debug_image and not cv2.haveImageWriter(str(args.debug_image)):
+        print(f"tactical scan: --debug-image {args.debug_image}: not an image file name (use .png or .jpg)",
+              file=sys.stderr)
+        return 2
     try:
         image = read_image(args.image)
         board = load_board(args.board) if args.board else None
@@ -87,7 +91,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result = scan(image, board=board, grid=args.grid, config=config, profile=profile)
     if args.debug_image:
-        if not cv2.imwrite(str(args.debug_image), draw_scan(image, result)):
+        try:
+            written = cv2.imwrite(str(args.debug_image), draw_scan(image, result))
+        except cv2.error:
+            written = False
+        if not written:
             print(f"tactical scan: cannot write {args.debug_image}", file=sys.stderr)
             return 2
     print(json.dumps(result.to_dict(), indent=1) if args.json else summary(result))

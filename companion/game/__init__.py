@@ -15,7 +15,9 @@ The app codes against this module only::
     game.state                                            # GameState: players, pieces, turn, events, planar, horde
 
     path = latest_game(app.user_data_dir)                 # offer to continue
-    game = load_game(path)                                # game.recovered says if a backup was restored
+    game = load_game(path)                                # game.recovered: what a repair kept and lost
+    list_games(app.user_data_dir)                         # every game: status (ok / damaged / read-only /
+                                                          # locked), problem, summary (see docs/game.md)
 
 Every change is a `Game` method that records one serialisable `Action` (dice results included);
 `game.state` is the fold of the actions up to the undo cursor. Rule errors raise `GameError`
@@ -31,11 +33,12 @@ from companion.game.reducer import Action
 from companion.game.state import (FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PHASES, PREGAME, EventState,
                                   GameSetup, GameState, HordeState, HordeWave, PlanarState, Player, PlayerSetup,
                                   Turn)
-from companion.game.store import GameStore, SavedGame, latest_game, list_games, load_game
+from companion.game.store import GameStore, GameSummary, SavedGame, inspect_game, latest_game, list_games, load_game
 
 __all__ = [
     "Game", "GameSetup", "PlayerSetup", "HordeWave", "GameState", "Player", "Turn", "EventState", "PlanarState",
-    "HordeState", "Action", "Dice", "GameStore", "SavedGame", "latest_game", "list_games", "load_game",
+    "HordeState", "Action", "Dice", "GameStore", "SavedGame", "GameSummary", "inspect_game", "latest_game",
+    "list_games", "load_game",
     "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",
     "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError",
     "FORMATS", "PHASES", "MOVEMENT_STEPS", "PREGAME", "HORDE_DIFFICULTIES", "MOVEMENT_DICE", "PLANAR_FACES",

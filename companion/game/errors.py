@@ -1,6 +1,10 @@
 """Errors of the game layer: each says what is wrong, and where or which rule."""
 from __future__ import annotations
 
+import re
+
+from boards.yamlfile import FileError
+
 
 class GameError(ValueError):
     """An action the rules (or the game's state) do not allow; `rule` names the rule when one applies."""
@@ -10,22 +14,40 @@ class GameError(ValueError):
         super().__init__(f"{message} ({rule})" if rule else message)
 
 
-class EventDeckError(ValueError):
-    """An event deck list that cannot be used, with the file, the entry (1-based) and the field."""
+class EventDeckError(FileError):
+    """An event deck list that cannot be used, with the file, its line, the entry (1-based) and the field."""
 
-    def __init__(self, message: str, *, path=None, entry: int | None = None, field: str | None = None):
-        self.message, self.path, self.entry, self.field = message, path, entry, field
-        where = [str(path)] if path is not None else []
-        if entry is not None:
-            where.append(f"entry {entry}")
-        if field is not None:
-            where.append(f"field '{field}'")
-        super().__init__((", ".join(where) + ": " if where else "") + message)
+    def __init__(self, message: str, *, path=None, line: int | None = None, entry: int | None = None,
+                 field: str | None = None):
+        self.entry = entry
+        super().__init__(message, path=path, line=line, field=field)
+
+    def __str__(self) -> str:
+        where = [f"{self.path}" + (f":{self.line}" if self.line else "")] if self.path is not None else []
+        if self.entry is not None:
+            where.append(f"entry {self.entry}")
+        if self.field is not None:
+            where.append(f"field '{self.field}'")
+        return (", ".join(where) + ": " if where else "") + self.message
+
+
+def _when(path) -> str:
+    """'game-20260501-2014…' → '2026-05-01 20:14': the date a save is named after, as people read it."""
+    match = re.match(r"game-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})", getattr(path, "name", str(path or "")))
+    return f"{match[1]}-{match[2]}-{match[3]} {match[4]}:{match[5]}" if match else str(getattr(path, "name", path))
 
 
 class SaveError(RuntimeError):
-    """A save file that cannot be read; `path` is the file, `restored_from` the backup used, if any."""
+    """A save that cannot be read or written, or a report of what was repaired (`Game.recovered`).
 
-    def __init__(self, message: str, *, path=None, restored_from=None):
-        self.message, self.path, self.restored_from = message, path, restored_from
+    `path` is the file; `restored_from` the backup used, if any; `entry` the journal entry (from 1)
+    where a replay failed; `kept` / `lost` the entries a repair kept and lost (lost None: unknown).
+    `key` + `fields` word it for the table through companion.i18n (area `store`)."""
+
+    def __init__(self, message: str, *, path=None, restored_from=None, entry: int | None = None,
+                 key: str = "store.error", kept: int | None = None, lost: int | None = None, **fields):
+        self.message, self.path, self.restored_from, self.entry = message, path, restored_from, entry
+        self.key, self.kept, self.lost = key, kept, lost
+        self.fields = {"name": getattr(path, "name", path), "when": _when(path), "problem": message,
+                       "reason": message, "kept": kept, "lost": lost, **fields}
         super().__init__(f"{path}: {message}" if path is not None else message)

@@ -8,7 +8,8 @@ A deck list is a YAML file::
 
 `supertype` (magical | natural, MT 7.06.b), `turns` (the turn-counter box X, MT 7.06.d) and
 `text` may be left empty (null) when the table has not written them yet: the game then asks
-for the counter when such an event is revealed. Loading is `yaml.safe_load` only.
+for the counter when such an event is revealed. Files are read by `boards.yamlfile` (bounded, safe
+constructor only) and every field is type-checked; errors name the file, line, entry and field.
 """
 from __future__ import annotations
 
@@ -16,15 +17,33 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-
-from boards.yamlfile import read_yaml
+from boards.yamlfile import (Limits, ListOf, Nullable, OneOf, Record, Text, Whole, YamlDocument, plain_document,
+                             read_yaml_file)
 from companion.game.errors import EventDeckError
 
 RARITY_LIMITS = {"mythic": 1, "uncommon": 2, "common": 4}  # MT 7.02.c
 SUPERTYPES = ("magical", "natural")  # MT 7.06.b
-CARD_KEYS = {"name", "count", "rarity", "supertype", "turns", "text"}
-DECK_KEYS = {"name", "note", "cards"}
+MAX_CARDS, MAX_COPIES = 500, 1000
+CARD = Record({
+    "name": Text(200, say="the event's name (a text of at most 200 characters)"),
+    "count": Whole(1, MAX_COPIES, say=f"a whole number of copies ≥ 1 (at most {MAX_COPIES})"),
+    "rarity": OneOf(tuple(RARITY_LIMITS)),
+    "supertype": Nullable(OneOf(SUPERTYPES, say="magical or natural (MT 7.06.b), or empty")),
+    "turns": Nullable(Whole(1, 1000, say="a turn counter ≥ 1 (MT 7.06.d), or empty")),
+    "text": Nullable(Text(4000, empty=True)),
+}, required=("name", "rarity"))
+DECK = Record({"name": Nullable(Text(200)), "note": Nullable(Text(4000, empty=True)),
+               "cards": ListOf(CARD, min_items=1, max_items=MAX_CARDS, say="a non-empty list of cards")})
+DECK_LIMITS = Limits(max_bytes=4 << 20, max_depth=8)
 PREBUILT_PATH = Path(__file__).parent / "data" / "prebuilt-events.yaml"
+
+
+def _deck_error(message, *, path=None, line=None, at=()) -> EventDeckError:
+    """Field paths of a deck ("cards", 2, "rarity") as the entry (from 1) and the field people read."""
+    if len(at) >= 2 and at[0] == "cards" and isinstance(at[1], int):
+        return EventDeckError(message, path=path, line=line, entry=at[1] + 1,
+                              field=str(at[2]) if len(at) > 2 else None)
+    return EventDeckError(message, path=path, line=line, field=str(at[0]) if at else None)
 
 
 @dataclass(frozen=True)
@@ -67,71 +86,35 @@ def check_deck_size(cards, players: int, path=None) -> None:
             "(25 for two players, +4 per extra player, MT 7.02.a)", path=path, field="cards")
 
 
-def _entry_error(path, index, field, message):
-    return EventDeckError(message, path=path, entry=index, field=field)
-
-
-def _parse_card(entry, index: int, path) -> tuple[EventCard, int]:
-    if not isinstance(entry, dict):
-        raise _entry_error(path, index, None, "expected a mapping with name, count, rarity, supertype, turns, text")
-    unknown = sorted(set(map(str, entry)) - CARD_KEYS)
-    if unknown:
-        raise _entry_error(path, index, unknown[0], f"unknown key; expected some of {sorted(CARD_KEYS)}")
-    name = entry.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise _entry_error(path, index, "name", "expected the event's name (text)")
-    count = entry.get("count", 1)
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise _entry_error(path, index, "count", f"expected a whole number of copies ≥ 1, got {count!r}")
-    rarity = entry.get("rarity")
-    if rarity not in RARITY_LIMITS:
-        raise _entry_error(path, index, "rarity", f"expected one of {', '.join(RARITY_LIMITS)}, got {rarity!r}")
-    supertype = entry.get("supertype")
-    if supertype is not None and supertype not in SUPERTYPES:
-        raise _entry_error(path, index, "supertype",
-                           f"expected magical or natural (MT 7.06.b), or empty, got {supertype!r}")
-    turns = entry.get("turns")
-    if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
-        raise _entry_error(path, index, "turns", f"expected a turn counter ≥ 1 (MT 7.06.d), or empty, got {turns!r}")
-    text = entry.get("text") or ""
-    if not isinstance(text, str):
-        raise _entry_error(path, index, "text", "expected text")
-    return EventCard(name.strip(), rarity, supertype, turns, text), count
-
-
 def parse_event_deck(data, path=None) -> EventDeckList:
-    """Check a loaded deck list (MT 7.02.b–c copies by rarity); errors name the entry and field."""
-    if not isinstance(data, dict):
-        raise EventDeckError("expected a mapping with 'name' and 'cards'", path=path)
-    unknown = sorted(set(map(str, data)) - DECK_KEYS)
-    if unknown:
-        raise EventDeckError(f"unknown key; expected some of {sorted(DECK_KEYS)}", path=path, field=unknown[0])
-    cards_data = data.get("cards")
-    if not isinstance(cards_data, list) or not cards_data:
-        raise EventDeckError("expected a non-empty list of cards", path=path, field="cards")
+    """Check a deck list (MT 7.02.b–c copies by rarity); errors name the file, line, entry and field."""
+    document = data if isinstance(data, YamlDocument) else plain_document(data, path=path, error=_deck_error)
+    if not isinstance(document.data, dict):
+        raise document.fail("expected a mapping with 'name' and 'cards'")
+    deck = DECK.check({"cards": None, **document.data}, document)
     cards: list[EventCard] = []
     copies: Counter[str] = Counter()
     rarity_of: dict[str, str] = {}
-    for index, entry in enumerate(cards_data, start=1):
-        card, count = _parse_card(entry, index, path)
+    for index, entry in enumerate(deck["cards"]):
+        card = EventCard(entry["name"], entry["rarity"], entry.get("supertype"), entry.get("turns"),
+                         entry.get("text") or "")
+        count = entry.get("count", 1)
         key = card.name.casefold()
         if rarity_of.setdefault(key, card.rarity) != card.rarity:
-            raise _entry_error(path, index, "rarity", f"'{card.name}' is listed earlier as {rarity_of[key]}")
+            raise document.fail(f"'{card.name}' is listed earlier as {rarity_of[key]}", ("cards", index, "rarity"))
         copies[key] += count
         limit = RARITY_LIMITS[card.rarity]
         if copies[key] > limit:
-            raise _entry_error(path, index, "count",
-                               f"{copies[key]} copies of '{card.name}', but a {card.rarity} event "
-                               f"may appear at most {limit} time(s) (MT 7.02.c)")
+            raise document.fail(f"{copies[key]} copies of '{card.name}', but a {card.rarity} event "
+                                f"may appear at most {limit} time(s) (MT 7.02.c)", ("cards", index, "count"))
         cards.extend([card] * count)
-    name = data.get("name") or (Path(path).stem if path else "Events")
-    return EventDeckList(str(name), tuple(cards))
+    name = deck.get("name") or (Path(path).stem if path else "Events")
+    return EventDeckList(name, tuple(cards))
 
 
 def load_event_deck(path) -> EventDeckList:
     """Read and check a deck list file (YAML or JSON); raise EventDeckError saying where it is wrong."""
-    data = read_yaml(path, lambda message: EventDeckError(message, path=path))
-    return parse_event_deck(data, path)
+    return parse_event_deck(read_yaml_file(path, limits=DECK_LIMITS, error=_deck_error), path)
 
 
 def prebuilt_event_deck() -> EventDeckList:

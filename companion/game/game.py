@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Callable
 
 import yaml
 
+from boards.yamlfile import FileError, Limits, read_yaml_file
 from companion.game import reducer
 from companion.game.dice import Dice
 from companion.game.errors import GameError, SaveError
 from companion.game.events import EventDeckList
 from companion.game.history import HistoryEntry, describe, summarise
+from companion.game.journal import SAVE_FORMAT, SAVE_VERSION
 from companion.game.reducer import Action, NeedsShuffle, apply
 from companion.game.state import HORDE_DIFFICULTIES, GameSetup, GameState, HordeWave, piece_to_dict
 from companion.rules import Piece, movement_allowance, movement_dice
@@ -24,9 +26,8 @@ from companion.rules import Piece, movement_allowance, movement_dice
 if TYPE_CHECKING:  # store.py imports this module
     from companion.game.store import GameStore
 
-SAVE_FORMAT = "magic-tactical-game"
-SAVE_VERSION = 1
 SNAPSHOT_EVERY = 16
+EXPORT_LIMITS = Limits(max_bytes=64 << 20, max_depth=32, max_values=4_000_000, max_text=8_000_000)
 
 
 def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
@@ -41,6 +42,8 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         else dice.choice([p.colour for p in setup.players]),
         "events": [c.to_dict() for c in dice.shuffled(list(events))] if events is not None else None,
     }
+    if setup.doubtful_squares:
+        data["doubtful_squares"] = [list(at) for at in setup.doubtful_squares]
     if setup.planechase:
         data["planar_decks"] = [[p.colour, dice.shuffled(list(p.planar_deck))] for p in setup.players]
     if setup.format == "horde":
@@ -64,7 +67,7 @@ class Game:
     dice: Dice
     clock: Callable[[], datetime] = local_now
     store: GameStore | None = None
-    recovered: SaveError | None = None  # set by load_game when a damaged save was replaced by its backup
+    recovered: SaveError | None = None  # set by load_game when it repaired the save: what was wrong, kept, lost
 
     def __post_init__(self):
         self._actions: list[Action] = []
@@ -83,16 +86,15 @@ class Game:
         game = cls(dice or Dice.system(), clock)
         data = setup_to_data(setup, game.dice)
         game._record("start", data)
-        if save_dir is not None:
-            game.store = GameStore.create(save_dir)
-            game.store.append({"op": "do", "action": game._actions[0].to_dict()})
+        if save_dir is not None:  # the game's files appear with their first entry, or not at all
+            game.store = GameStore.create(save_dir, {"op": "do", "action": game._actions[0].to_dict()})
         return game
 
     @classmethod
     def replay(cls, ops: list[dict], *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
                where: str = "journal") -> "Game":
         """Rebuild a game from journal operations ({"op": "do", "action"} | {"op": "undo"} | {"op": "redo"});
-        a bad operation raises SaveError naming its position."""
+        ANY failure of an operation raises SaveError naming its position (`.entry`, from 1)."""
         game = cls(dice or Dice.system(), clock)
         for index, op in enumerate(ops, start=1):
             try:
@@ -105,7 +107,10 @@ class Game:
                 else:
                     raise ValueError(f"unknown operation {op!r}")
             except (GameError, ValueError, NeedsShuffle) as exc:
-                raise SaveError(f"{where} entry {index} cannot be replayed: {exc}") from None
+                raise SaveError(f"{where} entry {index} cannot be replayed: {exc}", entry=index) from None
+            except Exception as exc:  # a malformed entry the reducer did not foresee: still the save's fault
+                raise SaveError(f"{where} entry {index} cannot be replayed ({type(exc).__name__}: {str(exc)[:120]})",
+                                entry=index) from None
         return game
 
     def to_dict(self) -> dict:
@@ -142,11 +147,12 @@ class Game:
     @classmethod
     def import_file(cls, path: str | Path, *, dice: Dice | None = None,
                     clock: Callable[[], datetime] = local_now) -> "Game":
-        """Read a file written by `export` (YAML or JSON, safe_load only); SaveError says what is wrong."""
+        """Read a file written by `export` (YAML or JSON, through the bounded reader of boards.yamlfile);
+        SaveError says what is wrong."""
         path = Path(path)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            data = read_yaml_file(path, limits=EXPORT_LIMITS).data
+        except FileError as exc:
             raise SaveError(f"cannot read the game file: {exc}", path=path) from None
         return cls.from_dict(data, dice=dice, clock=clock, where=str(path))
 

@@ -155,6 +155,9 @@ def _start(state: GameState, data: dict) -> None:
     state.format, state.planechase = fmt, bool(data.get("planechase"))
     state.board_name = data.get("board_name", "")
     state.board_rows = list(data.get("board_rows") or [])
+    doubtful = data.get("doubtful_squares") or []
+    _require(isinstance(doubtful, list), "'doubtful_squares' must be a list of squares")
+    state.doubtful_squares = [_check_square(state, at) for at in doubtful if at is not None]
     state.players = [Player(p["colour"], str(p.get("name") or f"Player {p['colour']}"), p.get("team"), life)
                      for p in players]
     if fmt == "two_headed_giant":
@@ -533,7 +536,9 @@ def _commander_damage(state: GameState, data: dict) -> None:
     """Commander damage is also life loss, so it goes through the same life rules."""
     player = _player(state, data.get("player"))
     source = _player(state, data.get("source"))
-    amount = _int(data, "amount", minimum=0)
+    amount = _int(data, "amount")  # negative: the table takes back damage entered by mistake
+    _require(player.commander_damage.get(source.id, 0) + amount >= 0,
+             f"{player.name} has taken only {player.commander_damage.get(source.id, 0)} damage from {source.name}'s commander")
     player.commander_damage[source.id] = player.commander_damage.get(source.id, 0) + amount
     _change_life(state, {"player": player.id, "amount": -amount})
 
@@ -762,6 +767,7 @@ def _set_square(state: GameState, data: dict) -> None:
     codes[x] = square.code
     # A new list, never an edit in place: states share their rows with the snapshots kept for undo.
     state.board_rows = [*state.board_rows[:y], " ".join(codes), *state.board_rows[y + 1:]]
+    state.doubtful_squares = [square for square in state.doubtful_squares if square != at]
     if not square.walkable:
         standing = next((p for p in state.pieces.values() if p.at == at and "flying" not in p.keywords), None)
         _require(standing is None, f"token {standing and standing.player}-{standing and standing.number} stands on "

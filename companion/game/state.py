@@ -72,6 +72,7 @@ class GameSetup:
     horde_difficulty: str = "beginner"
     horde_waves: list[HordeWave] | None = None  # None = waves known by counts only
     secret_boss: str = "Boss secret"
+    doubtful_squares: tuple[tuple[int, int], ...] = ()  # a board read from a photo: squares to confirm (MT 2.02.e)
 
 
 @dataclass
@@ -160,6 +161,7 @@ class GameState:
     horde: HordeState | None = None
     rolls: list[dict] = field(default_factory=list)  # the roll log
     winner: list[int] | None = None
+    doubtful_squares: list[tuple[int, int]] = field(default_factory=list)  # still to confirm (MT 2.02.e)
 
     # -- queries ---------------------------------------------------------
     def player(self, player_id: int) -> Player:

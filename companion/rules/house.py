@@ -8,10 +8,11 @@ options it changes in a small YAML file, e.g.::
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boards.yamlfile import read_yaml
+from boards.yamlfile import (FileError, Flag, Limits, OneOf, Record, Whole, YamlDocument, file_error,
+                             plain_document, read_yaml_file)
 
 from companion.rules.geometry import METRICS
 
@@ -19,13 +20,24 @@ LANDWALK_READINGS = ("start_square", "start_or_end_square")
 UNCERTAIN_READINGS = ("colour", "square")
 
 
-class HouseRulesError(ValueError):
-    """A house-rules file or value that cannot be used, naming the file and the field."""
+class HouseRulesError(FileError):
+    """A house-rules file or value that cannot be used, naming the file, its line and the field."""
 
-    def __init__(self, message: str, *, path=None, field=None):
-        self.message, self.path, self.field = message, path, field
-        where = ", ".join(filter(None, [str(path) if path else None, f"field '{field}'" if field else None]))
-        super().__init__(f"{where}: {message}" if where else message)
+
+_error = file_error(HouseRulesError)
+# Every option, its type and its range: the one check of files, of the app's form and of code.
+OPTIONS = Record({
+    "metric": OneOf(METRICS),
+    "die_sides": OneOf((10, 12)),
+    "extra_die_threshold": Whole(0, 100),
+    "landwalk_reading": OneOf(LANDWALK_READINGS),
+    "reach_zero_as_one": Flag(),
+    "spell_zero_as_one": Flag(),
+    "planeswalker_move_loyalty": Whole(-100, 100),
+    "haste_moves_when_sick": Flag(),
+    "uncertain_colours": OneOf(UNCERTAIN_READINGS),
+    "mana_burn": Flag(),
+}, noun="option")
 
 
 @dataclass(frozen=True)
@@ -57,41 +69,22 @@ class HouseRules:
     mana_burn: bool = False
 
     def __post_init__(self):
-        choices = {"metric": METRICS, "die_sides": (10, 12), "landwalk_reading": LANDWALK_READINGS,
-                   "uncertain_colours": UNCERTAIN_READINGS}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            expected = {"bool": bool, "int": int, "str": str}[f.type]
-            if type(value) is not expected:
-                raise HouseRulesError(f"expected {f.type}, got {value!r}", field=f.name)
-            if f.name in choices and value not in choices[f.name]:
-                raise HouseRulesError(f"expected one of {list(choices[f.name])}, got {value!r}", field=f.name)
-        if self.extra_die_threshold < 0:
-            raise HouseRulesError(f"expected a number ≥ 0, got {self.extra_die_threshold}",
-                                  field="extra_die_threshold")
+        OPTIONS.check(asdict(self), plain_document(None, error=_error))
 
     @classmethod
     def from_mapping(cls, data, *, path=None) -> "HouseRules":
-        """Build from a parsed mapping; unknown keys and bad values name the file and field."""
-        if data is None:
+        """Build from a parsed mapping (or a read document); unknown keys and bad values name the file and field."""
+        document = data if isinstance(data, YamlDocument) else plain_document(data, path=path, error=_error)
+        if document.data is None:
             return cls()
-        if not isinstance(data, dict):
-            raise HouseRulesError(f"expected a mapping of option: value, got {type(data).__name__}", path=path)
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise HouseRulesError(f"unknown option; known options: {', '.join(sorted(known))}",
-                                      path=path, field=str(key))
-        try:
-            return cls(**data)
-        except HouseRulesError as exc:
-            raise HouseRulesError(exc.message, path=path, field=exc.field) from None
+        if not isinstance(document.data, dict):
+            raise document.fail(f"expected a mapping of option: value, got {type(document.data).__name__}")
+        return cls(**OPTIONS.check(document.data, document))
 
     @classmethod
     def load(cls, path: str | Path) -> "HouseRules":
-        """Read a YAML house-rules file (yaml.safe_load only)."""
-        data = read_yaml(path, lambda message: HouseRulesError(message, path=path))
-        return cls.from_mapping(data, path=path)
+        """Read a YAML house-rules file (bounded reader, safe constructor only)."""
+        return cls.from_mapping(read_yaml_file(path, limits=Limits(max_bytes=64 << 10, max_depth=4), error=_error))
 
 
 DEFAULT_HOUSE_RULES = HouseRules()

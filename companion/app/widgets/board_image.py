@@ -29,15 +29,19 @@ class BoardPicture:
 
 def pixels_per_square(board: Board, *, max_side: int = 4096, preferred: int = 56) -> int:
     """Square size of the on-screen texture: sharp when zoomed in, within GPU texture limits."""
-    longest = max(board.width, board.height) + 4  # + the printed margins and labels
+    longest = max(board.width, board.height) + 2  # + the coordinates around the grid
     return max(16, min(preferred, max_side // longest))
 
 
 def board_picture(board: Board, px_per_square: int | None = None) -> BoardPicture:
-    """The board exactly as printed (colours, symbols, coordinates), from `boards.render`."""
+    """The board as printed (colours, symbols, coordinates, from `boards.render`), cut to the grid
+    and its coordinates: the camera markers around them are for the camera, not for people."""
+    from boards.markers import LABEL_BAND
     from boards.render import render_board
 
     px = px_per_square or pixels_per_square(board)
     rendered = render_board(board, px)
-    origin = tuple(int(v) for v in rendered.origin)
-    return BoardPicture(image=rendered.image, origin=origin, px_per_square=px)
+    band = int(round(LABEL_BAND * px))
+    left, top = (int(v) - band for v in rendered.origin)
+    image = rendered.image[top:top + board.height * px + 2 * band, left:left + board.width * px + 2 * band]
+    return BoardPicture(image=np.ascontiguousarray(image), origin=(band, band), px_per_square=px)

@@ -14,7 +14,8 @@ from typing import Iterable
 import numpy as np
 from kivy.graphics import Color, InstructionGroup, Mesh, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.properties import NumericProperty, ObjectProperty
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.scatter import Scatter
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
@@ -171,7 +172,8 @@ class BoardSurface(Widget):
             group.add(Mesh(vertices=vertices, indices=indices, mode="triangles"))
 
     def _token_atlas(self, keys: tuple, render_token, diameter: int) -> tuple[Texture, dict]:
-        """All token pictures in one texture (a grid of `diameter` cells): one texture bind for every token."""
+        """All token pictures in one texture (a grid of `diameter` cells): one texture bind for every token.
+        A key is what `render_token(key, diameter)` draws (e.g. player, number, kind)."""
         if self._atlas is None or not set(keys) <= set(self._atlas[0]):
             keys = tuple(sorted(set(keys) | set(self._atlas[0] if self._atlas else ())))
             cols = max(1, int(np.ceil(np.sqrt(len(keys)))))
@@ -180,7 +182,7 @@ class BoardSurface(Widget):
             uv = {}
             for index, key in enumerate(keys):
                 row, col = divmod(index, cols)
-                picture = render_token(key[0], key[1], diameter)
+                picture = render_token(key, diameter)
                 if picture.shape[2] == 3:
                     picture = np.dstack([picture, np.full(picture.shape[:2], 255, np.uint8)])
                 sheet[row * diameter:(row + 1) * diameter, col * diameter:(col + 1) * diameter] = picture
@@ -191,9 +193,9 @@ class BoardSurface(Widget):
             self._atlas = (keys, bgr_texture(sheet), uv)
         return self._atlas[1], self._atlas[2]
 
-    def draw_tokens(self, tokens: Iterable[tuple[int, int, Square]], render_token) -> None:
-        """Tokens (player, number, square) drawn with `render_token(player, number, diameter) -> BGRA`,
-        all in one Mesh; nothing is rebuilt when no token moved."""
+    def draw_tokens(self, tokens: Iterable[tuple[tuple, Square]], render_token) -> None:
+        """Tokens (key, square) drawn with `render_token(key, diameter) -> BGRA`, all in one Mesh;
+        nothing is rebuilt when no token moved or changed."""
         tokens = tuple(sorted(tokens))
         if self.picture is None or tokens == self._drawn_tokens:
             return
@@ -203,22 +205,31 @@ class BoardSurface(Widget):
             return
         side = self.picture.px_per_square
         diameter = int(side * 0.86)
-        texture, uv = self._token_atlas(tuple((p, n) for p, n, _ in tokens), render_token, diameter)
+        texture, uv = self._token_atlas(tuple(key for key, _ in tokens), render_token, diameter)
         pad = (side - diameter) / 2 / side
-        corners = self._quads([at for _, _, at in tokens], pad)
+        corners = self._quads([at for _, at in tokens], pad)
         # _quads sorts squares: keep each token's uv with its own square
-        order = sorted(range(len(tokens)), key=lambda i: tokens[i][2])
-        uvs = np.stack([uv[(tokens[i][0], tokens[i][1])] for i in order])
+        order = sorted(range(len(tokens)), key=lambda i: tokens[i][1])
+        uvs = np.stack([uv[tokens[i][0]] for i in order])
         vertices, indices = quad_mesh_arrays(corners, uvs)
         self._token_group.add(Color(1, 1, 1, 1))
         self._token_group.add(Mesh(vertices=vertices, indices=indices, mode="triangles", texture=texture))
 
 
 class BoardView(StencilView):
-    """Clips the zoomable board; dispatches `on_square_tap(square)` for a tap that did not pan."""
+    """Clips the zoomable board; dispatches `on_square_tap(square)` for a tap that did not pan.
+
+    A finger needs a square of at least `finger_dp`: while the squares on screen are smaller (a
+    40×25 board fitted whole gives about 22 dp), a tap zooms in around the finger to `zoom_dp`
+    squares instead of choosing a square; the next tap chooses. `fit` shows the whole board again.
+    """
 
     min_zoom = NumericProperty(0.3)
     max_zoom = NumericProperty(6.0)
+    square_dp = NumericProperty(0)    # a square's side on screen now, in dp
+    finger_dp = NumericProperty(48)
+    zoom_dp = NumericProperty(64)
+    fitted = BooleanProperty(True)    # the whole board is shown (no zoom or pan since `fit`)
     TAP_SLOP = 12  # pixels a finger may drift and still count as a tap
 
     __events__ = ("on_square_tap",)
@@ -230,7 +241,9 @@ class BoardView(StencilView):
         self.surface = BoardSurface()
         self.scatter.add_widget(self.surface)
         self.add_widget(self.scatter)
+        self.scatter.bind(scale=self._measure, pos=self._moved)
         self.bind(size=lambda *_: self.fit(), pos=lambda *_: self.fit())
+        self._fitting = False
 
     def set_picture(self, picture: BoardPicture, grid_size: tuple[int, int]) -> None:
         self.surface.set_picture(picture, grid_size)
@@ -243,8 +256,28 @@ class BoardView(StencilView):
             return
         width, height = self.surface.size
         scale = min(self.width / width, self.height / height)
+        self._fitting = True
         self.scatter.scale = scale
         self.scatter.pos = (self.x + (self.width - width * scale) / 2, self.y + (self.height - height * scale) / 2)
+        self._fitting = False
+        self.fitted = True
+        self._measure()
+
+    def _measure(self, *_):
+        picture = self.surface.picture
+        self.square_dp = self.scatter.scale * picture.px_per_square / dp(1) if picture is not None else 0
+
+    def _moved(self, *_):
+        if not self._fitting:
+            self.fitted = False
+
+    def zoom_at(self, window_pos: tuple[float, float], square_dp: float) -> None:
+        """Zoom so that squares measure `square_dp`, keeping the point under the finger in place."""
+        from kivy.graphics.transformation import Matrix
+
+        factor = square_dp * dp(1) / self.surface.picture.px_per_square / self.scatter.scale
+        anchor = self.scatter.to_local(*self.to_widget(*window_pos, relative=False))
+        self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=anchor)
 
     def window_point_of(self, at: Square) -> tuple[float, float]:
         """Window coordinates of the centre of square `at` (used by tests to tap a token)."""
@@ -277,6 +310,9 @@ class BoardView(StencilView):
             if abs(touch.x - start[0]) <= self.TAP_SLOP and abs(touch.y - start[1]) <= self.TAP_SLOP:
                 square = self.surface.square_at(*self.scatter.to_local(*touch.pos))
                 touch.ud.pop("board_tap_start")
+                if square is not None and self.square_dp < self.finger_dp:
+                    self.zoom_at(self.to_window(*touch.pos), self.zoom_dp)  # too small for a finger: zoom first
+                    return True
                 if square is not None:
                     self.dispatch("on_square_tap", square)
                     return True

@@ -15,9 +15,10 @@ from kivy.lang import Builder
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
-from companion.app.screens.camera.presenter import markup, move_lines, seen_layer
+from companion.app.screens.camera.presenter import markup, move_lines, namer, seen_layer
 from companion.app.widgets.board_view import bgr_texture
 from companion.app.widgets.controls import Reveal
+from companion.app.widgets.token_art import screen_token
 
 LEGAL_RGBA = (0.1, 1.0, 0.35, 1.0)
 ILLEGAL_RGBA = (1.0, 0.55, 0.0, 1.0)
@@ -73,10 +74,12 @@ class CameraSeenLayer(Widget):
         return x + half, y + half
 
     def _texture(self, token, diameter: int):
-        key = (token, diameter)
+        """The token as the board view draws it (its colour, number and kind's shape)."""
+        game = App.get_running_app().game
+        piece = game.state.pieces.get(token) if game is not None else None
+        key = (token, diameter, piece.kind if piece else "creature")
         if key not in self._textures:
-            session = App.get_running_app().session
-            self._textures[key] = bgr_texture(session.render_token(token[0], token[1], diameter))
+            self._textures[key] = bgr_texture(screen_token(token[0], token[1], diameter, key[2]))
         return self._textures[key]
 
 
@@ -99,11 +102,11 @@ class CameraSeenPanel(Reveal):
         app = App.get_running_app()
         view = app.camera_view
         self.layer.show(seen_layer(view))
-        lines = move_lines(view, app.t, app.lang, app.session.token_text) if view is not None else []
+        lines = move_lines(view, app.t, app.lang, namer(app.game.state)) if view is not None and app.game else []
         self.text, self.shown = markup(lines), bool(view is not None and view.moves)
 
     def record(self) -> None:
         """The table agrees with the camera: the game moves the tokens (legal or not, one undo)."""
         view = App.get_running_app().camera_view
         if view is not None and view.moves:
-            App.get_running_app().perform("apply_camera_moves", view.positions)
+            App.get_running_app().play("set_positions", view.positions, source="camera")

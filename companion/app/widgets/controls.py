@@ -1,10 +1,11 @@
 """Touch-friendly controls shared by the screens (every target ≥ 48 dp, text legible across a table)."""
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, NumericProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.app.kv import load_kv_beside
@@ -59,3 +60,72 @@ class Reveal(BoxLayout):
 
     def _fit(self, *_):
         self.height = (self.row_height or self.minimum_height) if self.shown else 0
+
+
+class TurnButton(Button):
+    """A square button with a quarter-turn arrow drawn on it (the fonts have no arrow glyph)."""
+
+    icon_arrow = ListProperty([0, 0, 0, 0, 0, 0])
+
+    def on_size(self, *_):
+        self._place_arrow()
+
+    def on_pos(self, *_):
+        self._place_arrow()
+
+    def _place_arrow(self) -> None:
+        """The arrow head at the open end of the arc (at 40°, pointing along the turn)."""
+        import math
+
+        radius = min(self.width, self.height) * 0.26
+        angle = math.radians(40)
+        tip_x, tip_y = self.center_x + radius * math.sin(angle), self.center_y + radius * math.cos(angle)
+        head = radius * 0.55
+        self.icon_arrow = [tip_x - head, tip_y + head * 0.6, tip_x + head * 0.4, tip_y - head * 0.9,
+                           tip_x + head * 0.9, tip_y + head * 0.5]
+
+
+class ConfirmPopup(ModalView):
+    """A yes/no question with big buttons; `on_agree` runs after a yes."""
+
+    title = StringProperty("")
+    question = StringProperty("")
+    yes = StringProperty("")
+    no = StringProperty("")
+
+    def on_agree(self) -> None:
+        """Replaced by the caller."""
+
+    def answer(self, agreed: bool) -> None:
+        self.dismiss(animation=False)  # gone at once: the next tap reaches the screen
+        if agreed:
+            self.on_agree()
+
+
+class NumberPad(ModalView):
+    """Type a number with big keys (no system keyboard over the table): `on_enter(text)` gets what
+    was typed, e.g. "12", "-7" or "+3"."""
+
+    title = StringProperty("")
+    typed = StringProperty("")
+    hint = StringProperty("")
+    ok = StringProperty("OK")
+    cancel = StringProperty("")
+    erase = StringProperty("")
+
+    def erase_last(self) -> None:
+        self.typed = self.typed[:-1]
+
+    def press(self, key: str) -> None:
+        if key in "+−":
+            self.typed = ("" if self.typed[:1] == key else key) + self.typed.lstrip("+−")
+        elif len(self.typed.lstrip("+−")) < 4:
+            self.typed += key
+
+    def on_enter(self, text: str) -> None:
+        """Replaced by the caller."""
+
+    def answer(self, agreed: bool) -> None:
+        self.dismiss(animation=False)
+        if agreed and self.typed.lstrip("+−"):
+            self.on_enter(self.typed)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from boards import XY, square_label
+from companion.app.words import printed, token_text
 from companion.camera import CameraView, event_text, too_small_advice
 from companion.app.screens.camera.live import CANNOT_OPEN, ENDED, LOST, OPENING, LiveView, Scene
 from vision.watch import HIDDEN, MOVING, SEARCHING, WatchFrame
@@ -58,6 +59,29 @@ def move_lines(view: CameraView, t: Translate, lang: str, name: Callable[[Token,
     lines += [t("camera.unknown_token", token=f"{token[0]}-{token[1]}", dst=square_label(at))
               for token, at in view.unknown]
     return lines
+
+
+def photo_tokens(state) -> list[tuple[int, int, int, int]]:
+    """The tokens a camera can see, (player, number, x, y): those on the grid in a printed colour."""
+    return [(p.player, p.number, *p.at) for p in state.pieces.values() if p.at is not None and printed(p.player)]
+
+
+def recorded(state) -> dict[Token, XY]:
+    """Where the game has each token on the grid."""
+    return {p.token: p.at for p in state.pieces.values() if p.at is not None}
+
+
+def namer(state) -> Callable[[Token, str], str]:
+    """Words a token as the app does: 'jaune 2 · Serra Angel'."""
+    return lambda token, lang: token_text(state, token, lang)
+
+
+def doubtful_squares(game, seen=()) -> list[XY]:
+    """Squares still to confirm: the camera's doubts and a scanned board's (kept in the game's log,
+    `state.doubtful_squares`), minus those the table confirmed (`set_square` actions in effect)."""
+    confirmed = {tuple(entry.action.data["at"]) for entry in game.history_entries()
+                 if entry.action.kind == "set_square"}
+    return sorted((set(map(tuple, seen)) | set(game.state.doubtful_squares)) - confirmed)
 
 
 def event_lines(events, recorded: dict[Token, XY], lang: str, name: Callable[[Token, str], str],

@@ -20,7 +20,9 @@ from boards import COLOURS, square_label
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import ON_ANDROID
 from companion.app.screens.camera import presenter
+from companion.app.screens.board.presenter import confirmed_code, piece_overlay
 from companion.app.screens.camera.live import LIVE, CameraLoop
+from companion.camera import seen_moves
 from companion.app.widgets import controls  # noqa: F401
 
 load_kv_beside(__file__)
@@ -67,6 +69,7 @@ class CameraScreen(Screen):
 
     # -- the autopilot's view -------------------------------------------------------------------
     def autopilot_report(self) -> dict:
+        app = App.get_running_app()
         watch = self.watch
         return {"status": self.status, "doubtful": [list(at) for at in self.doubtful],
                 "tokens_read": sorted([p, n, *at] for (p, n), at in (watch.positions.items() if watch else ())),
@@ -74,8 +77,8 @@ class CameraScreen(Screen):
                 "registration": watch.registration if watch else None,
                 "homography": watch.homography.tolist() if watch is not None and watch.found else None,
                 "frame_index": watch.index if watch else None,
-                "moves": [move.text(App.get_running_app().lang, App.get_running_app().session.token_text)
-                          for move in self.camera_view.moves] if self.camera_view else [],
+                "moves": [move.text(app.lang, presenter.namer(app.game.state)) for move in self.camera_view.moves]
+                if self.camera_view and app.game is not None else [],
                 "events": [[index, event.kind, list(event.token), list(event.frm) if event.frm else None,
                             list(event.to) if event.to else None] for index, event in
                            (self.loop.events if self.loop else [])],
@@ -109,7 +112,7 @@ class CameraScreen(Screen):
         if app.demo:
             from companion.app.demo import DemoCamera
 
-            camera = DemoCamera(app.session.board, app.session.photo_tokens())
+            camera = DemoCamera(app.game.state.board, presenter.photo_tokens(app.game.state))
             self._device = camera
             return camera.name, lambda: camera
         from companion.app.screens.camera.device import KivyCamera
@@ -123,11 +126,11 @@ class CameraScreen(Screen):
     def start_camera(self) -> None:
         """Open the camera (in the worker: a source that hangs cannot freeze the screen)."""
         app = App.get_running_app()
-        if not app.session.has_game:
+        if app.game is None:
             return
         self.stop_camera()
         name, opener = self._opener()
-        self.loop = CameraLoop(opener, app.session.board, name=name)
+        self.loop = CameraLoop(opener, app.game.state.board, name=name)
         self.loop.drawing = self._shown
         self._update_scene()
         self.loop.start()
@@ -214,47 +217,41 @@ class CameraScreen(Screen):
         """The game or the language changed: the scene, the verdicts and the texts follow."""
         self._update_scene()
         if self._device is not None and hasattr(self._device, "show"):
-            self._device.show(App.get_running_app().session.photo_tokens())   # the demo table follows
+            self._device.show(presenter.photo_tokens(App.get_running_app().game.state))  # the demo table follows
         self._judge()
         self._describe()
 
     def _update_scene(self) -> None:
         app = App.get_running_app()
-        session = app.session
-        if self.loop is None or not session.has_game:
+        if self.loop is None or app.game is None:
             return
-        overlay = session.overlays(app.selected) if app.selected in session.tokens() else None
-        recorded = self._recorded()
-        self.loop.scene = presenter.scene(dict(overlay.layers) if overlay else {}, frozenset(self._doubtful()),
-                                          recorded)
-
-    @staticmethod
-    def _recorded() -> dict:
-        """Where the game has each token on the grid."""
-        return {(p, n): at for p, n, at in App.get_running_app().session.tokens_on_board()}
+        state = app.game.state
+        self.loop.scene = presenter.scene(dict(piece_overlay(state, app.selected).layers), frozenset(self._doubtful()),
+                                          presenter.recorded(state))
 
     def _doubtful(self) -> list:
-        session = App.get_running_app().session
-        return session.doubtful_squares(sorted(self.watch.doubtful) if self.watch is not None else [])
+        game = App.get_running_app().game
+        return presenter.doubtful_squares(game, self.watch.doubtful if self.watch is not None else ()) if game else []
 
     def _judge(self) -> None:
         app = App.get_running_app()
-        if not app.session.has_game:
+        if app.game is None:
             return
-        self.camera_view = app.session.camera_view(self._positions or {})
+        self.camera_view = seen_moves(app.game, self._positions or {})
         app.camera_view = self.camera_view
-        lines = presenter.move_lines(self.camera_view, app.t, app.lang, app.session.token_text)
+        lines = presenter.move_lines(self.camera_view, app.t, app.lang, presenter.namer(app.game.state))
         self.has_moves = bool(self.camera_view.moves)
         self.moves_text = presenter.markup(lines) if lines else app.t("camera.no_moves")
 
     def _describe(self) -> None:
         app = App.get_running_app()
-        if not app.session.has_game:
+        if app.game is None:
             return
         self.status = presenter.status_line(self.last, self.watch, app.t, app.lang)
-        recorded = self._recorded()
-        self.events_text = presenter.markup(presenter.event_lines(self.loop.events if self.loop else [], recorded,
-                                                                  app.lang, app.session.token_text, EVENTS_SHOWN))
+        state = app.game.state
+        self.events_text = presenter.markup(presenter.event_lines(
+            self.loop.events if self.loop else [], presenter.recorded(state), app.lang, presenter.namer(state),
+            EVENTS_SHOWN))
         doubtful = self._doubtful()
         if doubtful != list(self.doubtful):
             self.doubtful = doubtful
@@ -283,9 +280,10 @@ class CameraScreen(Screen):
         picture_w, picture_h = self._texture.size
         picture_xy = ((touch.x - left) * picture_w / width, (bottom + height - touch.y) * picture_h / height)
         app = App.get_running_app()
-        recorded = self._recorded()
-        token = presenter.token_at_pixel(self.view, picture_xy, recorded)
-        if token is not None and token in app.session.tokens():
+        if app.game is None:
+            return False
+        token = presenter.token_at_pixel(self.view, picture_xy, presenter.recorded(app.game.state))
+        if token is not None and token in app.game.state.pieces:
             app.selected = None if app.selected == token else token
             return True
         return False
@@ -305,7 +303,7 @@ class CameraScreen(Screen):
     # -- confirming a doubtful square (MT 2.02.e) ---------------------------------------------------
     def pick_doubtful(self, at) -> None:
         """Start confirming one square: the choice starts from what the board says now."""
-        square = App.get_running_app().session.board.square(*at)
+        square = App.get_running_app().game.state.board.square(*at)
         self.confirming = tuple(at)
         self.confirm_colours = "".join(c for c in COLOURS if c in square.colours)
         self.confirm_obstacle = square.obstacle and bool(square.colours)
@@ -319,7 +317,8 @@ class CameraScreen(Screen):
         if self.confirming is None:
             return
         at, self.confirming = self.confirming, None
-        App.get_running_app().perform("confirm_square", at, self.confirm_colours, self.confirm_obstacle)
+        app = App.get_running_app()
+        app.play("set_square", at, confirmed_code(app.game.state.board, at, self.confirm_colours, self.confirm_obstacle))
 
     def confirm_label(self, lang: str) -> str:
         if self.confirming is None:
@@ -331,4 +330,4 @@ class CameraScreen(Screen):
         """The table agrees with what the camera saw: record the moves, legal or not (cards may
         allow them), as one undoable action."""
         if self.camera_view is not None and self.camera_view.moves:
-            App.get_running_app().perform("apply_camera_moves", self.camera_view.positions)
+            App.get_running_app().play("set_positions", self.camera_view.positions, source="camera")

@@ -6,6 +6,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.app.kv import load_kv_beside
+from companion.app.screens.history.presenter import history_lines
 from companion.app.widgets import controls  # noqa: F401
 
 load_kv_beside(__file__)
@@ -23,5 +24,4 @@ class HistoryScreen(Screen):
 
     def refresh(self) -> None:
         app = App.get_running_app()
-        lines = app.session.history(app.lang) if app.session.has_game else []
-        self.log_text = "\n".join(reversed(lines)) or app.t("history.empty")
+        self.log_text = "\n".join(history_lines(app.game, app.lang)) or app.t("history.empty")

@@ -1,45 +1,36 @@
-"""New game / continue: players (names, token colours, seats, planar decks), board (bundled,
-generated or scanned from a photo), variant, event deck, house rules, dice.
+"""New game and saved games: players (names, token colours, seats, planar decks), board (bundled,
+generated or scanned from a photo), variant, starting life and player, event deck, house rules,
+dice; and every saved game, to continue or delete.
 
-The form only collects choices; `session.new_game(NewGameChoices)` turns them
-into a `companion.game` setup. "Continue" reloads the autosaved game.
+The form only collects choices; `presenter.game_setup` turns them into a `companion.game` setup and
+the app starts it — over a game in progress, after asking (that game stays saved and listed).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from pathlib import Path
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
+                             StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from boards import square_label
 from companion.app.kv import load_kv_beside
-from companion.app.session import GameSession, ScannedBoard
+from companion.app.screens.newgame import presenter, saved
+from companion.app.screens.newgame.presenter import NewGameChoices
+from companion.app.screens.newgame.scanning import ScannedBoard, scan_board
 from companion.app.widgets import controls  # noqa: F401
-from companion.game import EventDeckList, load_event_deck, minimum_deck_size, prebuilt_event_deck
+from companion.app.widgets.controls import ConfirmPopup, NumberPad
+from companion.app.words import MAX_PLAYERS, colour_name, refusal
+from companion.game import SaveError, load_event_deck, minimum_deck_size, prebuilt_event_deck
 from companion.rules import HouseRules
 
 load_kv_beside(__file__)
 
-MAX_PLAYERS = 5  # five token colours (MT 9.02.a)
 DOUBTS_LISTED = 12  # a scanned board's doubtful squares named on the form (the camera screen lists all)
-
-
-@dataclass
-class NewGameChoices:
-    """What the form collects; seats are the order of `players` (name, token colour 1..5)."""
-
-    players: list[tuple[str, int]]
-    board: str                      # a library board name, "generated" or "scanned"
-    variant: str = "free_for_all"
-    planechase: bool = False
-    events: bool = False
-    horde_difficulty: str = "beginner"
-    house_rules: HouseRules = field(default_factory=HouseRules)
-    planes: list[str] = field(default_factory=list)  # per player: plane names typed (comma/line separated)
-    event_deck: EventDeckList | None = None          # the deck used when `events` is on
-    scanned: ScannedBoard | None = None
+SEATS_SHOWN_AT_START = 2
 
 
 class PlayerRow(BoxLayout):
@@ -52,7 +43,19 @@ class PlayerRow(BoxLayout):
     planechase = BooleanProperty(False)
 
 
+class SavedGameRow(BoxLayout):
+    """One saved game: when, who, where, which turn; continue or delete."""
+
+    text = StringProperty("")
+    path = ObjectProperty(None)
+    open_label = StringProperty("")
+    openable = BooleanProperty(True)
+    current = BooleanProperty(False)
+    screen = ObjectProperty(None)
+
+
 class NewGameScreen(Screen):
+    mode = OptionProperty("form", options=("form", "saved"))
     board_names = ListProperty([])
     variant = StringProperty("free_for_all")
     horde_difficulty = StringProperty("beginner")
@@ -69,28 +72,54 @@ class NewGameScreen(Screen):
     events_text = StringProperty("")
     house_text = StringProperty("")
     deck_warning = StringProperty("")   # MT 7.02.a: the deck is too small for this many players
+    setup_warning = StringProperty("")
     scanned = ObjectProperty(None, allownone=True)
+    starting_life = NumericProperty(20)
+    starting_player = NumericProperty(0)          # a token colour; 0 = drawn at random
+    starting_player_label = StringProperty("")
+    starting_player_choices = ListProperty([])
+    saved_count = NumericProperty(0)
+    saved_note = StringProperty("")
 
     def on_kv_post(self, *_):
         app = App.get_running_app()
-        self.board_names = app.session.board_choices()
+        # the form and the saved games take turns in the body; kept here (kv ids are weak references)
+        self._parts = {"form": self.ids.form.__self__, "saved": self.ids.saved_panel.__self__}
+        for part in self._parts.values():
+            self.remove_widget(part)
+        self.ids.body.add_widget(self._parts["form"])
+        self.board_names = presenter.board_choices()
         self.board_choice = self.board_names[0] if self.board_names else ""
         self.house_base = HouseRules()
         self.event_deck = prebuilt_event_deck()
-        app.bind(lang=lambda *_: self._fill_colours())
+        app.bind(lang=lambda *_: self._reword(), revision=lambda *_: self.list_saved())
         rows = self.ids.players
         for index in range(MAX_PLAYERS):
-            row = PlayerRow(seat=index + 1, colour=index + 1, enabled=index < 2)
+            row = PlayerRow(seat=index + 1, colour=index + 1, enabled=index < SEATS_SHOWN_AT_START)
             row.bind(enabled=lambda *_: self.check_deck())
             rows.add_widget(row)
-        self._fill_colours()
         self.bind(events=lambda *_: self.check_deck(), variant=lambda *_: self.check_deck())
-        self._describe_deck()
+        self._reword()
+        self.list_saved()
+
+    def on_pre_enter(self, *_):
+        self.list_saved()
+
+    def on_mode(self, *_):
+        body = self.ids.body
+        body.clear_widgets()
+        body.add_widget(self._parts[self.mode])
+        self.list_saved()
 
     def find_widget(self, path: str):
-        """'player-3.name': a widget of a player row (driven by the autopilot like a tap)."""
+        """'player-3.name': a widget of a player row; 'saved-0.open': of the first saved game listed
+        (driven by the autopilot like a tap)."""
         head, _, rest = path.partition(".")
-        row = self.rows()[int(head.split("-")[1]) - 1]
+        kind, index = head.split("-")
+        if kind == "saved":
+            row = list(reversed(self.ids.saved_list.children))[int(index)]
+        else:
+            row = self.rows()[int(index) - 1]
         return row.ids[rest] if rest else row
 
     def autopilot_report(self) -> dict:
@@ -98,28 +127,65 @@ class NewGameScreen(Screen):
                 "events_text": self.events_text, "deck_warning": self.deck_warning, "house_text": self.house_text,
                 "house": {"metric": self.metric, "die": self.movement_die, "extra_die_threshold": self.extra_die_threshold,
                           "landwalk_reading": self.landwalk_reading, "mana_burn": self.mana_burn},
-                "doubtful": [list(at) for at in self.scanned.doubtful] if self.scanned else None}
+                "doubtful": [list(at) for at in self.scanned.doubtful] if self.scanned else None,
+                "setup_warning": self.setup_warning, "mode": self.mode,
+                "saved": [row.text for row in reversed(self.ids.saved_list.children)]}
 
     def rows(self) -> list[PlayerRow]:
         return sorted(self.ids.players.children, key=lambda r: r.seat)
 
-    def _fill_colours(self) -> None:
+    def _reword(self) -> None:
         app = App.get_running_app()
-        self.colour_names = app.session.colour_names(app.lang)
+        self.colour_names = [colour_name(n, app.lang) for n in range(1, MAX_PLAYERS + 1)]
         for row in self.ids.players.children:
             row.colour_names = self.colour_names
         self._describe_deck()
+        self.offer_starting_players()
+        self.list_saved()
 
     def on_planechase(self, *_):
         for row in self.ids.players.children:
             row.planechase = self.planechase
+
+    # -- starting life and player ------------------------------------------
+    def type_starting_life(self) -> None:
+        """Any starting life the table chooses (20, 30, 40 or another number)."""
+        app = App.get_running_app()
+        pad = NumberPad(title=app.t("newgame.starting_life"), hint=app.t("newgame.life_hint"),
+                        ok=app.t("table.ok"), cancel=app.t("table.cancel"), erase=app.t("table.erase"))
+
+        def enter(text: str) -> None:
+            digits = text.lstrip("+−")
+            if digits.isdigit() and int(digits) > 0:
+                self.starting_life = int(digits)
+
+        pad.on_enter = enter
+        pad.open()
+
+    def offer_starting_players(self) -> None:
+        """The starting player: drawn at random (the game announces who), or one of the seats playing."""
+        app = App.get_running_app()
+        random_label = app.t("newgame.starting_random")
+        self._starters = {random_label: 0}
+        for row in self.rows():
+            if row.enabled:
+                self._starters[row.ids.name.text.strip() or app.t("newgame.default_name", n=row.seat)] = row.colour
+        self.starting_player_choices = list(self._starters)
+        if self.starting_player not in self._starters.values():
+            self.starting_player = 0
+        self.starting_player_label = next(k for k, v in self._starters.items() if v == self.starting_player)
+
+    def pick_starting_player(self, label: str) -> None:
+        if label in getattr(self, "_starters", {}):
+            self.starting_player = self._starters[label]
+            self.starting_player_label = label
 
     # -- board ---------------------------------------------------------
     def scan(self) -> None:
         """Read the board from the photo file named in the form (vision.scan)."""
         app = App.get_running_app()
         try:
-            self.scanned = GameSession.scan_board(self.ids.photo.text, self.ids.grid.text)
+            self.scanned = scan_board(self.ids.photo.text, self.ids.grid.text)
         except ValueError as exc:
             self.scanned = None
             self.scan_text = app.t("newgame.scan_failed", error=str(exc))
@@ -147,7 +213,8 @@ class NewGameScreen(Screen):
     def _describe_deck(self) -> None:
         app = App.get_running_app()
         if hasattr(self, "event_deck"):
-            self.events_text = app.t("newgame.deck_loaded", name=self.event_deck.name, count=len(self.event_deck.cards))
+            self.events_text = app.t("newgame.deck_loaded", name=presenter.deck_name(self.event_deck, app.lang),
+                                     count=len(self.event_deck.cards))
 
     def check_deck(self) -> None:
         """MT 7.02.a: 25 cards for two players, 4 more per extra player; say so when the deck is short."""
@@ -157,6 +224,7 @@ class NewGameScreen(Screen):
         have = len(self.event_deck.cards)
         self.deck_warning = (app.t("newgame.deck_too_small", count=have, players=players, needed=needed)
                              if self.events and have < needed else "")
+        self.offer_starting_players()
 
     def play_without_events(self) -> None:
         self.events = False
@@ -187,33 +255,69 @@ class NewGameScreen(Screen):
         rows = [row for row in self.rows() if row.enabled]
         players = [(row.ids.name.text.strip() or app.t("newgame.default_name", n=row.seat), row.colour)
                    for row in rows]
+        scanned: ScannedBoard | None = self.scanned
         return NewGameChoices(players=players, board=self.board_choice, variant=self.variant,
                               planechase=self.planechase, events=self.events,
                               horde_difficulty=self.horde_difficulty, house_rules=self.house_rules(),
                               planes=[row.ids.planes.text for row in rows], event_deck=self.event_deck,
-                              scanned=self.scanned)
+                              scanned_board=scanned.board if scanned else None,
+                              doubtful_squares=scanned.doubtful if scanned else (),
+                              starting_life=int(self.starting_life), starting_player=self.starting_player or None)
 
     def start(self) -> None:
         app = App.get_running_app()
         choices = self.choices()
         if len(choices.players) < (1 if choices.variant == "horde" else 2):
-            app.message = app.t("newgame.need_players")
+            app.say(app.t("newgame.need_players"))
             return
         if len({colour for _, colour in choices.players}) < len(choices.players):
-            app.message = app.t("newgame.colours_repeat")
+            app.say(app.t("newgame.colours_repeat"))
             return
         self.check_deck()
         if self.deck_warning:
-            app.message = self.deck_warning
+            app.say(self.deck_warning)
             return
-        if choices.board == "scanned" and choices.scanned is None:
-            app.message = app.t("newgame.scan_first")
+        if choices.board == "scanned" and choices.scanned_board is None:
+            app.say(app.t("newgame.scan_first"))
             return
-        if app.perform("new_game", choices) is not None:
-            app.selected = None
-            app.show("board")
+        try:
+            setup = presenter.game_setup(choices)
+        except ValueError as exc:
+            app.say(str(exc))
+            return
+        app.start_game(setup)
 
-    def continue_game(self) -> None:
+    # -- saved games -------------------------------------------------------
+    def list_saved(self) -> None:
+        """Every saved game of the data folder, newest first, the one being played marked."""
         app = App.get_running_app()
-        if app.perform("continue_game") is not None:
-            app.show("board")
+        if not hasattr(app, "prefs"):
+            return
+        current = app.game.store.path if app.game is not None and app.game.store is not None else None
+        listing = saved.saved_games(app.save_dir, current, app.lang)
+        self.saved_count = len(listing)
+        self.saved_note = "" if listing else app.t("saves.none")
+        box = self.ids.saved_list
+        box.clear_widgets()
+        for row in listing:
+            box.add_widget(SavedGameRow(text=row.text, path=row.path, open_label=row.open_label,
+                                        openable=row.openable, current=row.current, screen=self))
+
+    def open_saved(self, path: Path) -> None:
+        App.get_running_app().open_game(path)
+
+    def delete_saved(self, path: Path) -> None:
+        """Deleting a game cannot be undone: ask first."""
+        app = App.get_running_app()
+        popup = ConfirmPopup(title=app.t("saves.delete_title"), question=app.t("saves.delete_question"),
+                             yes=app.t("saves.delete_yes"), no=app.t("table.cancel"))
+
+        def delete() -> None:
+            try:
+                saved.delete_game(path)
+            except SaveError as exc:  # an app plays it, or the folder is read-only: said, nothing deleted
+                app.say(refusal(exc, app.lang))
+            self.list_saved()
+
+        popup.on_agree = delete
+        popup.open()

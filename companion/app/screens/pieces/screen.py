@@ -1,20 +1,25 @@
 """Pieces screen: what each token number stands for, filled in fast at the table.
 
-Steppers instead of typing for numbers, toggles for colours and for the
-keywords that change geometry (companion.rules.KEYWORDS), one Save that sends
-the whole piece to `companion.game` as one undoable action.
+Steppers instead of typing for numbers, toggles for colours and for the keywords that change
+geometry (companion.rules.KEYWORDS, in the shown language's alphabetical order), one Save that
+sends the whole piece to `companion.game` as one undoable action. A new token gets its owner and
+kind first (a pop-up), then is placed on the board. The name field is the top row of the form:
+the place for a card search with suggestions.
 """
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from boards import COLOURS
 from companion.app.kv import load_kv_beside
+from companion.app.screens.pieces import presenter
 from companion.app.widgets import controls  # noqa: F401
 from companion.app.widgets.controls import BigToggle
-from companion.rules import KEYWORDS
+from companion.app.words import player_rgba, token_text
+from companion.rules import Piece
 
 load_kv_beside(__file__)
 
@@ -34,14 +39,23 @@ class PiecesScreen(Screen):
 
     def on_kv_post(self, *_):
         app = App.get_running_app()
-        app.bind(revision=lambda *_: self.load(), selected=lambda *_: self.load())
+        app.bind(revision=lambda *_: self.load(), selected=lambda *_: self.load(),
+                 lang=lambda *_: self._build_keywords())
+        self._tokens: list = []
+        self._build_keywords()
+        self.load()
+
+    def _build_keywords(self) -> None:
+        """One toggle per keyword, sorted as the shown language spells them."""
+        app = App.get_running_app()
         grid = self.ids.keywords
-        for keyword in sorted(KEYWORDS):
-            toggle = BigToggle(font_size="15sp", height="48dp")
+        grid.clear_widgets()
+        for keyword, label in presenter.keyword_order(app.lang):
+            toggle = BigToggle(text=label, font_size="15sp", height="48dp",
+                               state="down" if keyword in self.keywords else "normal")
             toggle.keyword = keyword
             toggle.bind(on_release=lambda t, k=keyword: self.toggle_keyword(k, t.state == "down"))
             grid.add_widget(toggle)
-        self.load()
 
     def on_pre_enter(self, *_):
         self.load()
@@ -49,18 +63,18 @@ class PiecesScreen(Screen):
     def load(self) -> None:
         """Fill the form from the game's piece for the selected token."""
         app = App.get_running_app()
-        session = app.session
-        if not session.has_game:
+        if app.game is None:
             return
-        self.token_choices = [session.token_text(t, app.lang) for t in session.tokens()]
-        for toggle in self.ids.keywords.children:
-            toggle.text = app.t(f"keywords.{toggle.keyword}")
-        piece = session.piece(app.selected) if app.selected in session.tokens() else None
+        state = app.game.state
+        listed = presenter.token_list(state, app.lang)
+        self._tokens = [token for token, _ in listed]
+        self.token_choices = [label for _, label in listed]
+        piece = state.pieces.get(tuple(app.selected)) if app.selected is not None else None
         self.ids.form.disabled = piece is None
         if piece is None:
             self.token_text = app.t("pieces.none")
             return
-        self.token_text = session.token_text(piece.token, app.lang)
+        self.token_text = token_text(state, piece.token, app.lang)
         self.ids.name.text = piece.name
         self.mana_value = piece.mana_value
         self.power = piece.power or 0
@@ -74,23 +88,30 @@ class PiecesScreen(Screen):
             toggle.state = "down" if toggle.keyword in piece.keywords else "normal"
 
     def choose(self, index: int) -> None:
-        app = App.get_running_app()
-        app.selected = app.session.tokens()[index]
+        App.get_running_app().selected = self._tokens[index]
 
     def new_token(self) -> None:
-        """A new token for the selected token's player (else the active player), to place on the board."""
+        """Ask whose token it is and what it stands for, then add it off the grid, to place on the board."""
         app = App.get_running_app()
-        session = app.session
-        player = app.selected[0] if app.selected in session.tokens() else session.active_player
-        if player is None:
+        if app.game is None:
             return
-        token = app.perform("add_piece", player)
-        if token is not None:
+        state = app.game.state
+        default = app.selected[0] if app.selected is not None and tuple(app.selected) in state.pieces else \
+            (state.turn.active[0] if state.turn.active else state.alive[0].id)
+        popup = NewTokenPopup(owners=[(p.id, p.name, player_rgba(p.id)) for p in state.alive], owner=default)
+        popup.on_add = self.add_token
+        popup.open()
+
+    def add_token(self, owner: int, kind: str) -> None:
+        app = App.get_running_app()
+        token = (owner, presenter.next_number(app.game.state, owner))
+        if app.play("add_piece", Piece(*token, kind=kind)) is not None:
             app.selected = token
+            app.show("board")
 
     def remove_token(self) -> None:
         app = App.get_running_app()
-        if app.selected in app.session.tokens() and app.perform("remove_piece", app.selected) is not None:
+        if app.selected is not None and app.play("remove_piece", tuple(app.selected)) is not None:
             app.selected = None
 
     def step(self, field: str, delta: int) -> None:
@@ -108,7 +129,32 @@ class PiecesScreen(Screen):
         app = App.get_running_app()
         if app.selected is None:
             return
-        app.perform("update_piece", app.selected, name=self.ids.name.text.strip(),
-                    mana_value=int(self.mana_value), power=int(self.power), toughness=int(self.toughness),
-                    colours=frozenset(self.colours), keywords=frozenset(self.keywords),
-                    tapped=self.tapped, summoning_sick=self.summoning_sick)
+        app.play("update_piece", tuple(app.selected), name=self.ids.name.text.strip(),
+                 mana_value=int(self.mana_value), power=int(self.power), toughness=int(self.toughness),
+                 colours=frozenset(self.colours), keywords=frozenset(self.keywords),
+                 tapped=self.tapped, summoning_sick=self.summoning_sick)
+
+
+class NewTokenPopup(ModalView):
+    """A new token: its owner (one big button per player still in) and its kind."""
+
+    owners = ListProperty([])       # (player id, name, rgba)
+    owner = NumericProperty(0)
+    kind = StringProperty("creature")
+
+    def on_open(self) -> None:
+        row = self.ids.owners
+        row.clear_widgets()
+        for player, name, rgba in self.owners:
+            button = BigToggle(text=name, group="owner", allow_no_selection=False, font_size="18sp",
+                               state="down" if player == self.owner else "normal", color=rgba)
+            button.bind(on_release=lambda _b, p=player: setattr(self, "owner", p))
+            row.add_widget(button)
+
+    def on_add(self, owner: int, kind: str) -> None:
+        """Replaced by the caller."""
+
+    def answer(self, agreed: bool) -> None:
+        self.dismiss(animation=False)
+        if agreed:
+            self.on_add(self.owner, self.kind)

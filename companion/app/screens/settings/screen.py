@@ -15,4 +15,4 @@ class SettingsScreen(Screen):
     languages = LANGUAGES
 
     def set_language(self, lang: str) -> None:
-        App.get_running_app().lang = lang
+        App.get_running_app().set_language(lang)

@@ -1,24 +1,34 @@
-"""Table screen: life, poison and commander damage per player, readable from every seat;
-turn, phase and the three movement steps; the event, the plane, the Horde's City.
+"""Table screen: one panel per player — life (±1, ±5, or typed), the change of the last seconds,
+poison, commander damage from each opponent — readable from every seat of a table of 2 to 6;
+the Horde's City; the turn, the event, the plane; Next phase and End turn.
 
-With the seat option (settings), the panels of the players across the table are
-turned 180°, and with "ends" those at the table's ends 90°, so each player reads their own numbers.
+Each panel turns to face its player (0/90/180/270°, its turn button; kept per player between
+runs), and the whole table can be turned at once in the settings. What the panels say comes
+from `presenter`; the buttons call `companion.game` through `app.play`.
 """
 from __future__ import annotations
 
+import time
+
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.app.kv import load_kv_beside
-from companion.game import PREGAME
+from companion.app.screens.table import presenter
+from companion.app.screens.table.presenter import RecentChange
 from companion.app.widgets import controls  # noqa: F401
+from companion.app.widgets.controls import ConfirmPopup, NumberPad
+from companion.app.words import turn_text
 
 load_kv_beside(__file__)
+
+GAP = dp(8)
 
 
 class PlayerPanel(BoxLayout):
@@ -28,22 +38,44 @@ class PlayerPanel(BoxLayout):
     name = StringProperty("")
     rgba = ListProperty([1, 1, 1, 1])
     life = StringProperty("")
-    poison = StringProperty("")
-    commander = StringProperty("")
+    recent = StringProperty("")              # "−7": the change of the last seconds
+    poison = NumericProperty(0)
     active = BooleanProperty(False)
     left = BooleanProperty(False)
-    pregame = BooleanProperty(False)        # before turn 1: mulligan / keep instead of commander damage
+    pregame = BooleanProperty(False)         # before turn 1: mulligan / keep
     kept = BooleanProperty(False)
     hand = StringProperty("")
-    sources = ListProperty([])              # names of the opponents whose commander may deal damage
-    source = StringProperty("")             # the one picked
-    source_ids = DictProperty({})           # name -> player id
+    horde = BooleanProperty(False)           # Horde: no life of one's own, no commander damage
+    sources = ListProperty([])               # labels of the opponents whose commander may deal damage
+    source_ids = DictProperty({})            # label -> player id
+    source = NumericProperty(0)              # the opponent picked (0: none)
+    source_label = StringProperty("")
+    elimination = StringProperty("")         # why the game proposes that this player leaves
+
+    def on_kv_post(self, *_):
+        # Horde: the players share the City's life (its own panel): no life of their own to show.
+        self.remove_widget(self.ids.life if self.horde else self.ids.horde_filler)
+
+    def pick_source(self, label: str) -> None:
+        if label in self.source_ids:
+            self.source = self.source_ids[label]
+            self.source_label = label
+
+
+class CityPanel(BoxLayout):
+    """Horde (HO 300.3): the City's life, shared by the players, as the big number."""
+
+    life = StringProperty("")
+    recent = StringProperty("")
+    start = NumericProperty(0)
+    wave = StringProperty("")
+    result = StringProperty("")
+    draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
 
 
 class SeatFrame(Widget):
-    """Holds one player's panel turned to face its seat: 0° (near side), 180° (far side),
-    90° / 270° (the table's ends). The panel is laid out in the turned frame (width and height
-    swap at 90°) and touches follow the turn (Scatter)."""
+    """Holds one panel turned to face its seat (0°, 90°, 180°, 270°). The panel is laid out in the
+    turned frame (width and height swap at 90°) and touches follow the turn (Scatter)."""
 
     def __init__(self, panel, rotation: int, **kwargs):
         super().__init__(**kwargs)
@@ -55,6 +87,10 @@ class SeatFrame(Widget):
         self.add_widget(self.turn)
         self.bind(size=self._place, pos=self._place)
 
+    def set_rotation(self, rotation: int) -> None:
+        self.seat_rotation = rotation
+        self._place()
+
     def _place(self, *_):
         width, height = self.size
         self.panel.size = (height, width) if self.seat_rotation % 180 else (width, height)
@@ -65,129 +101,209 @@ class SeatFrame(Widget):
         self.turn.center = self.center
 
 
-SEAT_LAYOUTS = ("upright", "facing", "ends")  # settings: all at 0°; far side at 180°; also 90° at the ends
+class SeatGrid(Widget):
+    """The seats in rows of near-square cells (`presenter.grid_shape`), so a panel reads as well
+    turned as upright."""
 
+    frames = ListProperty([])
 
-def seat_places(count: int, layout: str) -> list[tuple[str, int]]:
-    """Where each seat's panel goes, in seat order: (row "left"|"far"|"near"|"right", rotation°).
+    def on_frames(self, *_):
+        self.clear_widgets()
+        for frame in self.frames:
+            self.add_widget(frame)
+        self._layout()
 
-    Seats go round the table: with "ends", the first seat sits at the left end (turned 270°, its
-    text facing the left edge) and the last at the right end (90°); the
-    others share the long sides, the far one turned 180°. "facing" turns the far side only."""
-    far_count = count // 2
-    places = [("far", 180 if layout != "upright" else 0) if i < far_count else ("near", 0) for i in range(count)]
-    if layout == "ends":
-        places[0] = ("left", 270)
-        if count >= 2:
-            places[-1] = ("right", 90)
-    return places
+    def on_size(self, *_):
+        self._layout()
+
+    def on_pos(self, *_):
+        self._layout()
+
+    def _layout(self) -> None:
+        if not self.frames:
+            return
+        rows = presenter.grid_shape(len(self.frames))
+        row_height = (self.height - GAP * (len(rows) - 1)) / len(rows)
+        frames = iter(self.frames)
+        for index, count in enumerate(rows):
+            width = (self.width - GAP * (count - 1)) / count
+            top = self.top - index * (row_height + GAP)
+            for column in range(count):
+                frame = next(frames)
+                frame.size = (width, row_height)
+                frame.pos = (self.x + column * (width + GAP), top - row_height)
 
 
 class TableScreen(Screen):
     turn_text = StringProperty("")
     event_text = StringProperty("")
     plane_text = StringProperty("")
-    horde_text = StringProperty("")
+    winner = StringProperty("")
+    horde_draw_due = BooleanProperty(False)
+    event_needs_counter = BooleanProperty(False)
+    planar_pending = BooleanProperty(False)
     event_counter = NumericProperty(3)  # turn counter X the table enters for an event without one (MT 7.06.d)
 
     def on_kv_post(self, *_):
         app = App.get_running_app()
-        app.bind(revision=lambda *_: self.refresh(), seat_layout=lambda *_: self.rebuild())
+        app.bind(revision=lambda *_: self.refresh(), seat_layout=lambda *_: self.reset_rotations())
         self._built_for = None
         self._panels: dict[int, PlayerPanel] = {}
+        self._frames: dict[int, SeatFrame] = {}
+        self._city: CityPanel | None = None
+        self._recent: dict[int, RecentChange] = {}
+        self._turn_seen = None
+        self._fade = None
         self.refresh()
 
     def on_pre_enter(self, *_):
         self.refresh()
 
     def find_widget(self, path: str):
-        """'seat-2.leave': a widget of player 2's panel (driven by the autopilot like a tap)."""
+        """'seat-2.leave': a widget of player 2's panel; 'city.plus_1' of the City's (driven by the
+        autopilot like a tap)."""
         head, _, rest = path.partition(".")
-        panel = self._panels[int(head.split("-")[1])]
+        panel = self._city if head == "city" else self._panels[int(head.split("-")[1])]
         return panel.ids[rest] if rest else panel
 
     def autopilot_report(self) -> dict:
-        return {"rotations": {str(pid): panel.parent.parent.seat_rotation for pid, panel in self._panels.items()},
-                "sources": {str(pid): list(panel.sources) for pid, panel in self._panels.items()}}
+        return {"rotations": {str(pid): frame.seat_rotation for pid, frame in self._frames.items()},
+                "sources": {str(pid): list(panel.sources) for pid, panel in self._panels.items()},
+                "source": {str(pid): panel.source for pid, panel in self._panels.items()},
+                "recent": {str(pid): panel.recent for pid, panel in self._panels.items()},
+                "life_shown": {str(pid): panel.life for pid, panel in self._panels.items()},
+                "elimination": {str(pid): panel.elimination for pid, panel in self._panels.items()},
+                "city": self._city.life if self._city is not None else None,
+                "winner": self.winner, "horde_draw_due": self.horde_draw_due}
 
-    def rebuild(self) -> None:
-        self._built_for = None
-        self.refresh()
+    # -- building ------------------------------------------------------
+    def _rotation(self, seat: int, player: int, count: int) -> int:
+        app = App.get_running_app()
+        kept = app.prefs.rotation(app.game_key, player)
+        return kept if kept is not None else presenter.default_rotation(seat, count, app.seat_layout)
 
+    def _build(self, state) -> None:
+        self._panels, self._frames, self._recent, self._city = {}, {}, {}, None
+        frames = []
+        if state.horde is not None:
+            self._city = CityPanel()
+            frames.append(SeatFrame(self._city, 0))
+        for seat, player in enumerate(state.players):
+            panel = PlayerPanel(player_id=player.id, horde=state.horde is not None)
+            self._panels[player.id] = panel
+            self._frames[player.id] = SeatFrame(panel, self._rotation(seat, player.id, len(state.players)))
+            self._recent[player.id] = RecentChange()
+            frames.append(self._frames[player.id])
+        self._recent[0] = RecentChange()  # the City's
+        self.ids.seats.frames = frames
+
+    def reset_rotations(self) -> None:
+        """Settings turned the whole table: every panel takes the layout's turn (kept turns forgotten)."""
+        app = App.get_running_app()
+        if app.game is None:
+            return
+        app.prefs.rotations.pop(app.game_key, None)
+        app.prefs.save()
+        count = len(app.game.state.players)
+        for seat, player in enumerate(app.game.state.players):
+            if player.id in self._frames:
+                self._frames[player.id].set_rotation(self._rotation(seat, player.id, count))
+
+    def turn_panel(self, player_id: int) -> None:
+        """The panel's turn button: a quarter turn, kept for this player."""
+        app = App.get_running_app()
+        frame = self._frames[player_id]
+        rotation = presenter.next_rotation(frame.seat_rotation)
+        app.prefs.set_rotation(app.game_key, player_id, rotation)
+        frame.set_rotation(rotation)
+
+    # -- refreshing ----------------------------------------------------
     def refresh(self) -> None:
         app = App.get_running_app()
-        session = app.session
-        if not session.has_game:
+        if app.game is None:
             return
-        state = session.state
-        seats = tuple(p.id for p in state.players)
-        if self._built_for != (seats, app.seat_layout, app.lang):
-            self._build_panels(state.players, app.seat_layout)
-            self._built_for = (seats, app.seat_layout, app.lang)
-        active = set(state.turn.active)
-        pregame = state.turn.phase == PREGAME
-        for player in state.players:
-            panel = self._panels[player.id]
-            panel.name = player.name + (f" ({app.t('table.left')})" if player.left else "")
-            panel.rgba = session.player_rgba(player.id)
-            panel.life = str(player.life)
-            panel.poison = str(player.poison)
-            panel.active = player.id in active
-            panel.left = player.left
-            panel.commander = session.commander_text(player, app.lang)
-            panel.pregame = pregame and not player.left
-            panel.kept = player.kept
-            panel.hand = app.t("table.hand", n=session.hand_size(player.id)) if panel.pregame else ""
-            opponents = [p for p in state.players if p.id != player.id and not p.left]
-            panel.source_ids = {p.name: p.id for p in opponents}
-            panel.sources = [p.name for p in opponents]
-            if panel.source not in panel.sources:  # by default the active player's commander, who attacks now
-                first = next((p for p in opponents if p.id in active), opponents[0] if opponents else None)
-                panel.source = first.name if first else ""
-        self.turn_text = session.turn_text(app.lang)
-        self.event_text = session.event_text(app.lang)
-        self.plane_text = session.plane_text(app.lang)
-        self.horde_text = session.horde_text(app.lang)
+        state = app.game.state
+        key = (app.game_key, tuple(p.id for p in state.players), state.horde is not None)
+        if self._built_for != key:
+            self._build(state)
+            self._built_for = key
+        now = time.monotonic()
+        turn = (state.turn.number, tuple(state.turn.active), state.turn.horde)
+        new_turn, self._turn_seen = turn != self._turn_seen, turn
+        for view in presenter.panels(app.game, app.lang):
+            panel = self._panels[view.player]
+            panel.name, panel.rgba, panel.life = view.name, list(view.rgba), view.life
+            panel.recent = RecentChange.text(self._recent[view.player].update(
+                int(view.life) if view.life else None, now))
+            panel.poison, panel.active, panel.left = view.poison, view.active, view.left
+            panel.pregame, panel.kept, panel.hand = view.pregame, view.kept, view.hand
+            panel.elimination = view.elimination
+            labels = {source.label(app.lang): source.player for source in view.sources}
+            panel.source_ids = labels
+            panel.sources = list(labels)
+            if new_turn or panel.source not in labels.values():  # each turn: who attacks now
+                panel.source = view.default_source or 0
+            panel.source_label = next((label for label, pid in labels.items() if pid == panel.source), "")
+        city = presenter.city(state, app.lang)
+        if city is not None and self._city is not None:
+            self._city.life, self._city.start, self._city.wave, self._city.result = (
+                str(city.life), city.start, city.wave, city.result)
+            self._city.recent = RecentChange.text(self._recent[0].update(city.life, now))
+        self.turn_text = turn_text(state, app.lang)
+        self.event_text = presenter.event_text(state, app.lang)
+        self.plane_text = presenter.plane_text(state, app.lang)
+        self.winner = presenter.winner_text(state, app.lang)
+        self.horde_draw_due = presenter.horde_draw_due(app.game)
+        if self._city is not None:
+            self._city.draw_due = self.horde_draw_due
+        self.event_needs_counter = app.game.event_needs_counter
+        self.planar_pending = bool(state.planar and state.planar.pending)
+        if self._fade is not None:
+            self._fade.cancel()
+        self._fade = Clock.schedule_once(lambda dt: self._fade_recent(), presenter.RECENT_CHANGE_S + 0.1)
 
-    def _build_panels(self, players, layout: str) -> None:
-        rows = {"far": self.ids.far_seats, "near": self.ids.near_seats, "left": self.ids.left_seat,
-                "right": self.ids.right_seat}
-        for row in rows.values():
-            row.clear_widgets()
-        self._panels = {}
-        for player, (row, rotation) in zip(players, seat_places(len(players), layout)):
-            panel = PlayerPanel(player_id=player.id)
-            self._panels[player.id] = panel
-            rows[row].add_widget(SeatFrame(panel, rotation))
-        # A panel turned 90° lays out its rows across the seat's width: the seats take two thirds
-        # of the screen and each end seat as much as a long-side column.
-        self.ids.seats.size_hint_x = 2.0 if layout == "ends" else 0.68
-        sides = bool(rows["far"].children or rows["near"].children)
-        self.ids.middle_seats.size_hint_x = 1 if sides else None
-        self.ids.middle_seats.width = 0
-        for name in ("left", "right"):
-            rows[name].size_hint_x = 1 if rows[name].children else None
-            rows[name].width = 0
+    def _fade_recent(self) -> None:
+        """The recent change fades after a pause: refresh the numbers beside the totals."""
+        now = time.monotonic()
+        for pid, panel in self._panels.items():
+            panel.recent = RecentChange.text(self._recent[pid].update(int(panel.life) if panel.life else None, now))
+        if self._city is not None:
+            self._city.recent = RecentChange.text(self._recent[0].update(int(self._city.life), now))
+
+    # -- actions -------------------------------------------------------
+    def life_holder(self) -> int:
+        """Horde: the City's life changes through any player still in (HO 300.3)."""
+        return App.get_running_app().game.state.alive[0].id
+
+    def type_life(self, player_id: int | None) -> None:
+        """Tap on the total: type the new total ("12") or a change ("−7", "+3") on big keys."""
+        app = App.get_running_app()
+        state = app.game.state
+        name = state.player(player_id).name if player_id else app.t("table.city")
+        pad = NumberPad(title=app.t("table.type_life", name=name), hint=app.t("table.type_hint"),
+                        ok=app.t("table.ok"), cancel=app.t("table.cancel"), erase=app.t("table.erase"))
+        holder = player_id or self.life_holder()
+
+        def enter(text: str) -> None:
+            meant = presenter.typed_life(text)
+            if meant is None:
+                return
+            kind, value = meant
+            app.play("change_life" if kind == "change" else "set_life", holder, value)
+
+        pad.on_enter = enter
+        pad.open()
+
+    def commander(self, player_id: int, amount: int) -> None:
+        panel = self._panels[player_id]
+        if panel.source:
+            App.get_running_app().play("commander_damage", player_id, panel.source, amount)
 
     def confirm_leave(self, player_id: int) -> None:
         """Leaving the game cannot be taken back by mistake: ask first (undo still works after)."""
         app = App.get_running_app()
-        name = app.session.state.player(player_id).name
+        name = app.game.state.player(player_id).name
         popup = ConfirmPopup(title=app.t("table.leave_title"), question=app.t("table.leave_question", name=name),
                              yes=app.t("table.leave_yes", name=name), no=app.t("table.cancel"))
-        popup.on_yes = lambda: app.perform("player_leaves", player_id)
+        popup.on_agree = lambda: app.play("player_leaves", player_id, "conceded")
         popup.open()
-
-
-class ConfirmPopup(ModalView):
-    """A yes/no question with big buttons."""
-
-    title = StringProperty("")
-    question = StringProperty("")
-    yes = StringProperty("")
-    no = StringProperty("")
-
-    def answer(self, agreed: bool) -> None:
-        self.dismiss(animation=False)  # gone at once: the next tap reaches the screen
-        if agreed:
-            self.on_yes()

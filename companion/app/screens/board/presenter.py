@@ -1,0 +1,144 @@
+"""What the Board screen shows, from the game: the overlays of the selected token, the side panel's
+text for a token or a square, the tokens on the grid. Pure (no kivy): tests read it without a window.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from boards import XY, square_label
+from boards.model import Square
+from companion.app.words import colour_words, token_text
+from companion.game import Game, GameState
+from companion.i18n import translate
+from companion.rules import PieceOverlay, overlay, why_cannot_move
+
+Token = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What the board view draws for one token: filled layers and ringed squares, plus the rules' answer."""
+
+    rules: PieceOverlay | None
+    layers: dict[str, frozenset[XY]]
+    rings: dict[str, frozenset[XY]]
+
+
+NO_OVERLAY = Overlay(None, {}, {})
+_cache: tuple[weakref.ref, dict[Token, Overlay]] | None = None  # overlays of the state drawn last
+
+
+def piece_overlay(state: GameState, token: Token | None) -> Overlay:
+    """Everything drawn for one token, from `companion.rules.overlay`, computed once per game state."""
+    global _cache
+    if token is None or tuple(token) not in state.pieces:
+        return NO_OVERLAY
+    if _cache is None or _cache[0]() is not state:
+        _cache = (weakref.ref(state), {})
+    found = _cache[1].get(tuple(token))
+    if found is None:
+        found = _cache[1][tuple(token)] = _compute_overlay(state, state.pieces[tuple(token)])
+    return found
+
+
+def _compute_overlay(state: GameState, piece) -> Overlay:
+    roll = state.movement_rolls.get(piece.roll_key)
+    rules = overlay(state.board, piece, state.pieces.values(), dice=roll["results"] if roll else (),
+                    bonus_choice=state.bonus_choices.get(piece.token), house=state.house)
+    if rules is None:  # off the grid: nothing to draw
+        return NO_OVERLAY
+    moves = rules.moves | rules.jump_targets if roll or rules.jump_targets else frozenset()
+    return Overlay(rules, layers={"zone": rules.zone, "moves": moves, "attack": rules.attack_squares},
+                   rings={"blockers": frozenset(b.at for b in rules.blockers), "selected": frozenset({piece.at})})
+
+
+def tokens_on_board(state: GameState) -> list[tuple[int, int, XY]]:
+    """(player, number, square) of every token standing on the grid."""
+    return [(p.player, p.number, p.at) for p in state.pieces.values() if p.at is not None]
+
+
+def may_move_to(state: GameState, token: Token, at: XY) -> bool:
+    """A tap on `at` moves the selected token there: a token not yet on the grid is placed where
+    tapped, one on the grid goes only to a drawn move (MT 3.04.b)."""
+    piece = state.pieces.get(tuple(token))
+    if piece is None or any(p.at == tuple(at) for p in state.pieces.values()):
+        return False
+    return piece.at is None or tuple(at) in piece_overlay(state, token).layers.get("moves", ())
+
+
+def describe_piece(game: Game, token: Token, lang: str) -> str:
+    """The side panel for a tapped token: stats, zone, moves, bonus, blockers, attack squares."""
+    state = game.state
+    piece = state.pieces[tuple(token)]
+    t = lambda key, **kw: translate(lang, key, **kw)  # noqa: E731
+    lines = [t("piece.header", token=token_text(state, token, lang), name=f"({t('kinds.' + piece.kind)})")]
+    if piece.kind != "player":
+        pt = f"{piece.power}/{piece.toughness}" if piece.power is not None else "–"
+        lines.append(t("piece.stats", mv=piece.mana_value, pt=pt) + "  " + colour_words(piece.colours, lang))
+    if piece.at is None:
+        return "\n".join(lines + [t("piece.off_grid") + " " + t("pieces.place_hint")])
+    lines.append(t("piece.at", label=square_label(piece.at)))
+    rules = piece_overlay(state, token).rules
+    if piece.kind != "player":
+        lines.append(t("piece.zone", count=len(rules.zone)))
+    roll = game.movement_roll(token)
+    allowance = game.movement_allowance(token)
+    if roll is None:
+        lines.append(t("piece.no_roll"))
+    elif allowance == 0:
+        reason = why_cannot_move(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
+                                 house=state.house) or "0"
+        lines.append(t("piece.cannot_move", reason=reason))
+    else:
+        dice = " + ".join(str(r) for r in roll["results"])
+        lines.append(t("piece.moves", count=len(rules.moves), dice=dice, allowance=allowance))
+    if rules.jump_targets:
+        lines.append(t("piece.jumps", count=len(rules.jump_targets)))
+    bonus_words = lambda names: ", ".join(t(f"bonuses.{b}") for b in sorted(names))  # noqa: E731
+    if rules.bonus.active:
+        lines.append(t("piece.bonus", bonus=bonus_words(rules.bonus.active)))
+    elif rules.bonus.needs_choice:
+        lines.append(t("piece.bonus_choice", bonus=bonus_words(rules.bonus.available)))
+    elif piece.kind == "creature":
+        lines.append(t("piece.no_bonus"))
+    if piece.kind == "creature":
+        names = ", ".join(token_text(state, b.token, lang) for b in rules.blockers)
+        lines.append(t("piece.blockers", names=names) if names else t("piece.no_blockers"))
+        lines.append(t("piece.attack", count=len(rules.attack_squares)))
+    return "\n".join(lines)
+
+
+def describe_square(state: GameState, at: XY, lang: str) -> str:
+    """The side panel for a tapped square: its colours, marks and what stands there."""
+    square = state.board.square(*at)
+    t = lambda key, **kw: translate(lang, key, **kw)  # noqa: E731
+    colours = colour_words(square.colours, lang) or t("square.colourless")
+    lines = [t("square.header", label=square_label(at)), t("square.colours", colours=colours)]
+    if square.obstacle:
+        lines.append(t("square.obstacle"))
+    if square.start:
+        lines.append(t("square.start"))
+    if square.temple:
+        lines.append(t("square.temple"))
+    piece = next((p for p in state.pieces.values() if p.at == tuple(at)), None)
+    lines.append(t("square.occupant", token=token_text(state, piece.token, lang)) if piece else t("square.empty"))
+    return "\n".join(lines)
+
+
+def confirmed_code(board, at: XY, colours: str, obstacle: bool) -> str:
+    """The board-file code of a square as the table confirms it (MT 2.02.e): its colours, obstacle or
+    not; its start and Temple marks are kept (a colourless square is an obstacle, MT 2.03.a)."""
+    current = board.square(*at)
+    obstacle = obstacle or not colours
+    return Square(frozenset(colours), obstacle=obstacle, start=current.start and not obstacle,
+                  temple=current.temple and not obstacle).code
+
+
+def bonus_choices_open(game: Game, token: Token | None) -> list[str]:
+    """Colours the token's controller may pick now as its bonus (MT 2.02.c: in their upkeep)."""
+    state = game.state
+    piece = state.pieces.get(tuple(token)) if token else None
+    if piece is None or state.turn.phase != "upkeep" or piece.player not in state.turn.active:
+        return []
+    return game.bonus_options(tuple(token))

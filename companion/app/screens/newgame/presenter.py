@@ -1,0 +1,81 @@
+"""The New game form turned into a `companion.game.GameSetup`, and the form's words (boards offered,
+the event deck's name). Pure (no kivy)."""
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+
+from boards import Board, library_boards, load_board
+from companion.game import EventDeckList, GameError, GameSetup, PlayerSetup, prebuilt_event_deck
+from companion.i18n import translate
+from companion.rules import HouseRules
+
+PLANES_PER_DECK = 10  # planar cards the table did not name are numbered in deck order
+BOARD_CHOICES_EXTRA = ("generated", "scanned")
+
+
+@dataclass
+class NewGameChoices:
+    """What the form collects; seats are the order of `players` (name, token colour 1..6)."""
+
+    players: list[tuple[str, int]]
+    board: str                      # a library board name, "generated" or "scanned"
+    variant: str = "free_for_all"
+    planechase: bool = False
+    events: bool = False
+    horde_difficulty: str = "beginner"
+    house_rules: HouseRules = field(default_factory=HouseRules)
+    planes: list[str] = field(default_factory=list)  # per player: plane names typed (comma/line separated)
+    event_deck: EventDeckList | None = None          # the deck used when `events` is on
+    scanned_board: Board | None = None               # the board read from a photo (board == "scanned")
+    doubtful_squares: tuple[tuple[int, int], ...] = ()  # its squares to confirm (MT 2.02.e)
+    starting_life: int = 20                          # the table's choice (Two-Headed Giant: the team's)
+    starting_player: int | None = None               # a token colour; None = drawn at random
+
+
+def plane_names(text: str) -> list[str]:
+    """A planar deck typed at the table: names separated by commas or lines, blanks dropped."""
+    return [name.strip() for name in re.split(r"[,\n;]", text) if name.strip()]
+
+
+def board_choices() -> list[str]:
+    return [*library_boards(), *BOARD_CHOICES_EXTRA]
+
+
+def board_from_choice(choice: str, players: int) -> Board:
+    """A bundled board by name, or a freshly generated fair one of the recommended size (MT 1.02.a)."""
+    boards = library_boards()
+    if choice in boards:
+        return load_board(boards[choice])
+    if choice == "generated":
+        from boards.generator import generate_board
+
+        width, height = (20, 12) if players <= 2 else (40, 25)
+        return generate_board(width, height, max(players, 2), seed=secrets.randbits(32))
+    raise GameError(f"unknown board {choice!r}; choose one of {', '.join(boards)} or 'generated'")
+
+
+def game_setup(choices: NewGameChoices) -> GameSetup:
+    """The setup of the game the form describes (planar decks: the names typed per player, numbered
+    cards only when left empty; Two-Headed Giant: seats 1–2 are a team, 3–4 the other)."""
+    scanned = choices.board == "scanned" and choices.scanned_board is not None
+    board = choices.scanned_board if scanned else board_from_choice(choices.board, len(choices.players))
+    planes = list(choices.planes) + [""] * (len(choices.players) - len(choices.planes))
+    players = [PlayerSetup(name, colour, team=(seat // 2 + 1) if choices.variant == "two_headed_giant" else None,
+                           planar_deck=(plane_names(planes[seat])
+                                        or [f"{name} {n}" for n in range(1, PLANES_PER_DECK + 1)])
+                           if choices.planechase else [])
+               for seat, (name, colour) in enumerate(choices.players)]
+    life = {"team_life": choices.starting_life} if choices.variant == "two_headed_giant" else \
+        {"starting_life": choices.starting_life}
+    return GameSetup(players=players, board=board, format=choices.variant, planechase=choices.planechase,
+                     events=choices.event_deck if choices.events else None,
+                     horde_difficulty=choices.horde_difficulty, house_rules=choices.house_rules,
+                     starting_player=choices.starting_player,
+                     doubtful_squares=tuple(choices.doubtful_squares) if scanned else (), **life)
+
+
+def deck_name(deck: EventDeckList, lang: str) -> str:
+    """The prebuilt deck (MT 9.03) is named in the UI language; a loaded deck by its file's name."""
+    return translate(lang, "newgame.prebuilt_deck") if deck.name == prebuilt_event_deck().name else deck.name

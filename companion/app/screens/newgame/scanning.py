@@ -1,0 +1,62 @@
+"""A board read from a photo of it (`vision.scan`) for the New game form: each square's colours and
+marks, and the squares the table should confirm (MT 2.02.e). No kivy."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from boards import XY, Board
+from boards.model import Square
+
+
+class ScanError(ValueError):
+    """A board photo that cannot become a game board, said plainly (file and reason)."""
+
+
+@dataclass(frozen=True)
+class ScannedBoard:
+    """A board read from a photo, and the squares read with low confidence or hidden by a token."""
+
+    board: Board
+    doubtful: tuple[XY, ...]
+    source: str
+
+
+def parse_grid_size(text: str) -> tuple[int, int] | None:
+    """'40x25' → (40, 25); empty → None (the markers give the size)."""
+    if not text.strip():
+        return None
+    match = re.fullmatch(r"\s*(\d+)\s*[x×*]\s*(\d+)\s*", text)
+    if not match:
+        raise ScanError(f"grid size: expected WIDTHxHEIGHT such as 40x25, got {text!r}")
+    return int(match[1]), int(match[2])
+
+
+def scan_board(photo: str, grid: str = "") -> ScannedBoard:
+    """Build a board from a photo of one. `grid` "40x25" fixes the size (needed when the board has no
+    markers of ours)."""
+    from calibration.sources import SourceError, read_image
+    from vision import scan
+
+    size = parse_grid_size(grid)
+    path = Path(photo.strip())
+    try:
+        image = read_image(path)
+    except SourceError as exc:
+        raise ScanError(str(exc)) from None
+    result = scan(image, grid=size)
+    if not result.found:
+        raise ScanError(f"{path}: {result.error}")
+    rows, doubtful = [], []
+    for y in range(result.height):
+        row = []
+        for x in range(result.width):
+            read = result.square(x, y)
+            obstacle = read.obstacle or not read.colours
+            row.append(Square(frozenset(read.colours), obstacle=obstacle, start=read.start and not obstacle,
+                              temple=read.temple and not obstacle))
+            if read.uncertain or read.covered:
+                doubtful.append((x, y))
+        rows.append(tuple(row))
+    return ScannedBoard(Board(tuple(rows), name=f"scanned {path.stem}", players=2), tuple(doubtful), str(path))

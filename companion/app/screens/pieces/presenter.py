@@ -1,0 +1,34 @@
+"""What the Pieces screen shows: the tokens in play, the keyword buttons in the shown language's
+alphabetical order, the number a new token gets. Pure (no kivy)."""
+from __future__ import annotations
+
+import unicodedata
+
+from companion.app.words import token_text
+from companion.game import GameState
+from companion.i18n import translate
+from companion.rules import KEYWORDS
+
+Token = tuple[int, int]
+
+
+def _sort_key(text: str) -> str:
+    """Alphabetical as people read it: accents and case ignored ('équitation' among the e's)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
+
+
+def keyword_order(lang: str) -> list[tuple[str, str]]:
+    """(keyword, label) for every keyword with a grid erratum, sorted by its label in `lang`."""
+    labels = [(keyword, translate(lang, f"keywords.{keyword}")) for keyword in KEYWORDS]
+    return sorted(labels, key=lambda item: _sort_key(item[1]))
+
+
+def token_list(state: GameState, lang: str) -> list[tuple[Token, str]]:
+    """Every token in play with its label, by player then number."""
+    return [(token, token_text(state, token, lang)) for token in sorted(state.pieces)]
+
+
+def next_number(state: GameState, player: int) -> int:
+    """The smallest token number of `player` not in play (a number left by a piece is free again, MT 5.02.d)."""
+    used = {number for owner, number in state.pieces if owner == player}
+    return next(n for n in range(1, len(used) + 2) if n not in used)

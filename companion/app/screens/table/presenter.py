@@ -1,0 +1,216 @@
+"""What the Table screen shows, from the game: one panel per seat (life, poison, commander damage,
+the elimination the game proposes), the Horde's City, the turn, the event and the plane; where each
+panel sits, and the life change of the last seconds. Pure (no kivy)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from companion.app.words import player_rgba
+from companion.game import PREGAME, Game, GameState
+from companion.i18n import translate
+
+ROTATIONS = (0, 90, 180, 270)
+SEAT_LAYOUTS = ("upright", "facing", "ends")  # settings: quick ways to turn every panel at once
+RECENT_CHANGE_S = 8.0  # a life change is shown beside the total this long after the last tap
+
+
+@dataclass(frozen=True)
+class CommanderSource:
+    """An opponent whose commander may deal damage to a player, and how much it has dealt."""
+
+    player: int
+    name: str
+    damage: int
+
+    def label(self, lang: str) -> str:
+        return translate(lang, "table.commander_source", name=self.name, damage=self.damage)
+
+
+@dataclass(frozen=True)
+class PanelView:
+    player: int
+    name: str
+    rgba: tuple[float, float, float, float]
+    life: str                 # "" when the player has no life of their own (Horde: the City's is shared)
+    poison: int
+    active: bool
+    left: bool
+    pregame: bool             # before turn 1: mulligan / keep
+    kept: bool
+    hand: str
+    sources: tuple[CommanderSource, ...]   # opponents in the game, or who already dealt damage
+    default_source: int | None             # the active player's commander: who attacks now
+    elimination: str          # the game proposes that this player leaves: why ("" = no)
+
+
+@dataclass(frozen=True)
+class CityView:
+    """Horde (HO 300.3): the City's shared life is the big number; wave and cards left."""
+
+    life: int
+    start: int
+    wave: str
+    result: str
+
+
+def panels(game: Game, lang: str) -> list[PanelView]:
+    state = game.state
+    active = set(state.turn.active)
+    pregame = state.turn.phase == PREGAME
+    losing = set(game.losing_players()) if not state.over else set()
+    views = []
+    for player in state.players:
+        opponents = [p for p in state.players if p.id != player.id and not _allies(state, p, player)]
+        sources = tuple(CommanderSource(p.id, p.name, player.commander_damage.get(p.id, 0)) for p in opponents
+                        if not p.left or player.commander_damage.get(p.id))
+        live = [s.player for s in sources if not state.player(s.player).left]
+        default = next((s for s in live if s in active), live[0] if live else None)
+        views.append(PanelView(
+            player=player.id, name=player.name, rgba=player_rgba(player.id),
+            life="" if state.horde else str(player.life), poison=player.poison,
+            active=player.id in active, left=player.left, pregame=pregame and not player.left, kept=player.kept,
+            hand=translate(lang, "table.hand", n=game.hand_size(player.id)) if pregame else "",
+            sources=sources if not player.left else (), default_source=default,
+            elimination=elimination_reason(state, player.id, lang) if player.id in losing else ""))
+    return views
+
+
+def _allies(state: GameState, a, b) -> bool:
+    """Horde: every player is on the same side; Two-Headed Giant: teammates are no opponents."""
+    return state.horde is not None or (state.format == "two_headed_giant" and a.team == b.team)
+
+
+def elimination_reason(state: GameState, player_id: int, lang: str) -> str:
+    """Why the game proposes that a player leaves: life ≤ 0 (BR), 10 poison, 21 damage from one commander."""
+    player = state.player(player_id)
+    if player.life <= 0:
+        return translate(lang, "table.out_life", life=player.life)
+    if player.poison >= 10:
+        return translate(lang, "table.out_poison", poison=player.poison)
+    worst = max(player.commander_damage.items(), key=lambda item: item[1], default=None)
+    if worst and worst[1] >= 21:
+        return translate(lang, "table.out_commander", damage=worst[1], name=state.names.get(worst[0], "?"))
+    return translate(lang, "table.out_other")
+
+
+def city(state: GameState, lang: str) -> CityView | None:
+    horde = state.horde
+    if horde is None:
+        return None
+    wave = translate(lang, "horde.wave", wave=horde.wave, total=horde.wave_total,
+                     level=translate(lang, f"horde.level_{horde.level}") if horde.level else "–",
+                     cards=len(horde.library))
+    return CityView(horde.city_life, horde.city_start, wave,
+                    translate(lang, f"horde.result_{horde.result}") if horde.result else "")
+
+
+def horde_draw_due(game: Game) -> bool:
+    """The Horde's turn prompts its draw (HO 201.2): its draw step, and it has not revealed yet this turn."""
+    state = game.state
+    if state.horde is None or not state.turn.horde or state.turn.phase != "draw" or state.over:
+        return False
+    for entry in reversed(game.history_entries()):
+        if entry.action.kind == "horde_draw":
+            return False
+        if "turn" in entry.summary:
+            return True
+    return True
+
+
+def winner_text(state: GameState, lang: str) -> str:
+    """Who won, once the game is over ("" while it goes on)."""
+    if state.horde is not None and state.horde.result:
+        return translate(lang, f"horde.result_{state.horde.result}")
+    if state.winner:
+        return translate(lang, "table.winner", names=" & ".join(state.player(p).name for p in state.winner))
+    return ""
+
+
+def event_text(state: GameState, lang: str) -> str:
+    events = state.events
+    if events is None:
+        return ""
+    if events.revealed is None:
+        head = translate(lang, "event.none")
+    elif events.counter is None:
+        head = translate(lang, "event.no_counter", name=events.revealed.name)
+    else:
+        head = translate(lang, "event.revealed", name=events.revealed.name, counted=events.counted,
+                         counter=events.counter)
+    return head + "\n" + translate(lang, "event.deck", count=len(events.deck))
+
+
+def plane_text(state: GameState, lang: str) -> str:
+    planar = state.planar
+    if planar is None:
+        return ""
+    if planar.face_up is None:
+        return translate(lang, "plane.none")
+    names = state.names
+    lines = [translate(lang, "plane.face_up", plane=planar.face_up, owner=names.get(planar.owner, "?"),
+                       controller=names.get(planar.controller, "?"))]
+    lines += [translate(lang, "plane.pending", face=translate(lang, f"dice.planar_faces.{p['kind']}"),
+                        plane=p.get("plane") or "–") for p in planar.pending]
+    return "\n".join(lines)
+
+
+# -- where the panels sit ------------------------------------------------------------------------
+
+def grid_shape(count: int) -> list[int]:
+    """Panels per row, far row first: one row up to 3 seats, then two rows (the far one fuller).
+    Cells stay close to square, so a panel reads as well turned 90° as upright."""
+    if count <= 3:
+        return [count]
+    far = math.ceil(count / 2)
+    return [far, count - far]
+
+
+def default_rotation(seat: int, count: int, layout: str) -> int:
+    """The turn of seat `seat` (0-based) for a quick layout: all upright; the far row facing its
+    players (180°); or, with "ends", also the first and last seats turned to the table's ends."""
+    rows = grid_shape(count)
+    far_row = len(rows) == 2 and seat < rows[0] or (len(rows) == 1 and count == 2 and seat == 0)
+    if layout == "ends" and count >= 2 and seat in (0, count - 1):
+        return 270 if seat == 0 else 90
+    return 180 if layout != "upright" and far_row else 0
+
+
+def next_rotation(rotation: int) -> int:
+    """A panel's turn button: a quarter turn clockwise."""
+    return ROTATIONS[(ROTATIONS.index(rotation % 360) + 1) % len(ROTATIONS)]
+
+
+class RecentChange:
+    """The life change of the last seconds beside a total ("−7"), as life-counter apps show it:
+    changes add up while the taps keep coming; a pause of `hold` seconds clears it."""
+
+    def __init__(self, hold: float = RECENT_CHANGE_S):
+        self.hold = hold
+        self._value: int | None = None
+        self._delta = 0
+        self._last = -math.inf
+
+    def update(self, value: int | None, now: float) -> int:
+        """Feed the total shown now; returns the change to show beside it (0: none)."""
+        if now - self._last > self.hold:
+            self._delta = 0
+        if value is not None and self._value is not None and value != self._value:
+            self._delta += value - self._value
+            self._last = now
+        self._value = value
+        return self._delta if now - self._last <= self.hold else 0
+
+    @staticmethod
+    def text(delta: int) -> str:
+        return "" if not delta else f"{'+' if delta > 0 else '−'}{abs(delta)}"
+
+
+def typed_life(text: str) -> tuple[str, int] | None:
+    """What the life keypad means: "-7" / "+3" change the total, "12" sets it; None when not a number."""
+    text = text.strip().replace("−", "-")
+    if not text or not text.lstrip("+-").isdigit() or len(text) > 6:
+        return None
+    if text[0] in "+-":
+        return "change", int(text)
+    return "set", int(text)

@@ -1,0 +1,242 @@
+"""The screens' presenters, without a window: what each screen shows, from a game played through
+`companion.game`. Expected values come from the game's state and the seeds' rules."""
+from __future__ import annotations
+
+import pytest
+
+from boards import library_boards, load_board
+from companion.app.screens.board import presenter as board
+from companion.app.screens.dice import presenter as dice
+from companion.app.screens.history import presenter as history
+from companion.app.screens.newgame import presenter as newgame
+from companion.app.screens.pieces import presenter as pieces
+from companion.app.screens.table import presenter as table
+from companion.app.words import MAX_PLAYERS, colour_name, printed, refusal
+from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
+from companion.i18n import translate
+from companion.rules import Piece
+
+
+def duel_board():
+    return load_board(library_boards()["duel-20x12"])
+
+
+def new_game(names=("Anna", "Bruno", "Cleo"), **setup) -> Game:
+    planes = [f"Plane {n}" for n in range(1, 6)] if setup.get("planechase") else []
+    players = [PlayerSetup(name, colour, planar_deck=planes) for colour, name in enumerate(names, start=1)]
+    return Game.new(GameSetup(players=players, board=duel_board(), starting_player=1, **setup), dice=Dice.seeded(3))
+
+
+def test_every_player_panel_shows_life_and_poison_and_the_active_player_is_the_default_source():
+    """Commander damage (CR 903.10a): the source offered first is the active player's commander."""
+    game = new_game()
+    game.next_phase()  # turn 1: Anna
+    views = {v.player: v for v in table.panels(game, "en")}
+    assert [v.life for v in views.values()] == ["20", "20", "20"]
+    assert views[2].default_source == 1 and views[3].default_source == 1
+    assert views[1].default_source in (2, 3)  # nobody attacks the active player on their own turn
+    assert [s.player for s in views[1].sources] == [2, 3]
+
+
+def test_commander_damage_is_shown_per_source_and_minus_one_takes_back_a_mistake():
+    """CR 903.10a: damage is counted per commander; −1 corrects a tap (and gives the life back)."""
+    game = new_game()
+    game.next_phase()
+    game.commander_damage(2, 1, 1)
+    game.commander_damage(2, 1, 1)
+    game.commander_damage(2, 1, -1)
+    view = next(v for v in table.panels(game, "en") if v.player == 2)
+    assert [(s.player, s.damage) for s in view.sources] == [(1, 1), (3, 0)]
+    assert view.life == "19"
+    assert view.sources[0].label("fr") == translate("fr", "table.commander_source", name="Anna", damage=1)
+    with pytest.raises(GameError):
+        game.commander_damage(2, 3, -1)  # Cleo dealt none
+
+
+def test_a_player_at_zero_life_is_proposed_out_and_the_last_one_standing_wins():
+    """BR: a player at 0 life loses; the game proposes it (the table confirms), then names the winner."""
+    game = new_game(names=("Anna", "Bruno"))
+    game.next_phase()
+    game.change_life(2, -20)
+    view = next(v for v in table.panels(game, "fr") if v.player == 2)
+    assert view.elimination == translate("fr", "table.out_life", life=0)
+    assert table.winner_text(game.state, "en") == ""
+    game.player_leaves(2, "lost")
+    assert table.winner_text(game.state, "en") == translate("en", "table.winner", names="Anna")
+
+
+def test_ten_poison_and_21_commander_damage_are_proposed_too():
+    """CR 704.5c: 10 poison counters; CR 903.10a: 21 combat damage from one commander."""
+    game = new_game()
+    game.next_phase()
+    for _ in range(10):
+        game.change_poison(2, 1)
+    game.commander_damage(3, 1, 21)
+    views = {v.player: v for v in table.panels(game, "en")}
+    assert views[2].elimination == translate("en", "table.out_poison", poison=10)
+    assert views[3].elimination == translate("en", "table.out_life", life=-1)  # 20 − 21: life first
+
+
+def test_horde_panels_show_no_life_of_their_own_and_the_city_is_the_big_number():
+    """HO 300.3: the players share the City's life; their panels do not show a life that never moves."""
+    players = [PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)]
+    game = Game.new(GameSetup(players=players, board=duel_board(), format="horde", starting_player=1),
+                    dice=Dice.seeded(5))
+    views = table.panels(game, "en")
+    assert [v.life for v in views] == ["", ""]
+    assert all(v.sources == () for v in views)  # allies: no commander damage between them
+    city = table.city(game.state, "en")
+    assert city.life == game.state.horde.city_life == 80  # beginner 100 − 10 per player (HO 300.2)
+    game.change_life(1, -5)
+    assert table.city(game.state, "en").life == 75
+
+
+def test_the_hordes_draw_is_prompted_on_its_turn_until_it_has_drawn():
+    """HO 201.2: the Horde's turn prompts its draw step's reveal."""
+    players = [PlayerSetup("Anna", 1)]
+    game = Game.new(GameSetup(players=players, board=duel_board(), format="horde", starting_player=1),
+                    dice=Dice.seeded(5))
+    while not (game.state.turn.horde and game.state.turn.phase == "draw"):
+        assert not table.horde_draw_due(game)
+        game.next_phase()
+    assert table.horde_draw_due(game)
+    game.horde_draw()
+    assert not table.horde_draw_due(game)
+
+
+@pytest.mark.parametrize("count, rows", [(2, [2]), (3, [3]), (4, [2, 2]), (5, [3, 2]), (6, [3, 3])])
+def test_seats_sit_in_rows_of_near_square_cells(count, rows):
+    assert table.grid_shape(count) == rows
+
+
+def test_quick_layouts_turn_the_far_row_and_the_table_ends():
+    assert [table.default_rotation(s, 4, "upright") for s in range(4)] == [0, 0, 0, 0]
+    assert [table.default_rotation(s, 4, "facing") for s in range(4)] == [180, 180, 0, 0]
+    assert [table.default_rotation(s, 6, "ends") for s in range(6)] == [270, 180, 180, 0, 0, 90]
+    assert [table.default_rotation(s, 2, "facing") for s in range(2)] == [180, 0]
+    assert [table.next_rotation(r) for r in (0, 90, 180, 270)] == [90, 180, 270, 0]
+
+
+def test_the_recent_change_adds_up_while_taps_come_and_clears_after_a_pause():
+    recent = table.RecentChange(hold=8)
+    assert recent.update(20, 0.0) == 0
+    assert recent.update(19, 1.0) == -1
+    assert recent.update(14, 2.0) == -6
+    assert recent.update(15, 3.0) == -5
+    assert recent.update(15, 12.0) == 0
+    assert recent.update(12, 13.0) == -3
+    assert table.RecentChange.text(-7) == "−7" and table.RecentChange.text(3) == "+3"
+
+
+@pytest.mark.parametrize("typed, meant", [("12", ("set", 12)), ("−7", ("change", -7)), ("+3", ("change", 3)),
+                                          ("", None), ("−", None), ("1x", None)])
+def test_typed_life_sets_a_total_or_changes_it(typed, meant):
+    assert table.typed_life(typed) == meant
+
+
+def test_keyword_buttons_are_sorted_as_the_shown_language_spells_them():
+    """MT 6.xx keywords: 'équitation' sorts among the e's in French, 'flying' among the f's in English."""
+    french = [label for _, label in pieces.keyword_order("fr")]
+    english = [label for _, label in pieces.keyword_order("en")]
+    assert french.index("équitation") < french.index("flétrissure") < french.index("vol")
+    walks = [label for label in french if label.startswith("traversée")]
+    assert walks == ["traversée des forêts", "traversée des îles", "traversée des marais", "traversée des montagnes",
+                     "traversée des plaines"]
+    assert english == sorted(english)
+    assert french[0] != english[0]
+
+
+def test_a_new_token_takes_the_smallest_free_number():
+    """MT 5.02.d: a number left by a piece is free again."""
+    game = new_game()
+    for number in (1, 2, 4):
+        game.add_piece(Piece(2, number))
+    assert pieces.next_number(game.state, 2) == 3
+    assert pieces.next_number(game.state, 1) == 1
+
+
+def test_undo_names_the_action_it_will_undo():
+    game = new_game()
+    assert history.undo_label(game, "en") == translate("en", "nav.undo")
+    game.next_phase()
+    game.change_life(2, -3)
+    label = history.undo_label(game, "fr")
+    assert label.startswith(translate("fr", "nav.undo")) and "Bruno" in label and "-3" in label
+    assert history.last_action(game, "en") == game.history("en")[-1][6:]
+
+
+def test_the_planar_die_waits_while_a_trigger_is_pending():
+    """PC: the planar die is rolled when nothing waits to resolve; a pending trigger is named."""
+    game = new_game(planechase=True, names=("Anna", "Bruno"))
+    while game.state.turn.phase != "main1":  # rolled when a sorcery could be cast
+        game.next_phase()
+    die = dice.planar_die(game, "en")
+    assert die.shown and die.may_roll and die.cost == 0
+    while not game.state.planar.pending:
+        game.roll_planar_die()
+    waiting = dice.planar_die(game, "fr")
+    assert not waiting.may_roll
+    face = translate("fr", f"dice.planar_faces.{game.state.planar.pending[0]['kind']}")
+    assert waiting.waiting == translate("fr", "dice.planar_waiting", face=face)
+    game.resolve_planar_trigger(0)
+    assert dice.planar_die(game, "en").may_roll
+
+
+def test_the_form_becomes_a_setup_with_the_starting_life_and_player_chosen():
+    """Starting life is the table's choice; the starting player chosen, or drawn when None."""
+    choices = newgame.NewGameChoices(players=[("Anna", 1), ("Bruno", 2), ("Cleo", 6)], board="duel-20x12",
+                                     starting_life=30, starting_player=2)
+    game = Game.new(newgame.game_setup(choices), dice=Dice.seeded(1))
+    assert [p.life for p in game.state.players] == [30, 30, 30]
+    assert game.state.starting_player == 2
+    giant = newgame.NewGameChoices(players=[("A", 1), ("B", 2), ("C", 3), ("D", 4)], board="duel-20x12",
+                                   variant="two_headed_giant", starting_life=40)
+    assert newgame.game_setup(giant).team_life == 40
+
+
+def test_a_scanned_boards_doubtful_squares_are_in_the_games_log():
+    """MT 2.02.e: the squares to confirm are part of the game (its first action); confirming one clears it."""
+    board_ = duel_board()
+    choices = newgame.NewGameChoices(players=[("Anna", 1), ("Bruno", 2)], board="scanned", scanned_board=board_,
+                                     doubtful_squares=((3, 4), (5, 6)))
+    game = Game.new(newgame.game_setup(choices), dice=Dice.seeded(1))
+    replayed = Game.replay([{"op": "do", "action": a.to_dict()} for a in game.actions])
+    assert replayed.state.doubtful_squares == [(3, 4), (5, 6)]
+    code = board.confirmed_code(board_, (3, 4), "WU", False)
+    game.set_square((3, 4), code)
+    assert game.state.doubtful_squares == [(5, 6)] and game.state.board.square(3, 4).code == code
+    game.undo()
+    assert game.state.doubtful_squares == [(3, 4), (5, 6)]
+
+
+def test_the_prebuilt_event_deck_is_named_in_the_shown_language():
+    from companion.game import prebuilt_event_deck
+
+    deck = prebuilt_event_deck()
+    assert newgame.deck_name(deck, "en") == translate("en", "newgame.prebuilt_deck")
+    assert newgame.deck_name(deck, "fr") == translate("fr", "newgame.prebuilt_deck")
+
+
+def test_a_token_off_the_grid_is_placed_where_tapped_and_one_on_it_only_on_its_moves():
+    """MT 3.04.b: a token on the grid goes only to a square of its drawn moves."""
+    game = new_game(names=("Anna", "Bruno"))
+    game.add_piece(Piece(1, 2, mana_value=2, power=2, toughness=2, at=(5, 5)))
+    game.add_piece(Piece(1, 3))
+    state = game.state
+    assert board.may_move_to(state, (1, 3), (8, 8))
+    assert not board.may_move_to(state, (1, 2), (8, 8))  # no roll yet: no moves
+    assert not board.may_move_to(state, (1, 3), (5, 5))  # taken
+
+
+def test_six_seats_have_six_colour_names_and_the_sixth_is_screen_only():
+    """MT 9.02.a: five token colours are printed; a sixth seat plays with one shown on screen only."""
+    assert MAX_PLAYERS == 6
+    assert len({colour_name(n, "fr") for n in range(1, 7)}) == 6
+    assert [printed(n) for n in range(1, 7)] == [True] * 5 + [False]
+
+
+def test_refusals_carrying_an_i18n_key_are_worded_in_the_ui_language():
+    error = GameError("nothing to undo")
+    error.key, error.fields, error.rule = "errors.no_game", {}, "MT 3.04.a"
+    assert refusal(error, "fr") == translate("fr", "errors.no_game") + " (MT 3.04.a)"
+    assert refusal(ValueError("plain"), "fr") == "plain"
