@@ -13,9 +13,11 @@ never answers): every open runs with a time limit (`OPEN_TIMEOUT_S`) and says so
 from __future__ import annotations
 
 import os
+import select
 import stat
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
@@ -356,10 +358,28 @@ def open_source(spec: str | int, *, capture_factory: Callable = default_capture,
     # capture device (/dev/video0: live)
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
         _refuse_special(path)
-    source = CaptureSource(str(path), live=stat.S_ISCHR(mode), name=str(path), **options)
-    if stat.S_ISFIFO(mode):
-        source.fps = None  # the writer paces a pipe
+    if not stat.S_ISFIFO(mode):
+        return CaptureSource(str(path), live=stat.S_ISCHR(mode), name=str(path), **options)
+    with _pipe_with_data(path, options["open_timeout_s"]):
+        source = CaptureSource(str(path), live=False, name=str(path), **options)
+    source.fps = None  # the writer paces a pipe
     return source
+
+
+@contextmanager
+def _pipe_with_data(path: Path, seconds: float):
+    """Hold a pipe open for reading once something is written to it; SourceError when nothing is
+    within `seconds`. OpenCV's own open of a pipe nobody writes to never returns, and holds a lock
+    that every later capture waits for: it is only asked once the pipe has data. Keeping a reader
+    open meanwhile spares the writer a broken pipe."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        readable, _, _ = select.select([fd], [], [], seconds)
+        if not readable:
+            raise SourceError(f"{path}: no answer within {seconds:g} s (a pipe nobody writes to)")
+        yield
+    finally:
+        os.close(fd)
 
 
 def _refuse_special(path: Path):

@@ -154,10 +154,39 @@ def test_a_fifo_nobody_writes_to_does_not_hang_the_open(tmp_path):
     with pytest.raises(SourceError, match="no answer within 0.5 s"):
         open_source(str(fifo), open_timeout_s=0.5)
     assert time.monotonic() - started < 5
+    clip = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for level in (40, 90, 140):
+        writer.write(np.full((48, 64, 3), level, np.uint8))
+    writer.release()
+    started = time.monotonic()
+    assert open_source(str(clip)).read() is not None, "a later open is not held up by the refused pipe"
+    assert time.monotonic() - started < 5
     picture = tmp_path / "photo.png"
     os.mkfifo(picture)
     with pytest.raises(SourceError, match="not a regular file"):
         open_source(str(picture))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_fed_by_another_program_is_read_until_its_writer_ends(tmp_path):
+    """`ffmpeg … -f mjpeg camera.pipe`: a pipe with a writer opens and gives its frames."""
+    stream = b"".join(cv2.imencode(".jpg", np.full((48, 64, 3), level, np.uint8))[1].tobytes()
+                      for level in (40, 90, 140))
+    fifo = tmp_path / "camera.pipe"
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "wb") as pipe:
+            pipe.write(stream)
+            pipe.flush()
+            time.sleep(1.0)   # a writer streams on; this one stops after three frames
+
+    threading.Thread(target=feed, daemon=True).start()
+    source = open_source(str(fifo), open_timeout_s=5)
+    frames = [source.read() for _ in range(4)]
+    assert not source.live and source.fps is None
+    assert [f is not None for f in frames] == [True, True, True, False] and source.finished
 
 
 def test_an_open_that_never_returns_gives_up_and_a_late_capture_is_released():

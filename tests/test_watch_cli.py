@@ -81,7 +81,7 @@ def test_watch_follows_a_stream_url_that_drops_and_comes_back(video, board_file,
     frames = [capture.read()[1] for _ in range(6)]
     server = MjpegServer(frames)
     worker = threading.Thread(target=lambda: main(["watch", server.url, "--board", DUEL, "--max-frames", "40",
-                                                   "--lang", "en"]))
+                                                   "--lang", "en"]), daemon=True)
     try:
         worker.start()
         deadline = time.monotonic() + 60

@@ -52,8 +52,7 @@ class SavedGame:
 
     def refresh(self, *, force: bool = False) -> bool:
         """Read the save again if it changed; True when it did."""
-        from companion.game import Game
-        from companion.game.store import read_journal
+        from companion.game import load_game
 
         now = time.monotonic()
         if not force and now - self._checked < GAME_CHECK_S:
@@ -62,7 +61,9 @@ class SavedGame:
         stamp = self._files_stamp()
         if stamp == self._stamp:
             return False
-        self.game = Game.replay(read_journal(self.path), where=str(self.path))
+        game = load_game(self.path, read_only=True)    # looked at only: the app may be playing it
+        game.store.close()
+        self.game = game
         self._stamp = stamp
         return True
 
