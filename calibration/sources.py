@@ -70,10 +70,8 @@ def read_image(path: Path) -> np.ndarray:
     """An image file as BGR, or SourceError saying why not. The pixel count its header states is
     checked before decoding (calibration.imagefile); FIFOs and devices are never read."""
     path = Path(path)
-    if not path.exists():
-        raise SourceError(f"{path}: no such image file")
     if not path.is_file():
-        raise SourceError(f"{path}: not a regular file (an image must be a file, not a pipe or a device)")
+        raise SourceError(f"{path}: no such image file")
     data = read_bytes(path, limits=Limits(max_bytes=MAX_IMAGE_BYTES),
                       error=lambda message, **where: SourceError(f"{path}: {message}"))
     problem = size_problem(data)
