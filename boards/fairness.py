@@ -28,14 +28,13 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from boards.model import Board, square_label
+from boards.model import XY, Board, square_label
 
 MIN_WIDTH, MIN_HEIGHT = 20, 12  # MT 2.01
 MAX_COMPARED_STARTS = 64  # path lengths from each start cost a search of the board: the check stays linear
 MAX_LISTED = 10           # squares named in one problem line
 
-Position = tuple[int, int]
-Transform = Callable[[Position], Position]
+Transform = Callable[[XY], XY]
 
 
 def symmetry_transforms(width: int, height: int) -> dict[str, Transform]:
@@ -61,7 +60,7 @@ def board_symmetries(board: Board) -> dict[str, Transform]:
             if all(board.square(*p) == board.square(*t(p)) for p in board.positions())}
 
 
-def path_lengths(board: Board, source: Position) -> dict[Position, int]:
+def path_lengths(board: Board, source: XY) -> dict[XY, int]:
     """Orthogonal steps from `source` to every square reachable over non-obstacle squares
     (MT 2.03.b, 3.07); the rules engine has its own search with movement allowances."""
     lengths = {source: 0}
@@ -101,10 +100,10 @@ class FairnessReport:
     """Symmetries and path lengths measured on a board, and the verdict (see module doc)."""
 
     players: int
-    starts: tuple[Position, ...]
+    starts: tuple[XY, ...]
     symmetries: tuple[str, ...]
-    start_distances: dict[tuple[Position, Position], int | None]  # path length per pair of starts
-    temple_distances: dict[Position, int | None]  # start -> path length to its nearest Temple
+    start_distances: dict[tuple[XY, XY], int | None]  # path length per pair of starts
+    temple_distances: dict[XY, int | None]  # start -> path length to its nearest Temple
     unfair_reasons: tuple[str, ...]
 
     @property
@@ -158,7 +157,7 @@ def fairness_report(board: Board) -> FairnessReport:
                           temple_distances, tuple(reasons))
 
 
-def _missing_symmetry(players: int, starts: tuple[Position, ...],
+def _missing_symmetry(players: int, starts: tuple[XY, ...],
                       symmetries: dict[str, Transform]) -> str | None:
     """Why the board lacks the symmetry its number of players needs, or None."""
     if players == 2:

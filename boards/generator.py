@@ -26,9 +26,8 @@ from dataclasses import dataclass, field
 from boards.fairness import (MIN_HEIGHT, MIN_WIDTH, Transform, fairness_report, path_lengths,
                              play_problems, symmetry_transforms)
 from boards.io import MAX_SIDE
-from boards.model import COLOURS, Board, Square
+from boards.model import COLOURS, XY, Board, Square
 
-Position = tuple[int, int]
 
 DEFAULT_NAMES = {2: "Duel", 3: "Trio", 4: "Quatuor"}
 SQUARES_PER_REGION = 16      # average size of a colour region, in squares
@@ -52,27 +51,27 @@ class _Canvas:
     width: int
     height: int
     group: list[Transform]  # identity included; every change is copied to the whole orbit
-    colours: dict[Position, frozenset[str]] = field(default_factory=dict)
-    obstacles: set[Position] = field(default_factory=set)
-    starts: set[Position] = field(default_factory=set)
-    temples: set[Position] = field(default_factory=set)
+    colours: dict[XY, frozenset[str]] = field(default_factory=dict)
+    obstacles: set[XY] = field(default_factory=set)
+    starts: set[XY] = field(default_factory=set)
+    temples: set[XY] = field(default_factory=set)
 
-    def orbit(self, p: Position) -> set[Position]:
+    def orbit(self, p: XY) -> set[XY]:
         return {t(p) for t in self.group}
 
-    def representative(self, p: Position) -> Position:
+    def representative(self, p: XY) -> XY:
         return min(self.orbit(p))
 
-    def positions(self) -> list[Position]:
+    def positions(self) -> list[XY]:
         return [(x, y) for y in range(self.height) for x in range(self.width)]
 
-    def representatives(self) -> list[Position]:
+    def representatives(self) -> list[XY]:
         return [p for p in self.positions() if self.representative(p) == p]
 
-    def in_bounds(self, p: Position) -> bool:
+    def in_bounds(self, p: XY) -> bool:
         return 0 <= p[0] < self.width and 0 <= p[1] < self.height
 
-    def neighbours(self, p: Position, diagonal: bool = False) -> list[Position]:
+    def neighbours(self, p: XY, diagonal: bool = False) -> list[XY]:
         steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
         if diagonal:
             steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
@@ -157,10 +156,10 @@ def _symmetry_group(width: int, height: int, players: int) -> list[Transform]:
     return [lambda p: p, *(transforms[name] for name in GROUP_FOR_PLAYERS[players])]
 
 
-def _place_starts_and_temples(canvas: _Canvas, players: int, rng: random.Random) -> set[Position]:
+def _place_starts_and_temples(canvas: _Canvas, players: int, rng: random.Random) -> set[XY]:
     """Starts and Temples (MT 2.04.a/b); returns the squares obstacles must leave free."""
     w, h = canvas.width, canvas.height
-    corridors: set[Position] = set()
+    corridors: set[XY] = set()
     if players == 2:
         start = (rng.randint(1, 2), rng.randint(h // 3, h - 1 - h // 3))
         temple = (rng.randint(w // 2 - w // 5, w // 2 - 2), rng.randint(1, h - 2))
@@ -193,17 +192,17 @@ class _NearestSites:
 
     def __init__(self, cell: float, max_weight: float = 0.0):
         self.cell, self.max_weight = cell, max_weight
-        self.sites: list[tuple[Position, str, float]] = []
+        self.sites: list[tuple[XY, str, float]] = []
         self._buckets: dict[tuple[int, int], list[int]] = {}
 
     def _key(self, x: float, y: float) -> tuple[int, int]:
         return math.floor(x / self.cell), math.floor(y / self.cell)
 
-    def add(self, site: tuple[Position, str, float]) -> None:
+    def add(self, site: tuple[XY, str, float]) -> None:
         self._buckets.setdefault(self._key(*site[0]), []).append(len(self.sites))
         self.sites.append(site)
 
-    def nearest(self, x: float, y: float, score) -> tuple[Position, str, float]:
+    def nearest(self, x: float, y: float, score) -> tuple[XY, str, float]:
         """The site of lowest `score(site, x, y)`; a site r cells away (Chebyshev) is farther than
         (r - 1) cells, so the search stops at the first ring that cannot hold a better one."""
         cx, cy = self._key(x, y)
@@ -230,11 +229,11 @@ def _ring(cx: int, cy: int, r: int) -> list[tuple[int, int]]:
     return top + bottom + sides
 
 
-def _weighted_distance(site: tuple[Position, str, float], x: float, y: float) -> float:
+def _weighted_distance(site: tuple[XY, str, float], x: float, y: float) -> float:
     return math.hypot(site[0][0] - x, site[0][1] - y) - site[2]
 
 
-def _distance(site: tuple[Position, str, float], x: float, y: float) -> float:
+def _distance(site: tuple[XY, str, float], x: float, y: float) -> float:
     return math.dist(site[0], (x, y))
 
 
@@ -242,7 +241,7 @@ def _paint_regions(canvas: _Canvas, rng: random.Random) -> None:
     """Colour regions: weighted Voronoi through a smooth noise warp, then majority smoothing."""
     sites = _region_sites(canvas, rng)
     warp_x, warp_y = _value_noise(canvas, rng), _value_noise(canvas, rng)
-    primary: dict[Position, str] = {}
+    primary: dict[XY, str] = {}
     for p in canvas.positions():
         qx, qy = p[0] + WARP_AMPLITUDE * warp_x(p), p[1] + WARP_AMPLITUDE * warp_y(p)
         primary[p] = sites.nearest(qx, qy, _weighted_distance)[1]
@@ -282,7 +281,7 @@ def _value_noise(canvas: _Canvas, rng: random.Random):
     def smooth(t: float) -> float:
         return t * t * (3 - 2 * t)
 
-    def noise(p: Position) -> float:
+    def noise(p: XY) -> float:
         gx, gy = p[0] / WARP_SPACING, p[1] / WARP_SPACING
         ix, iy = int(gx), int(gy)
         tx, ty = smooth(gx - ix), smooth(gy - iy)
@@ -293,7 +292,7 @@ def _value_noise(canvas: _Canvas, rng: random.Random):
     return noise
 
 
-def _majority_smoothed(canvas: _Canvas, primary: dict[Position, str]) -> dict[Position, str]:
+def _majority_smoothed(canvas: _Canvas, primary: dict[XY, str]) -> dict[XY, str]:
     """A square takes the colour of at least 5 of its 8 neighbours (removes specks)."""
     result = dict(primary)
     for p in canvas.positions():
@@ -315,7 +314,7 @@ def _add_multicoloured_borders(canvas: _Canvas, rng: random.Random) -> None:
                 canvas.colours[q] = mixed
 
 
-def _add_obstacles(canvas: _Canvas, protected: set[Position], rng: random.Random) -> None:
+def _add_obstacles(canvas: _Canvas, protected: set[XY], rng: random.Random) -> None:
     """Clumps and short walls of obstacles, colourless (MT 2.03.a) or coloured (MT 2.03.c)."""
     target = round(OBSTACLE_SHARE * canvas.width * canvas.height)
     placed = {True: 0, False: 0}  # shapes placed, by "coloured"
@@ -336,7 +335,7 @@ def _add_obstacles(canvas: _Canvas, protected: set[Position], rng: random.Random
         placed[coloured] += bool(free)
 
 
-def _obstacle_shape(canvas: _Canvas, rng: random.Random) -> list[Position]:
+def _obstacle_shape(canvas: _Canvas, rng: random.Random) -> list[XY]:
     """A short straight wall or a small random clump."""
     x, y = rng.randrange(canvas.width), rng.randrange(canvas.height)
     if rng.random() < 0.4:
@@ -360,7 +359,7 @@ def _close_pockets(canvas: _Canvas) -> None:
 def _transposed(canvas: _Canvas) -> _Canvas:
     """The same drawing with rows and columns swapped (3 players on a board whose odd side is
     its height). Only to_board is used afterwards, so the group is left as the identity."""
-    def flip(p: Position) -> Position:
+    def flip(p: XY) -> XY:
         return p[1], p[0]
 
     return _Canvas(canvas.height, canvas.width, [lambda p: p],

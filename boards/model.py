@@ -117,7 +117,7 @@ def column_label(x: int) -> str:
     return label
 
 
-def square_label(at: tuple[int, int]) -> str:
+def square_label(at: XY) -> str:
     """(0, 0) -> 'A1', (26, 11) -> 'AA12'."""
     x, y = at
     return f"{column_label(x)}{y + 1}"
@@ -126,7 +126,7 @@ def square_label(at: tuple[int, int]) -> str:
 _LABEL = re.compile(r"^([A-Za-z]+)([1-9][0-9]*)$")
 
 
-def parse_square_label(label: str) -> tuple[int, int]:
+def parse_square_label(label: str) -> XY:
     """'AA12' -> (26, 11); raise ValueError for anything else."""
     match = _LABEL.match(label.strip())
     if not match:
@@ -173,7 +173,7 @@ class Board:
         width = max(len(sq.code) for sq in self) + 1
         return ["".join(sq.code.ljust(width) for sq in row).rstrip() for row in self.squares]
 
-    def replace_square(self, at: tuple[int, int], square: Square) -> "Board":
+    def replace_square(self, at: XY, square: Square) -> "Board":
         """A new board with one square changed (boards are immutable)."""
         x, y = at
         rows = [list(r) for r in self.squares]
@@ -194,15 +194,15 @@ class Board:
             raise IndexError(f"square ({x}, {y}) is outside the {self.width}×{self.height} board")
         return self.squares[y][x]
 
-    def in_bounds(self, at: tuple[int, int]) -> bool:
+    def in_bounds(self, at: XY) -> bool:
         x, y = at
         return 0 <= x < self.width and 0 <= y < self.height
 
-    def walkable(self, at: tuple[int, int]) -> bool:
+    def walkable(self, at: XY) -> bool:
         """Fast walkability test used by the rules engine's searches (MT 2.03.b)."""
         return self._walkable[at[1] * self.width + at[0]]
 
-    def positions(self) -> Iterator[tuple[int, int]]:
+    def positions(self) -> Iterator[XY]:
         for y in range(self.height):
             for x in range(self.width):
                 yield x, y
@@ -212,11 +212,11 @@ class Board:
             yield from row
 
     @property
-    def starts(self) -> list[tuple[int, int]]:
+    def starts(self) -> list[XY]:
         """Start squares (planeswalker symbol, MT 2.04.a), in reading order."""
         return [p for p in self.positions() if self.square(*p).start]
 
     @property
-    def temples(self) -> list[tuple[int, int]]:
+    def temples(self) -> list[XY]:
         """Temple du Deus squares (black lotus, MT 2.04.b), in reading order."""
         return [p for p in self.positions() if self.square(*p).temple]

@@ -28,7 +28,7 @@ Used when our fiducial markers are hidden and for boards we did not print
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -45,20 +45,26 @@ from calibration.grid_lines import (
     rectifying_transform,
     vanishing_point,
 )
+from calibration.chequer import ChequerConfig, ChequerFit, find_chequer
+from calibration.lens import LensConfig, LineEvidence, fit_mapping
 from calibration.mapping import GridMapping
 
 
 @dataclass(frozen=True)
 class GridFit:
-    homography: np.ndarray   # 3x3, grid units -> image pixels; (0,0) outer top-left corner of square (0,0)
+    mapping: GridMapping     # grid units <-> image pixels, through the photo's lens when it shows one;
+                             # (0,0) outer top-left corner of square (0,0)
     width: int               # squares across (columns)
     height: int              # squares down (rows)
     score: float             # 0..1 confidence in the fit
+    method: str = "lines"    # "lines" (segments, combs, lattice) or "chequer" (findChessboardCornersSB)
+    partial: tuple[str, ...] = ()   # size unknown: sides ("left", "top", ...) past which the photo does not
+                                    # show whether the grid goes on (its next line is outside the frame)
 
     @property
-    def mapping(self) -> GridMapping:
-        """Grid units <-> pixels (calibration.mapping)."""
-        return GridMapping(self.homography)
+    def homography(self) -> np.ndarray:
+        """The plain 3x3 fit, grid units -> image pixels."""
+        return self.mapping.homography
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,12 @@ class GridFinderConfig:
     recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
                                          # over the squares) is searched again where its size would put its
                                          # squares at min_square_px (a 40x25 at 1080p: the full frame)
+    outline_support: float = 0.8         # size given, few inside edges seen (no lines inside): a rectangle whose
+    outline_inside: float = 0.1          # border lines are this supported, with this share of inside edges
+    chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
+    chequer: ChequerConfig = ChequerConfig()
+    fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
+    lens: LensConfig = LensConfig()
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -129,6 +141,50 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
         grid = (w, h)
+    fit = _search(image_bgr, grid, cfg)
+    if grid is not None:
+        if fit is None:   # never worse than the free search: a grid of this size found without it is kept
+            free = _search(image_bgr, None, cfg)
+            turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
+            if turned is not None:
+                fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
+        return fit
+    if fit is None:
+        return None
+    return replace(fit, partial=open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1]))
+
+
+SIDES = ("left", "top", "right", "bottom")
+
+
+def open_sides(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int],
+               reach: float = 0.5) -> tuple[str, ...]:
+    """The sides of a width×height grid past which the photo cannot say whether it goes on: less
+    than `reach` square of the photo lies beyond that side (on most of its length). Half a square
+    past the border is enough to see the next row's separators, or their absence."""
+    t = np.linspace(0.05, 0.95, 19)
+    beyond = {"left": np.stack([np.full_like(t, -reach), t * height], 1),
+              "top": np.stack([t * width, np.full_like(t, -reach)], 1),
+              "right": np.stack([np.full_like(t, width + reach), t * height], 1),
+              "bottom": np.stack([t * width, np.full_like(t, height + reach)], 1)}
+    w, h = image_size
+    sides = []
+    for side in SIDES:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = mapping.to_image(beyond[side])
+        inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
+        if inside.mean() < 0.5:
+            sides.append(side)
+    return tuple(sides)
+
+
+def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The chequer candidate, then the line finder (module docstring)."""
+    if cfg.chequer_candidate:
+        chequer = find_chequer(image_bgr, grid, config=cfg.chequer)
+        fit = None if chequer is None else _chequer_fit(chequer, grid)
+        if fit is not None and fit.score >= cfg.min_score:
+            return fit
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
     found = _Finder(gray, plain, grid, cfg).run(grid)
     if found is not None and grid is None:
@@ -143,8 +199,68 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
             found = _Finder(gray, plain, (found.width, found.height), cfg).run(None)
     if found is None:
         return None
-    to_image = np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography
-    return GridFit(to_image / to_image[2, 2], found.width, found.height, found.score)
+    return _full_size(found, scale, image_bgr.shape, cfg)
+
+
+def _full_size(found: GridFit, scale: float, shape: tuple[int, ...], cfg: GridFinderConfig) -> GridFit:
+    """The fit in the photo's own pixels. A lens found on the working image is fitted again in
+    the photo's convention (centre, focal of the full photo) from its own grid corners."""
+    if found.mapping.lens is None:
+        to_image = np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography
+        return GridFit(GridMapping(to_image / to_image[2, 2]), found.width, found.height, found.score, found.method)
+    gx, gy = np.meshgrid(np.linspace(0, found.width, 9), np.linspace(0, found.height, 9))
+    grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    again = fit_mapping((shape[1], shape[0]), (found.width, found.height), grid, found.mapping.to_image(grid) / scale,
+                        config=cfg.lens)
+    mapping = again.mapping if again is not None else GridMapping(np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography)
+    return GridFit(mapping, found.width, found.height, found.score, found.method)
+
+
+def _chequer_fit(chequer: ChequerFit, grid: tuple[int, int] | None) -> GridFit | None:
+    """The chequer as a GridFit turned upright, or None when it is not the size asked for."""
+    width, height = chequer.squares
+    if grid is not None and sorted(grid) != sorted((width, height)):
+        return None
+    upright = upright_mapping(chequer.mapping, width, height, grid)
+    if upright is None:
+        return None
+    mapping, width, height = upright
+    seen = float(np.isfinite(chequer.corners[..., 0]).mean())
+    return GridFit(mapping, width, height, seen, method="chequer")
+
+
+def upright_mapping(mapping: GridMapping, width: int, height: int, grid: tuple[int, int] | None = None
+                    ) -> tuple[GridMapping, int, int] | None:
+    """The mapping in the grid units that read the board upright: of the 8 ways to number a
+    width×height rectangle's squares, those seen with the photo's handedness (x right, y down),
+    of the size `grid` when given, the one whose x axis is closest to the photo's +x."""
+    best = None
+    for t, (w, h) in _symmetries(width, height):
+        if grid is not None and (w, h) != tuple(grid):
+            continue
+        new = mapping.regridded(t)
+        origin, x_end, y_end = new.to_image(np.array([[w / 2, h / 2], [w / 2 + 1, h / 2], [w / 2, h / 2 + 1]]))
+        x_axis, y_axis = x_end - origin, y_end - origin
+        if x_axis[0] * y_axis[1] - x_axis[1] * y_axis[0] <= 0:
+            continue   # read in a mirror
+        upright = x_axis[0] / (np.linalg.norm(x_axis) + 1e-12)
+        if best is None or upright > best[0]:
+            best = (upright, new, w, h)
+    return None if best is None else best[1:]
+
+
+def _symmetries(width: int, height: int):
+    """The 8 maps (3×3, new grid units -> old) of a width×height rectangle onto itself, each with
+    the new (width, height): signed permutations of the axes, shifted back onto the rectangle."""
+    for swap in (False, True):
+        for sx in (1.0, -1.0):
+            for sy in (1.0, -1.0):
+                a = np.array([[0.0, sy], [sx, 0.0]]) if swap else np.array([[sx, 0.0], [0.0, sy]])
+                w, h = (height, width) if swap else (width, height)
+                ends = np.array([[0, 0], [w, 0], [0, h], [w, h]], float) @ a.T
+                t = np.eye(3)
+                t[:2, :2], t[:2, 2] = a, -ends.min(axis=0)
+                yield t, (w, h)
 
 
 def _square_side_px(fit: GridFit) -> float:
@@ -183,12 +299,23 @@ def _working_gray(image: np.ndarray, long_side: float, cfg: GridFinderConfig
 
 @dataclass(frozen=True)
 class _Lattice:
-    """Image -> lattice coordinates (a across the lines of family x, b across family y)."""
+    """Image -> lattice coordinates (a across the lines of family x, b across family y): a plain
+    homography, or — once the lines have been followed and they bend (`_follow_lens`) — a mapping
+    through a lens (`curved`, lattice units -> working pixels; `to_lattice` stays its plain fit)."""
     to_lattice: np.ndarray
+    curved: GridMapping | None = None
 
     @property
     def to_image(self) -> np.ndarray:
         return np.linalg.inv(self.to_lattice)
+
+    def image_of(self, pts: np.ndarray) -> np.ndarray:
+        """Lattice points (n, 2) -> working pixels (through the lens, if any)."""
+        return apply_h(self.to_image, pts) if self.curved is None else self.curved.to_image(pts)
+
+    def lattice_of(self, pts: np.ndarray) -> np.ndarray:
+        """Working pixels (n, 2) -> lattice points."""
+        return apply_h(self.to_lattice, pts) if self.curved is None else self.curved.to_grid(pts)
 
 
 class _Finder:
@@ -216,6 +343,7 @@ class _Finder:
         fits) and searched best first, up to `max_hypotheses` searches in all."""
         cfg = self.cfg
         segs = self._with_clarity(detect_segments(self.gray, self.min_segment_px))
+        self.segs = segs   # every segment: where the lines are once they bend (`_follow_lens`)
         peaks = dominant_angles(segs, cfg.family_separation_deg, cfg.direction_candidates)
         vps = [self._peak_vanishing_point(segs, peaks, k) for k in range(len(peaks))]
         pairs = []
@@ -293,9 +421,19 @@ class _Finder:
         for _ in range(2):
             lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, None) or lattice
         extent = self._extent(lattice, fam_x, fam_y, grid)
+        if extent is None and grid is not None and cfg.fit_lens:
+            # the size asked for is not seen on the straight lattice: the part that is seen, followed
+            # where its lines bend, may show it (the size-given search is never worse than the free one)
+            seen = self._extent(lattice, fam_x, fam_y, None)
+            curved = None if seen is None else self._follow_lens(lattice, seen[0])
+            if curved is not None:
+                extent = self._extent(curved, fam_x, fam_y, grid)
+                lattice = curved if extent is not None else lattice
         if extent is None:
             return None
         rect, score, coarser = extent
+        if coarser is not None and lattice.curved is not None:
+            return None   # a lattice of half squares (subdivided ones) is not followed through a lens
         if coarser is not None:   # every other line was a subdivision: the squares are twice as big
             lattice = _Lattice(coarser @ lattice.to_lattice)
             extent = self._extent(lattice, fam_x, fam_y, grid)
@@ -304,6 +442,12 @@ class _Finder:
             rect, score, _ = extent
         for _ in range(2):
             lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, rect) or lattice
+        curved = self._follow_lens(lattice, rect) if cfg.fit_lens else None
+        if curved is not None:   # the lines bend: the extent again, on the lattice that follows them
+            extent = self._extent(curved, fam_x, fam_y, grid)
+            if extent is not None:
+                lattice, (rect, score, _) = curved, extent
+                lattice = self._follow_lens(lattice, rect) or lattice
         if grid is None:
             grown = self._whole_grid(lattice, fam_x, fam_y, rect, score)
             if grown is None:
@@ -314,6 +458,86 @@ class _Finder:
         if not _plausible_squares(lattice, rect, cfg):
             return None
         return _oriented_fit(lattice, rect, grid, score)
+
+    def _follow_lens(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> _Lattice | None:
+        """The lattice refitted with a lens (calibration.lens) on where the photo's lines are, or
+        None when they do not bend (or too little is seen). Families, vanishing points and combs
+        assume straight lines; here each line is followed where it is (`_line_points`, within the
+        rectangle and one line beyond it), so a bent grid keeps its squares out to its edges."""
+        cfg = self.cfg
+        a0, a1, b0, b1 = rect
+        shift = np.array([[1.0, 0, a0], [0, 1.0, b0], [0, 0, 1]])   # rectangle units -> lattice units
+        for _ in range(2):   # once more from the lens found: the outer lines are then searched where they are
+            evidence = self._line_points(lattice, rect)
+            if evidence is None or len(evidence) < cfg.lens.min_points:
+                return None if lattice.curved is None else lattice
+            start = (lattice.curved.lens_homography if lattice.curved is not None else lattice.to_image) @ shift
+            moved = LineEvidence(evidence.points, evidence.axis, evidence.value - np.where(evidence.axis == 0, a0, b0),
+                                 evidence.weight)
+            fit = fit_mapping(self.gray.shape[::-1], (a1 - a0, b1 - b0), lines=moved, initial=start, config=cfg.lens)
+            if fit is None or fit.mapping.lens is None:
+                return None if lattice.curved is None else lattice
+            curved = fit.mapping.regridded(np.linalg.inv(shift))
+            lattice = _Lattice(np.linalg.inv(curved.homography), curved)
+        return lattice
+
+    def _line_points(self, lattice: _Lattice, rect: tuple[int, int, int, int], reach: float = 0.35,
+                     step: float = 0.25) -> LineEvidence | None:
+        """Where each lattice line of the rectangle is in the photo: every `step` square along it,
+        the gradient across the line (CLAHE image, signed) is read within `reach` squares of where
+        the lattice puts it. A printed line is a dark (or light) stripe: a falling and a rising
+        edge within a quarter square of each other — its middle is between them, however thick
+        the line; a colour border is one edge. A point counts when its edge stands clear of the
+        profile (3× its median, and the finder's edge floor). Weight: that edge's contrast."""
+        a0, a1, b0, b1 = rect
+        samples = 29
+        offsets = np.linspace(-reach, reach, samples)
+        pitch = offsets[1] - offsets[0]
+        pair_reach = int(round(0.25 / pitch))   # both sides of a line: at most a quarter square apart
+        points, axes, values, weights = [], [], [], []
+        for axis in (0, 1):
+            lines = np.arange(a0, a1 + 1) if axis == 0 else np.arange(b0, b1 + 1)
+            lo, hi = (b0, b1) if axis == 0 else (a0, a1)
+            k, t = np.meshgrid(lines, np.arange(lo + step / 2, hi, step), indexing="ij")
+            k, t = k.ravel().astype(float), t.ravel()
+            base = np.stack([k, t], 1) if axis == 0 else np.stack([t, k], 1)
+            across = np.zeros(2)
+            across[axis] = 1.0
+            probe = base[:, None, :] + offsets[None, :, None] * across   # lattice units, across the line
+            with np.errstate(divide="ignore", invalid="ignore"):
+                pix = lattice.image_of(probe.reshape(-1, 2)).reshape(len(base), samples, 2)
+            normal = pix[:, -1] - pix[:, 0]
+            normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+            grads = _sample(self.gradients, pix[..., 0], pix[..., 1])
+            signed = np.nan_to_num(grads[..., 0] * normal[:, None, 0] + grads[..., 1] * normal[:, None, 1], nan=0.0)
+            signed = (np.roll(signed, 1, axis=1) + 2 * signed + np.roll(signed, -1, axis=1)) / 4
+            signed[:, [0, -1]] = 0.0
+            rows = np.arange(len(signed))
+            strength = np.abs(signed)
+            top_at = np.argmax(strength, axis=1)
+            top = strength[rows, top_at]
+            up, down = np.argmax(signed, axis=1), np.argmin(signed, axis=1)
+            paired = (signed[rows, up] >= 0.5 * top) & (-signed[rows, down] >= 0.5 * top) & \
+                (np.abs(up - down) <= pair_reach)
+            where = np.where(paired, (_refined_peak(signed, up) + _refined_peak(-signed, down)) / 2,
+                             _refined_peak(strength, top_at))
+            clear = (top >= 3.0 * np.maximum(np.median(strength, axis=1), 0.5)) & (top >= self.cfg.min_edge_contrast) \
+                & np.isfinite(pix[:, [0, -1]].reshape(len(pix), -1)).all(axis=1)
+            if not clear.any():
+                continue
+            at = where[clear]
+            cell = np.clip(np.floor(at).astype(int), 0, samples - 2)
+            frac = (at - cell)[:, None]
+            chosen = pix[clear]
+            idx = np.arange(len(chosen))
+            points.append(chosen[idx, cell] * (1 - frac) + chosen[idx, cell + 1] * frac)
+            axes.append(np.full(len(at), axis))
+            values.append(k[clear])
+            weights.append(top[clear])
+        if not points:
+            return None
+        weight = np.concatenate(weights)
+        return LineEvidence(np.concatenate(points), np.concatenate(axes), np.concatenate(values), weight / weight.mean())
 
     def _whole_grid(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments,
                     rect: tuple[int, int, int, int], score: float):
@@ -486,7 +710,7 @@ class _Finder:
         cfg = self.cfg
         ranges = [] if around is None else [(around[0], around[1]), (around[2], around[3])]
         for fam, axis in ((fam_x, 0), (fam_y, 1)) if around is None else ():
-            coords = apply_h(lattice.to_lattice, np.vstack([fam.p, fam.q]))
+            coords = lattice.lattice_of(np.vstack([fam.p, fam.q]))
             on = np.abs(coords[:, axis] - np.round(coords[:, axis])) < cfg.lattice_tolerance
             if on.sum() < 2:
                 return None
@@ -508,12 +732,29 @@ class _Finder:
         j_lo, j_hi = max(b_used[0] - 1, 0), min(b_used[-1] + 1, horiz.shape[1] - 1)
         vert, horiz = vert[i_lo:i_hi + 1, j_lo:j_hi], horiz[i_lo:i_hi, j_lo:j_hi + 1]
         alo, blo = alo + i_lo, blo + j_lo
-        best = _best_rectangle(vert, horiz, grid, cfg)
+        in_photo = self._edges_in_photo(lattice, alo, alo + vert.shape[0] - 1, blo, blo + horiz.shape[1] - 1) \
+            if grid is None else None
+        best = _best_rectangle(vert, horiz, grid, cfg, in_photo)
         if best is None:
             return None
         (i0, i1, j0, j1), score = best
         rect = (alo + i0, alo + i1, blo + j0, blo + j1)
         return rect, score, _coarser_lattice(vert[i0:i1 + 1, j0:j1], horiz[i0:i1, j0:j1 + 1].T, rect, self.cfg)
+
+    def _edges_in_photo(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """Like `_edge_support`'s arrays: 1 where the edge's middle lies in the working image."""
+        hgt, wid = self.gray.shape
+
+        def inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = lattice.image_of(np.stack([a.ravel(), b.ravel()], axis=1))
+            ok = (p[:, 0] >= 0) & (p[:, 0] < wid) & (p[:, 1] >= 0) & (p[:, 1] < hgt)
+            return ok.reshape(a.shape).astype(float)
+
+        va, vb = np.meshgrid(np.arange(alo, ahi + 1), np.arange(blo, bhi) + 0.5, indexing="ij")
+        ha, hb = np.meshgrid(np.arange(alo, ahi) + 0.5, np.arange(blo, bhi + 1), indexing="ij")
+        return inside(va, vb), inside(ha, hb)
 
     def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
         """Per lattice edge: +1 supported, 0 not supported, NaN outside the image.
@@ -525,8 +766,8 @@ class _Finder:
         t = np.linspace(0.15, 0.85, 7)
         # vertical edges: points (a, b + t)
         va, vb, vt = np.meshgrid(a_lines, b_lines[:-1], t, indexing="ij")
-        v_scores = self._edge_scores(lattice, va, vb + vt, along=(0.0, 1.0))
         ha, hb, ht = np.meshgrid(a_lines[:-1], b_lines, t, indexing="ij")
+        v_scores = self._edge_scores(lattice, va, vb + vt, along=(0.0, 1.0))
         h_scores = self._edge_scores(lattice, ha + ht, hb, along=(1.0, 0.0))
         finite = np.concatenate([v_scores[0][np.isfinite(v_scores[0])], h_scores[0][np.isfinite(h_scores[0])]])
         if finite.size == 0:
@@ -544,10 +785,9 @@ class _Finder:
         """Median contrast of the edge at lattice points (..., samples): gradient across the
         edge near the line minus the gradient a little further away (texture is not a line)."""
         shape = a.shape
-        to_img = lattice.to_image
         pts = np.stack([a.ravel(), b.ravel()], axis=1)
         da = np.array(along) * 0.05
-        p0, p1, pc = apply_h(to_img, pts - da), apply_h(to_img, pts + da), apply_h(to_img, pts)
+        p0, p1, pc = lattice.image_of(pts - da), lattice.image_of(pts + da), lattice.image_of(pts)
         tangent = p1 - p0
         seg_px = np.linalg.norm(tangent, axis=1) / 0.1     # image px per square along the edge
         normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / np.maximum(np.linalg.norm(tangent, axis=1), 1e-9)[:, None]
@@ -566,6 +806,18 @@ class _Finder:
             known = np.isfinite(contrast).mean(axis=-1) >= 0.6
             medians.append(np.where(known, _nanmedian_last(contrast), np.nan))
         return medians
+
+
+def _refined_peak(profile: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Sub-sample position of the peak of each row of `profile` found at index `at` (a parabola
+    through it and its two neighbours)."""
+    rows = np.arange(len(profile))
+    inner = np.clip(at, 1, profile.shape[1] - 2)
+    left, mid, right = profile[rows, inner - 1], profile[rows, inner], profile[rows, inner + 1]
+    curve = left - 2 * mid + right
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(np.abs(curve) > 1e-9, 0.5 * (left - right) / curve, 0.0)
+    return inner + np.clip(frac, -0.5, 0.5)
 
 
 def _nanmedian_last(values: np.ndarray) -> np.ndarray:
@@ -645,7 +897,10 @@ def _refine(lattice: _Lattice, fam_x: Segments, fam_y: Segments, tol: float,
     """Refit the image-to-lattice map on segment endpoints lying on lattice lines.
 
     An endpoint e on line a = k says (g1 . e) - k (g3 . e) = 0: linear in the map G,
-    so all incidences are solved at once (normalised DLT), then reweighted."""
+    so all incidences are solved at once (normalised DLT), then reweighted. A lattice that
+    follows a lens is refitted by `_follow_lens` instead (None here: no change)."""
+    if lattice.curved is not None:
+        return None
     rows, weights = [], []
     g = lattice.to_lattice
     for fam, axis in ((fam_x, 0), (fam_y, 1)):
@@ -707,7 +962,8 @@ def _normaliser(pts: np.ndarray) -> np.ndarray:
     return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
 
 
-def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderConfig):
+def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderConfig,
+                    in_photo: tuple[np.ndarray, np.ndarray] | None = None):
     """Rectangle of lattice lines maximising supported minus unsupported inside edges.
 
     Unknown edges (outside the photo) count for nothing, so a board running out of
@@ -715,7 +971,10 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     on `min_border_support` of its measured edges, the separators across each outer row
     and column on `min_separator_support`. The objective of every rectangle is two
     prefix-sum look-ups; the border conditions are checked only on the best ones, in
-    batches, until one passes."""
+    batches, until one passes. `in_photo` (size unknown: 1 where an edge lies in the photo, same
+    shapes): each border line must lie in the photo for half its length at least — beyond the
+    frame nothing says where a board of unknown size ends, and a rectangle reaching out there
+    would only add squares nobody saw."""
     na, nb = vert.shape[0], horiz.shape[1]       # number of a lines, b lines
     known_v, known_h = np.isfinite(vert), np.isfinite(horiz)
     sup_v, sup_h = np.nan_to_num(vert), np.nan_to_num(horiz)
@@ -733,6 +992,7 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     ph = prefix(np.where(known_h, sup_h - cfg.empty_edge_cost, 0.0).T)
     kv, kh = prefix(known_v.astype(float)), prefix(known_h.T.astype(float))
     sv, sh = prefix(sup_v), prefix(sup_h.T)
+    framed = None if in_photo is None else (prefix(in_photo[0]), prefix(in_photo[1].T))
     if grid is None:
         shapes = [(da, None) for da in range(cfg.min_squares, min(cfg.max_squares, na - 1) + 1)]
     else:
@@ -764,37 +1024,62 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     best = None
     for start in range(0, len(order), 256):
         batch = rects[order[start:start + 256]]
-        ok = _borders_supported(batch, (sv, kv, sh, kh), inside, cfg)
+        ok = _borders_supported(batch, (sv, kv, sh, kh), inside, cfg, framed)
         if ok.any():
             best = tuple(int(v) for v in batch[int(np.argmax(ok))])
             break
-    if best is None:
-        return None
-    # confidence from the edges inside the border lines: a chequer's border is half invisible
-    # on white paper without the grid being any less certain
-    i0, i1, j0, j1 = best
+    score = 0.0
+    if best is not None:
+        # confidence from the edges inside the border lines: a chequer's border is half invisible
+        # on white paper without the grid being any less certain
+        i0, i1, j0, j1 = best
+        k = inside(kv, i0 + 1, i1 - 1, j0, j1) + inside(kh, j0 + 1, j1 - 1, i0, i1)
+        s = inside(sv, i0 + 1, i1 - 1, j0, j1) + inside(sh, j0 + 1, j1 - 1, i0, i1)
+        n_inner = (i1 - i0 - 1) * (j1 - j0) + (j1 - j0 - 1) * (i1 - i0)
+        score = float((s / k) * (k / n_inner) ** 0.25) if k else 0.0
+    if score >= cfg.min_score:
+        return best, score
+    return _outlined_rectangle(rects, (sv, kv, sh, kh), inside, cfg) if grid is not None else None
+
+
+def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
+    """Size given, no rectangle whose inside edges show it: a board printed without lines inside
+    (squares told apart by their colours alone, where neighbours differ) still has its outline.
+    The rectangle of the asked size whose four border lines are the most supported, each on
+    `outline_support` of its length measured in the photo, with some of its inside edges
+    supported (`outline_inside`: colour borders); its score is its weakest border's support."""
+    sv, kv, sh, kh = sums
+    i0, i1, j0, j1 = rects.T
+    weakest = np.full(len(rects), np.inf)
+    for p_s, p_k, line, lo, hi in ((sv, kv, i0, j0, j1), (sv, kv, i1, j0, j1), (sh, kh, j0, i0, i1), (sh, kh, j1, i0, i1)):
+        s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
+        share = np.where(k >= 0.5 * (hi - lo), s / np.maximum(k, 1), 0.0)
+        weakest = np.minimum(weakest, share)
     k = inside(kv, i0 + 1, i1 - 1, j0, j1) + inside(kh, j0 + 1, j1 - 1, i0, i1)
     s = inside(sv, i0 + 1, i1 - 1, j0, j1) + inside(sh, j0 + 1, j1 - 1, i0, i1)
-    n_inner = (i1 - i0 - 1) * (j1 - j0) + (j1 - j0 - 1) * (i1 - i0)
-    if k == 0:
+    weakest = np.where(s >= cfg.outline_inside * np.maximum(k, 1), weakest, 0.0)
+    best = int(np.argmax(weakest))
+    if weakest[best] < cfg.outline_support:
         return None
-    score = float((s / k) * (k / n_inner) ** 0.25)
-    if score < cfg.min_score:
-        return None
-    return best, score
+    return tuple(int(v) for v in rects[best]), float(weakest[best])
 
 
-def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig) -> np.ndarray:
+def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig, framed=None) -> np.ndarray:
     """Per rectangle (rows i0, i1, j0, j1): each border line is supported on
     `min_border_support` of its measured edges, and the separators across each outer row and
     column on `min_separator_support` (a band closed by a line but not divided into squares,
-    a title strip, is not part of the grid)."""
+    a title strip, is not part of the grid). `framed` (prefix sums of the edges in the photo,
+    vertical and horizontal): each border line must also lie in the photo for half its length."""
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     ok = np.ones(len(rects), bool)
     for p_s, p_k, line, lo, hi in ((sv, kv, i0, j0, j1), (sv, kv, i1, j0, j1), (sh, kh, j0, i0, i1), (sh, kh, j1, i0, i1)):
         s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
         ok &= (k == 0) | (s >= cfg.min_border_support * k)
+    if framed is not None:
+        fv, fh = framed
+        for p_f, line, lo, hi in ((fv, i0, j0, j1), (fv, i1, j0, j1), (fh, j0, i0, i1), (fh, j1, i0, i1)):
+            ok &= inside(p_f, line, line, lo, hi) >= 0.5 * (hi - lo)
     for p_s, p_k, lo, hi, cell in ((sv, kv, i0, i1, j0), (sv, kv, i0, i1, j1 - 1), (sh, kh, j0, j1, i0), (sh, kh, j0, j1, i1 - 1)):
         s, k = inside(p_s, lo, hi, cell, cell + 1), inside(p_k, lo, hi, cell, cell + 1)
         ok &= (k == 0) | (s >= cfg.min_separator_support * k)
@@ -809,7 +1094,7 @@ def _plausible_squares(lattice: _Lattice, rect: tuple[int, int, int, int], cfg: 
     a0, a1, b0, b1 = rect
     ga, gb = np.meshgrid(np.arange(a0, a1 + 1, dtype=float), np.arange(b0, b1 + 1, dtype=float), indexing="ij")
     with np.errstate(divide="ignore", invalid="ignore"):   # points on the horizon: not finite, refused below
-        pts = apply_h(lattice.to_image, np.stack([ga.ravel(), gb.ravel()], axis=1)).reshape(*ga.shape, 2)
+        pts = lattice.image_of(np.stack([ga.ravel(), gb.ravel()], axis=1)).reshape(*ga.shape, 2)
     if not np.all(np.isfinite(pts)):
         return False
     along_a = np.linalg.norm(np.diff(pts, axis=0), axis=-1)   # sides across the a lines
@@ -835,7 +1120,7 @@ def _oriented_fit(lattice: _Lattice, extent: tuple[int, int, int, int], grid, sc
     rotation whose x axis is closest to the image's +x among those of the right size."""
     a0, a1, b0, b1 = extent
     lat_corners = np.array([[a0, b0], [a1, b0], [a1, b1], [a0, b1]], dtype=float)
-    img = apply_h(lattice.to_image, lat_corners)
+    img = lattice.image_of(lat_corners)
     if not np.all(np.isfinite(img)):
         return None
     centre = img.mean(axis=0)
@@ -857,13 +1142,11 @@ def _oriented_fit(lattice: _Lattice, extent: tuple[int, int, int, int], grid, sc
         return None
     _, idx, width, height = best
     src = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
-    h = _homography_from_lattice(lattice, lat_sorted[idx], src)
-    return GridFit(h, width, height, float(np.clip(score, 0.0, 1.0)))
-
-
-def _homography_from_lattice(lattice: _Lattice, lat_corners: np.ndarray, grid_corners: np.ndarray) -> np.ndarray:
-    """Grid -> image: grid -> lattice (a rotation/translation of integer corners) -> image."""
-    grid_to_lat = cv2.getPerspectiveTransform(grid_corners.astype(np.float32), lat_corners.astype(np.float32)).astype(np.float64)
-    h = lattice.to_image @ grid_to_lat
-    return h / h[2, 2]
+    grid_to_lat = cv2.getPerspectiveTransform(src.astype(np.float32), lat_sorted[idx].astype(np.float32)).astype(np.float64)
+    if lattice.curved is not None:
+        mapping = lattice.curved.regridded(grid_to_lat)
+    else:
+        h = lattice.to_image @ grid_to_lat
+        mapping = GridMapping(h / h[2, 2])
+    return GridFit(mapping, width, height, float(np.clip(score, 0.0, 1.0)))
 

@@ -89,7 +89,8 @@ def _tiff(data: bytes):
             break
         tag, kind = struct.unpack(order + "HH", entry[:4])
         if tag in (256, 257):
-            found[tag] = struct.unpack(order + ("H" if kind == 3 else "I"), entry[8:10] if kind == 3 else entry[8:12])[0]
+            short = kind == 3  # SHORT values sit in the first 2 bytes of the value field
+            found[tag] = struct.unpack(order + ("H" if short else "I"), entry[8:10] if short else entry[8:12])[0]
     return (found[256], found[257]) if len(found) == 2 else None
 
 

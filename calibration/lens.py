@@ -26,7 +26,7 @@ from calibration.mapping import GridMapping, RadialLens
 class LensConfig:
     """When a photo's bending is worth a lens, and how it is fitted."""
 
-    min_gain: float = 0.25          # the lens must cut the residual RMS by this share ...
+    min_gain: float = 0.1           # the lens must cut the residual RMS by this share ...
     min_shift_px: float = 0.75      # ... and move some grid point by at least this much (px)
     min_points: int = 12            # fewer correspondences (or line points) than this: no lens
     fit_k2: bool = True             # also k2 (kept only when it cuts the RMS by `k2_gain` more)

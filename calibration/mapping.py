@@ -148,6 +148,14 @@ class GridMapping:
         """A GridMapping from a GridMapping or a plain 3×3 homography (older callers)."""
         return mapping if isinstance(mapping, GridMapping) else cls(np.asarray(mapping, np.float64).reshape(3, 3))
 
+    def regridded(self, new_to_old: np.ndarray) -> "GridMapping":
+        """The same photo mapping in other grid units: `new_to_old` (3×3) takes a point in the
+        new units to the old ones (a turn of the board, a shift of its origin)."""
+        t = np.asarray(new_to_old, np.float64)
+        if self.lens is None:
+            return GridMapping(self.homography @ t)
+        return GridMapping(self.homography @ t, self.lens, self.lens_homography @ t)
+
     @property
     def straight(self) -> bool:
         """True when no lens bends the mapping: one homography says it all."""
@@ -172,6 +180,19 @@ class GridMapping:
         if self.lens is not None:
             pts = self.lens.undistort(pts)
         return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self._inverse).reshape(shape)
+
+    def inside_share(self, width: int, height: int, image_size: tuple[int, int], samples: int = 4) -> np.ndarray:
+        """(height, width): the share of each square that lies inside a photo of `image_size`
+        (width, height) px — `samples`² points per square."""
+        t = (np.arange(samples) + 0.5) / samples
+        gx = (np.arange(width)[:, None] + t[None, :]).ravel()
+        gy = (np.arange(height)[:, None] + t[None, :]).ravel()
+        pts = np.stack(np.meshgrid(gx, gy), axis=-1)                       # (height·s, width·s, 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            seen = self.to_image(pts)
+        w, h = image_size
+        inside = (seen[..., 0] >= 0) & (seen[..., 0] <= w - 1) & (seen[..., 1] >= 0) & (seen[..., 1] <= h - 1)
+        return inside.reshape(height, samples, width, samples).mean(axis=(1, 3))
 
     def local_homography(self, region: tuple[float, float, float, float]) -> np.ndarray:
         """The homography that best matches the mapping over the grid region (x0, y0, x1, y1):

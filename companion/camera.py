@@ -4,8 +4,9 @@ events, squares too small for tokens, move lines), from companion/i18n/<lang>/ca
 
 One place for `tactical watch --game`, `tactical scan` and the app, so the command line and the
 tablet say the same thing about the same video. Pure: no cv2, no Kivy (the camera's positions
-come in as plain data); the verdict itself is the rules' (`companion.move_check` until the engine's
-`companion.rules.judge_move` lands).
+come in as plain data). The verdict is the engine's (`Game.judge_move`, that is
+`companion.rules.judge_move` with the house rules, the chosen bonus and what is left this turn):
+the camera never judges a move another way than the game would.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from boards import XY, square_label
 from boards.tokens import player_name
 from companion.i18n import translate
-from companion.move_check import MoveCheck, check_move
+from companion.rules import MoveVerdict
 
 Token = tuple[int, int]            # (player, number)
 
@@ -27,23 +28,21 @@ class SeenMove:
     token: Token
     frm: XY | None                 # where the game has it (None: not on the grid yet)
     to: XY                         # where the camera sees it
-    allowance: int | None          # squares its roll allows this turn (None: not rolled yet)
-    left: int | None               # ... of which still to move
-    check: MoveCheck
+    roll: int | None               # squares its roll allows this turn (None: not rolled yet)
+    verdict: MoveVerdict           # the engine's: steps, what is left, legal or why not, the rule
 
     @property
     def legal(self) -> bool:
-        return self.check.legal
-
-    def verdict(self, lang: str) -> str:
-        """'5 cases, jet 4 : trop loin (MT 3.04.b)'."""
-        return verdict_text(self.check.steps, self.allowance, self.left, self.check.legal,
-                            self.check.text(lang), lang)
+        return self.verdict.legal
 
     def text(self, lang: str, name=None) -> str:
-        """'orange 7 : C3 → F3, 5 cases, jet 4 : trop loin (MT 3.04.b)'; `name(token, lang)` words
-        the token (default: its colour and number)."""
-        return move_text((name or token_name)(self.token, lang), self.frm, self.to, self.verdict(lang), lang)
+        """'orange 7 : C3 → F3, jet 4 : 5 cases, il en reste 4 : trop loin (MT 3.04.a)';
+        `name(token, lang)` words the token (default: its colour and number)."""
+        roll = translate(lang, "camera.no_roll") if self.roll is None else translate(lang, "camera.roll",
+                                                                                      roll=self.roll)
+        return translate(lang, "camera.move", token=(name or token_name)(self.token, lang),
+                         src=square_label(self.frm) if self.frm else "–", dst=square_label(self.to), roll=roll,
+                         verdict=self.verdict.text(lang))
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,9 @@ class CameraView:
 
 def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
     """Compare the camera's stable positions (token → square) with `game` (a `companion.game.Game`):
-    each token seen elsewhere than recorded, judged against its roll this turn (MT 3.02–3.07,
-    2.03.b); never changes the game."""
+    each token seen elsewhere than recorded, judged as the game judges it (`Game.judge_move`:
+    MT 3.02–3.08, 2.03.b, 6.03–6.10, with the roll and what the piece already moved this turn);
+    never changes the game."""
     state = game.state
     moves, unknown = [], []
     for token, square in sorted(positions.items()):
@@ -72,10 +72,8 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
             continue
         if piece.at == square:
             continue
-        occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
-        allowance = game.movement_allowance(token)
-        check = check_move(state.board, piece, square, allowance or 0, occupied=occupied)
-        moves.append(SeenMove(token, piece.at, square, allowance, allowance, check))
+        moves.append(SeenMove(token, piece.at, square, game.movement_allowance(token),
+                              game.judge_move(token, square)))
     return CameraView(tuple(moves), tuple(unknown))
 
 
@@ -108,24 +106,3 @@ def too_small_advice(squares: Collection[XY], lang: str) -> str:
     rows_word = translate(lang, "camera.rows.one" if len(rows) == 1 else "camera.rows.many")
     return translate(lang, "camera.too_small", count=f"{len(squares)} {squares_word}",
                      rows=f"{rows_word} {', '.join(spans)}")
-
-
-def verdict_text(steps: int | None, roll: int | None, left: int | None, legal: bool, reason: str,
-                 lang: str) -> str:
-    """'5 cases, jet 4 : trop loin (MT 3.04.a)': the path length, the roll and what is left of it
-    this turn, then the verdict (`reason` already worded, with its rule)."""
-    parts = [translate(lang, "camera.steps", steps=steps) if steps is not None else translate(lang, "camera.no_path")]
-    if roll is None:
-        parts.append(translate(lang, "camera.no_roll"))
-    elif left is not None and left != roll:
-        parts.append(translate(lang, "camera.roll_left", roll=roll, left=left))
-    else:
-        parts.append(translate(lang, "camera.roll", roll=roll))
-    outcome = translate(lang, "camera.legal") if legal else translate(lang, "camera.illegal", reason=reason)
-    return f"{', '.join(parts)}{' :' if lang == 'fr' else ':'} {outcome}"
-
-
-def move_text(token_label: str, frm: XY | None, to: XY, verdict: str, lang: str) -> str:
-    """'orange 7 : C3 → F3, 5 cases, jet 4 : trop loin (MT 3.04.a)'."""
-    return translate(lang, "camera.move", token=token_label, src=square_label(frm) if frm else "–",
-                     dst=square_label(to), verdict=verdict)

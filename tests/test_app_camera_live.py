@@ -94,8 +94,8 @@ def test_moves_made_by_hand_are_listed_with_their_verdict_against_the_roll(live_
     shown = camera(report, "video")
     assert len(shown["moves"]) == 2, shown["moves"]
     serra, lions = shown["moves"]
-    assert serra.startswith("jaune 2 · Serra Angel : R5 → O5, 3 cases, jet 8 : permis"), serra
-    assert lions.startswith("jaune 3 · Savannah Lions : S6 → S10,") and "pas encore de jet" in lions, lions
+    assert serra == "jaune 2 · Serra Angel : R5 → O5, jet 8 : 3 cases, il en reste 8 : permis", serra
+    assert lions.startswith("jaune 3 · Savannah Lions : S6 → S10, pas encore de jet : ") and "trop loin" in lions, lions
     moved = [(e[0], tuple(e[2]), tuple(e[4])) for e in shown["events"] if e[1] == "moved"]
     assert [(token, to) for _, token, to in moved] == [(token, to) for token, _, to in video.moves]
     for (index, _, _), left in zip(moved, video.hand_left):

@@ -52,17 +52,21 @@ def newgame_run(tmp_path_factory):
         {"tap": "newgame.start"}, {"report": "refused"},
         {"tap": "newgame.without_events"}, {"report": "without_events"},
         {"tap": "newgame.planechase"}, {"type": ["newgame.player-1.planes", PLANES]},
-        {"pick": ["newgame.board", "scanned"]},
+        {"pick": ["newgame.board", "scanned (camera)"]},
         {"type": ["newgame.photo", str(tmp_path / "missing.png")]}, {"tap": "newgame.scan"}, {"report": "scan_missing"},
         {"type": ["newgame.photo", str(photo_path)]}, {"tap": "newgame.scan"}, {"report": "scanned"},
         {"screenshot": str(tmp_path / SHOTS[1])},
         {"tap": "newgame.start"}, {"report": "asked"}, {"tap_text": "Start the new game"}, {"report": "started"},
+        {"show": "newgame"}, {"tap": "newgame.mode_saved"}, {"report": "listed"}, {"tap": "newgame.mode_form"},
         {"show": "table"}, {"tap": "table.seat-1.mulligan"}, {"report": "mulligan"},
         {"tap": "table.seat-1.keep"}, {"tap": "table.seat-1.mulligan"}, {"report": "kept"},
         {"screenshot": str(tmp_path / SHOTS[2])},
+        # two start squares for three players: the table places Cleo's pawn before turn 1 (MT 2.04.a)
+        {"show": "pieces"}, {"tap": "pieces.new"}, {"tap_text": "Cleo"}, {"tap_text": "player's pawn"},
+        {"tap_text": "Add and place"}, {"tap_drawn": "entry"}, {"show": "table"},
         {"tap": "table.next_phase"},
-        {"pick": ["table.seat-1.source", "Commander · Cleo 0"]}, {"tap": "table.seat-1.commander_hit"},
-        {"pick": ["table.seat-3.source", "Commander · Bruno 0"]}, {"tap": "table.seat-3.commander_hit"},
+        {"pick": ["table.seat-1.source", "Commander\nCleo · 0"]}, {"tap": "table.seat-1.commander_hit"},
+        {"pick": ["table.seat-3.source", "Commander\nBruno · 0"]}, {"tap": "table.seat-3.commander_hit"},
         {"tap": "table.seat-3.commander_hit"}, {"report": "commander"},
     ]
     report = run_autopilot(tmp_path, steps, name="newgame")
@@ -121,7 +125,8 @@ def test_a_new_game_over_the_demo_in_progress_asks_first_and_keeps_it(newgame_ru
     assert asked["popups"] == ["ConfirmPopup"] and len(asked["players"]) == 2  # nothing started yet
     started = report["started"]
     assert started["game_file"] != asked["game_file"]
-    assert len(started["screens"]["newgame"]["saved"]) == 2
+    listed = report["listed"]["screens"]["newgame"]["saved"]
+    assert len(listed) == 2 and "Anna, Bruno" in listed[1]  # the demo, still there to continue
 
 
 def test_the_game_starts_with_every_choice_of_the_form(newgame_run):
@@ -129,7 +134,9 @@ def test_the_game_starts_with_every_choice_of_the_form(newgame_run):
     from the file (its movement die too, MT 1.04: the file's default) plus the form's landwalk reading (MT 6.09)."""
     report, _, game = newgame_run
     started = report["started"]
-    assert started["message"] == ""
+    # MT 2.04.a: three players on a board with two start squares: said on the form, then when it starts
+    assert "Cleo" in report["scanned"]["screens"]["newgame"]["setup_warning"]
+    assert "Cleo" in started["message"] and "MT 2.04.a" in started["message"]
     assert [p.name for p in game.state.players] == ["Anna", "Bruno", "Cleo"]
     decks = started["game"]["planar_decks"]
     assert sorted(decks["1"]) == ["Naya", "Sokenzan", "Tazeem"]  # shuffled at the start (PC)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boards import library_boards, load_board
+from boards import Board, library_boards, load_board
 from companion.app.screens.board import presenter as board
 from companion.app.screens.dice import presenter as dice
 from companion.app.screens.history import presenter as history
@@ -14,17 +14,20 @@ from companion.app.screens.table import presenter as table
 from companion.app.words import MAX_PLAYERS, colour_name, printed, refusal
 from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
 from companion.i18n import translate
-from companion.rules import Piece
+from companion.rules import Piece, word
 
 
 def duel_board():
     return load_board(library_boards()["duel-20x12"])
 
 
-def new_game(names=("Anna", "Bruno", "Cleo"), **setup) -> Game:
+def new_game(names=("Anna", "Bruno", "Cleo"), place_pawns=True, **setup) -> Game:
     planes = [f"Plane {n}" for n in range(1, 6)] if setup.get("planechase") else []
     players = [PlayerSetup(name, colour, planar_deck=planes) for colour, name in enumerate(names, start=1)]
-    return Game.new(GameSetup(players=players, board=duel_board(), starting_player=1, **setup), dice=Dice.seeded(3))
+    game = Game.new(GameSetup(players=players, board=duel_board(), starting_player=1, **setup), dice=Dice.seeded(3))
+    for player in game.unplaced_pawns if place_pawns else ():  # two start squares for three: Cleo's is placed
+        game.place_pawn(player, min(game.pawn_squares(player)))
+    return game
 
 
 def test_every_player_panel_shows_life_and_poison_and_the_active_player_is_the_default_source():
@@ -59,7 +62,7 @@ def test_a_player_at_zero_life_is_proposed_out_and_the_last_one_standing_wins():
     game.next_phase()
     game.change_life(2, -20)
     view = next(v for v in table.panels(game, "fr") if v.player == 2)
-    assert view.elimination == translate("fr", "table.out_life", life=0)
+    assert view.elimination == word("fr", "game.elimination.life", {"name": "Bruno", "life": 0}) + " (BR)"
     assert table.winner_text(game.state, "en") == ""
     game.player_leaves(2, "lost")
     assert table.winner_text(game.state, "en") == translate("en", "table.winner", names="Anna")
@@ -71,10 +74,26 @@ def test_ten_poison_and_21_commander_damage_are_proposed_too():
     game.next_phase()
     for _ in range(10):
         game.change_poison(2, 1)
+    game.change_life(3, 5)
     game.commander_damage(3, 1, 21)
     views = {v.player: v for v in table.panels(game, "en")}
-    assert views[2].elimination == translate("en", "table.out_poison", poison=10)
-    assert views[3].elimination == translate("en", "table.out_life", life=-1)  # 20 − 21: life first
+    assert views[2].elimination == word("en", "game.elimination.poison", {"name": "Bruno", "poison": 10}) + \
+        " (CR 704.5c)"
+    assert views[3].elimination == word("en", "game.elimination.commander",
+                                        {"name": "Cleo", "commander": "Anna", "damage": 21}) + " (CR 903.10a)"
+    game.keep_in_game(2)  # a card keeps Bruno in: not proposed again until his totals change
+    assert next(v for v in table.panels(game, "en") if v.player == 2).elimination == ""
+
+
+def test_partner_commanders_are_sources_of_their_own():
+    """CR 702.124 / 903.10a: each partner's damage is counted apart."""
+    game = new_game()
+    game.next_phase()
+    game.commander_damage(2, 1, 3, partner="Tymna")
+    view = next(v for v in table.panels(game, "en", {1: {"Kraum"}}) if v.player == 2)
+    assert [(s.player, s.partner, s.damage) for s in view.sources] == [(1, "", 0), (1, "Kraum", 0),
+                                                                      (1, "Tymna", 3), (3, "", 0)]
+    assert view.sources[2].label("fr") == translate("fr", "table.partner_source", name="Tymna", damage=3)
 
 
 def test_horde_panels_show_no_life_of_their_own_and_the_city_is_the_big_number():
@@ -107,6 +126,11 @@ def test_the_hordes_draw_is_prompted_on_its_turn_until_it_has_drawn():
 @pytest.mark.parametrize("count, rows", [(2, [2]), (3, [3]), (4, [2, 2]), (5, [3, 2]), (6, [3, 3])])
 def test_seats_sit_in_rows_of_near_square_cells(count, rows):
     assert table.grid_shape(count) == rows
+
+
+def test_the_hordes_city_has_a_row_of_its_own():
+    """HO 300.3: the City's shared life is the big number."""
+    assert table.grid_shape(3, city=True) == [1, 3]
 
 
 def test_quick_layouts_turn_the_far_row_and_the_table_ends():
@@ -147,16 +171,16 @@ def test_keyword_buttons_are_sorted_as_the_shown_language_spells_them():
 
 
 def test_a_new_token_takes_the_smallest_free_number():
-    """MT 5.02.d: a number left by a piece is free again."""
+    """MT 5.02.d: a number left by a piece is free again (token 1 is the player's pawn, MT 2.05)."""
     game = new_game()
-    for number in (1, 2, 4):
+    for number in (2, 4):
         game.add_piece(Piece(2, number))
     assert pieces.next_number(game.state, 2) == 3
-    assert pieces.next_number(game.state, 1) == 1
+    assert pieces.next_number(game.state, 1) == 2
 
 
 def test_undo_names_the_action_it_will_undo():
-    game = new_game()
+    game = new_game(names=("Anna", "Bruno"))
     assert history.undo_label(game, "en") == translate("en", "nav.undo")
     game.next_phase()
     game.change_life(2, -3)
@@ -217,12 +241,45 @@ def test_the_prebuilt_event_deck_is_named_in_the_shown_language():
     assert newgame.deck_name(deck, "fr") == translate("fr", "newgame.prebuilt_deck")
 
 
+def test_placing_a_new_creature_shows_its_legal_entry_squares():
+    """MT 4.09.c: a creature spell enters in the spell zone around its caster's pawn (the engine's squares)."""
+    game = new_game(names=("Anna", "Bruno"))
+    game.next_phase()
+    game.add_piece(Piece(1, 2, mana_value=2, power=2, toughness=2))
+    entry = board.entry_overlay(game, (1, 2)).layers["entry"]
+    assert entry == game.entry_squares(game.state.pieces[(1, 2)]).squares and entry
+    assert board.entry_overlay(game, (1, 1)) == board.NO_OVERLAY  # the pawn stands on its start square
+
+
+def test_a_pawn_without_a_start_square_is_offered_the_free_squares():
+    """MT 2.04.a: three players on the duel board's two start squares: the table places the third pawn,
+    anywhere free once no start square is left."""
+    game = new_game(place_pawns=False)
+    state = game.state
+    assert len(state.board.starts) == 2 and state.pawn(3).at is None
+    squares = board.entry_overlay(game, (3, 1)).layers["entry"]
+    occupied = {p.at for p in state.pieces.values() if p.at is not None}
+    assert squares == {at for at in state.board.positions() if state.board.walkable(at) and at not in occupied}
+
+
+def test_the_movement_left_is_said_for_the_selected_piece():
+    """MT 3.04.a: what is left of the roll after the moves of the turn."""
+    game = new_game(names=("Anna", "Bruno"))
+    game.add_piece(Piece(1, 2, mana_value=2, power=3, toughness=3, at=(5, 5)))
+    while game.state.turn.phase != "movement" or game.state.turn.step != "creatures":
+        game.next_phase()
+    assert board.movement_line(game, (1, 2), "en") == translate("en", "board.not_rolled")
+    total = game.roll_movement((1, 2))["total"]
+    assert board.movement_line(game, (1, 2), "fr") == translate("fr", "board.left", left=total, total=total)
+
+
 def test_a_token_off_the_grid_is_placed_where_tapped_and_one_on_it_only_on_its_moves():
     """MT 3.04.b: a token on the grid goes only to a square of its drawn moves."""
     game = new_game(names=("Anna", "Bruno"))
     game.add_piece(Piece(1, 2, mana_value=2, power=2, toughness=2, at=(5, 5)))
     game.add_piece(Piece(1, 3))
     state = game.state
+    assert (5, 5) != state.pawn(1).at
     assert board.may_move_to(state, (1, 3), (8, 8))
     assert not board.may_move_to(state, (1, 2), (8, 8))  # no roll yet: no moves
     assert not board.may_move_to(state, (1, 3), (5, 5))  # taken
@@ -240,3 +297,17 @@ def test_refusals_carrying_an_i18n_key_are_worded_in_the_ui_language():
     error.key, error.fields, error.rule = "errors.no_game", {}, "MT 3.04.a"
     assert refusal(error, "fr") == translate("fr", "errors.no_game") + " (MT 3.04.a)"
     assert refusal(ValueError("plain"), "fr") == "plain"
+
+
+def test_a_doubtful_square_shows_no_colour_bonus_until_confirmed_MT_2_02_e():
+    """MT 2.02.e: the board's side panel and overlays judge as the engine does: a doubtful blue square gives its
+    blue creature no bonus (and so no "unblockable") until the table confirms it."""
+    rows = [" ".join(["W@"] + ["W"] * 18 + ["W@"])] + [" ".join(["W"] * 5 + ["U"] + ["W"] * 14)] + \
+        [" ".join(["W"] * 20)] * 10
+    players = [PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)]
+    game = Game.new(GameSetup(players=players, board=Board.from_rows(rows), starting_player=1,
+                              doubtful_squares=((5, 1),)), dice=Dice.seeded(3))
+    game.add_piece(Piece(1, 2, name="Merfolk", mana_value=2, colours={"U"}, at=(5, 1)))
+    assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == frozenset()
+    game.set_square((5, 1), "U")
+    assert board.piece_overlay(game.state, (1, 2)).rules.bonus.active == {"unblockable"}

@@ -203,3 +203,27 @@ def test_the_real_app_starts_on_a_damaged_folder_and_shows_why(tmp_path):
     assert start["life"] == {"1": 17, "2": 20}  # the older game (Chloé lost 3)
     if os.environ.get("UPDATE_SCREENSHOTS"):
         shutil.copyfile(tmp_path / "shot.png", shot)
+
+
+def test_after_a_write_the_store_could_not_check_the_app_shows_the_game_on_disk(tmp_path, monkeypatch):
+    """A write fails and even the check after it fails: the store stops saving, and the app reopens the game
+    from disk so that its screens show what is saved (companion.app.games.reopened_if_broken)."""
+    import errno
+    from companion.game import store
+    game = played(tmp_path, close=False)
+    steps = []
+
+    def fail(step):
+        steps.append(step)
+        if step in ("appended", "check"):
+            raise OSError(errno.EIO, "I/O error")
+    monkeypatch.setattr(store, "_fault", fail)
+    with pytest.raises(SaveError):
+        game.change_life(2, -4)
+    monkeypatch.setattr(store, "_fault", lambda step: None)
+    assert game.store.broken and games.reopened_if_broken(played(tmp_path / "other")) is None
+    fresh = games.reopened_if_broken(game)
+    assert fresh.state.player(2).life == 16  # the entry had landed before the check failed: it is shown now
+    assert fresh.store.broken is None
+    fresh.change_life(2, -1)
+    fresh.store.close()

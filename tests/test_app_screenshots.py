@@ -58,3 +58,57 @@ def test_board_screenshot_shows_the_demo_overlays(shots):
     b, g, r = image[..., 0], image[..., 1], image[..., 2]
     bright_green = (g > 200) & (r < 170) & (b < 170)
     assert bright_green.sum() > 500
+
+
+TABLE_SIZES = (2, 4, 6)
+TABLE_NAMES = ("Alexandrine", "Bruno", "Cléo", "Dominique", "Emmanuelle", "Fabrice")
+LAYOUT_FOR = {2: "seats_facing", 4: "seats_facing", 6: "seats_ends"}  # settings: how the panels turn
+
+
+def _table_game(count: int, lang: str, out: Path, first: bool) -> list[dict]:
+    """Steps: a new game of `count` players from the form, a few life changes, then the table."""
+    steps = [{"show": "newgame"}]
+    for seat in range(1, 7):
+        enabled = seat <= count
+        was = seat <= (2 if first else TABLE_SIZES[TABLE_SIZES.index(count) - 1])
+        if enabled != was:
+            steps.append({"tap": f"newgame.player-{seat}.enabled"})
+        if enabled:
+            steps.append({"type": [f"newgame.player-{seat}.name", TABLE_NAMES[seat - 1]]})
+    steps += [{"pick": ["newgame.starting_player", TABLE_NAMES[0]]}, {"tap": "newgame.start"}]
+    if not first:
+        steps.append({"tap_text": {"fr": "Lancer la nouvelle partie", "en": "Start the new game"}[lang]})
+    steps += [{"show": "settings"}, {"tap": f"settings.{LAYOUT_FOR[count]}"}, {"show": "table"},
+              {"tap": "table.next_phase"}, {"tap": "table.seat-2.life.minus_5"}, {"tap": "table.seat-2.life.minus_1"},
+              {"tap": "table.seat-1.poison.plus"}, {"tap": "table.seat-2.commander_hit"}]
+    if count >= 4:
+        steps += [{"tap": "table.seat-3.life.minus_5"} for _ in range(4)]  # Cléo at 0: proposed out
+    return steps + [{"screenshot": str(out / f"table-{count}-{lang}.png")}]
+
+
+@pytest.fixture(scope="module")
+def table_shots(tmp_path_factory) -> Path:
+    """The Table screen at 2, 4 and 6 players, both languages (one app run per language)."""
+    from test_app_drive import run_autopilot
+
+    out = tmp_path_factory.mktemp("table_shots")
+    for lang in LANGUAGES:
+        steps = [step for index, count in enumerate(TABLE_SIZES)
+                 for step in _table_game(count, lang, out, first=index == 0)]
+        (out / lang).mkdir()
+        run_autopilot(out / lang, steps, name=f"tables-{lang}", lang=lang, demo=False, screen="newgame", timeout=240)
+    if os.environ.get("UPDATE_SCREENSHOTS"):
+        for png in out.glob("table-*.png"):
+            shutil.copy(png, DOCS / png.name)
+    return out
+
+
+@pytest.mark.parametrize("count", TABLE_SIZES)
+def test_the_table_screen_at_2_4_and_6_players_in_both_languages(table_shots, count):
+    images = {}
+    for lang in LANGUAGES:
+        path = table_shots / f"table-{count}-{lang}.png"
+        assert path.is_file() and path.stat().st_size < MAX_BYTES
+        images[lang] = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        assert images[lang].shape[:2] == (800, 1280) and float(images[lang].std()) > 12
+    assert np.abs(images["fr"].astype(int) - images["en"].astype(int)).sum() > 0

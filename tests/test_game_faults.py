@@ -23,7 +23,9 @@ from companion.game import Dice, Game, GameSetup, PlayerSetup, SaveError, latest
 from companion.game import store
 from companion.game.store import backup_path
 
-BOARD = Board.from_rows([" ".join(["U"] * 20)] * 12, name="Test")
+from game_dice import with_corner_starts
+
+BOARD = Board.from_rows(with_corner_starts([" ".join(["U"] * 20)] * 12), name="Test")
 
 
 class Clock:

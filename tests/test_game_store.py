@@ -23,7 +23,9 @@ from companion.game import (Dice, Game, GameSetup, PlayerSetup, SaveError, inspe
 from companion.game.journal import lock_holder, read_journal, wal_problem
 from companion.game.store import backup_path, restored_path
 
-BOARD = Board.from_rows([" ".join(["U"] * 20)] * 12, name="Test")
+from game_dice import with_corner_starts
+
+BOARD = Board.from_rows(with_corner_starts([" ".join(["U"] * 20)] * 12), name="Test")
 KILLS = 30
 
 
@@ -172,7 +174,8 @@ def test_two_apps_playing_one_save_at_once_never_break_it(tmp_path):
 def test_a_new_game_has_its_setup_and_its_backup_from_the_start(tmp_path):
     game = new_game(tmp_path)
     path = game.store.path
-    assert [e.seq for e in read_journal(path).entries] == [1] == [e.seq for e in read_journal(backup_path(path)).entries]
+    backup = read_journal(backup_path(path))
+    assert [e.seq for e in read_journal(path).entries] == [1] == [e.seq for e in backup.entries]
     assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left
 
 
@@ -529,3 +532,18 @@ def test_killing_the_process_while_saving_never_loses_the_last_good_state(tmp_pa
         futures = [pool.submit(kill_chain, tmp_path / f"chain{i}", 2026 + i, KILLS // chains) for i in range(chains)]
         saved = [f.result() for f in futures]
     assert all(count > KILLS // chains for count in saved)
+
+
+def test_deleting_a_game_removes_every_file_of_it_but_never_one_being_played(tmp_path):
+    from companion.game.store import delete_game
+    keep, keep_path = played(tmp_path, 2)
+    game, path = played(tmp_path, 3)
+    bit_rot(path)
+    load_game(path).store.close()  # leaves a .damaged-* copy and side files
+    playing = load_game(path)
+    with pytest.raises(SaveError, match="open for play in this app"):
+        delete_game(path)
+    playing.store.close()
+    delete_game(path)
+    assert [f.name for f in tmp_path.iterdir() if f.name.startswith(path.name)] == []
+    assert [g.path for g in list_games(tmp_path)] == [keep_path]

@@ -10,9 +10,10 @@ from boards import Board
 from companion.game import (MOVEMENT_STEPS, PHASES, Dice, Game, GameError, GameSetup, PlayerSetup, SaveError,
                             describe)
 from companion.rules import HouseRules, Piece
+from game_dice import ScriptedDice, with_corner_starts
 
 # Column 0..9 white-blue, the rest green; row 11 is an obstacle line at the far right.
-BOARD = Board.from_rows([" ".join(["WU"] * 10 + ["G"] * 10)] * 12, name="Test")
+BOARD = Board.from_rows(with_corner_starts([" ".join(["WU"] * 10 + ["G"] * 10)] * 12), name="Test")
 NAMES = ["Anna", "Bruno", "Chloé", "David"]
 
 
@@ -120,13 +121,13 @@ def test_tapped_or_summoning_sick_creatures_do_not_roll_MT_3_02():
 def test_only_the_active_player_rolls_in_the_movement_phase_MT_3_01():
     """MT 3.01.a–b: movement dice are rolled in the movement phase, for the active player's pieces."""
     game = new_game()
-    game.add_piece(ANGEL), game.add_piece(Piece(2, 1, name="Ogre", power=3, toughness=3, at=(9, 9)))
+    game.add_piece(ANGEL), game.add_piece(Piece(2, 2, name="Ogre", power=3, toughness=3, at=(9, 9)))
     game.next_phase()
     with pytest.raises(GameError, match="MT 3.01.a"):
         game.roll_movement(ANGEL.token)
     go_to(game, "movement", "creatures")
     with pytest.raises(GameError, match="MT 3.01.b"):
-        game.roll_movement((2, 1))
+        game.roll_movement((2, 2))
 
 
 def test_new_turn_forgets_the_previous_rolls_MT_3_04_c():
@@ -152,7 +153,7 @@ def test_multicoloured_bonus_chosen_in_upkeep_lasts_until_next_upkeep_MT_2_02_c(
     with pytest.raises(GameError, match="MT 2.02.c"):
         game.choose_bonus((1, 7), "U")  # untap step, not upkeep
     game.next_phase()
-    with pytest.raises(GameError, match="not a colour shared"):
+    with pytest.raises(GameError, match="B is not a colour Azorius .#7. shares with its square"):
         game.choose_bonus((1, 7), "B")
     game.choose_bonus((1, 7), "U")
     game.end_turn()
@@ -170,9 +171,9 @@ def test_two_headed_giant_teams_share_life_and_turns():
     assert [p.life for p in game.state.players] == [25, 25, 30, 30]
     game.end_turn()
     assert game.state.turn.active == [3, 4]
-    game.add_piece(Piece(4, 1, name="Ogre", at=(9, 9)))
+    game.add_piece(Piece(4, 2, name="Ogre", at=(9, 9)), by_card=True)
     game.player_leaves(3)
-    assert game.state.player(4).left and (4, 1) not in game.state.pieces  # the team leaves together
+    assert game.state.player(4).left and (4, 2) not in game.state.pieces  # the team leaves together
     assert game.state.winner == [1, 2]
 
 
@@ -193,7 +194,7 @@ def test_commander_damage_is_tracked_per_commander_and_lost_as_life():
     game = new_game(2)
     game.commander_damage(2, source=1, amount=7)
     player = game.state.player(2)
-    assert (player.commander_damage, player.life) == ({1: 7}, 13)
+    assert (player.commander_damage, player.life) == ({"1": 7}, 13)
 
 
 def test_mulligans_two_players_one_fewer_each_time_BR():
@@ -225,18 +226,22 @@ def test_first_draw_two_players_skip_multiplayer_draw_BR_PC():
 
 
 def test_positions_come_from_camera_or_hand_and_stay_on_the_board_MT_3_06_a():
-    """MT 3.06.a: two pieces cannot stand on one square; squares must be on the board."""
+    """MT 3.06.a: two pieces cannot stand on one square; squares must be on the board. Outside the movement
+    phase a move is refused (MT 3.01.a) unless a card allows it; a correction of where a token stands is
+    `set_positions`."""
     game = new_game()
     game.add_piece(ANGEL), game.add_piece(SPIRIT_A)
-    game.move_piece(ANGEL.token, (5, 5), source="camera")
+    with pytest.raises(GameError, match="MT 3.01.a"):
+        game.move_piece(ANGEL.token, (5, 5), source="camera")
+    game.move_piece(ANGEL.token, (5, 5), source="camera", by_card=True)
     assert game.state.pieces[ANGEL.token].at == (5, 5)
     with pytest.raises(GameError, match="MT 3.06.a"):
-        game.move_piece(SPIRIT_A.token, (5, 5))
+        game.move_piece(SPIRIT_A.token, (5, 5), by_card=True)
     with pytest.raises(GameError, match="outside the 20×12 board"):
-        game.move_piece(SPIRIT_A.token, (20, 0))
+        game.move_piece(SPIRIT_A.token, (20, 0), by_card=True)
     game.move_piece(SPIRIT_A.token, None)
     game.remove_piece(ANGEL.token)
-    assert list(game.state.pieces) == [SPIRIT_A.token]
+    assert [t for t, p in game.state.pieces.items() if p.kind != "player"] == [SPIRIT_A.token]
 
 
 def test_one_camera_reading_places_many_tokens_in_one_undo_step_MT_3_06_a():
@@ -245,10 +250,10 @@ def test_one_camera_reading_places_many_tokens_in_one_undo_step_MT_3_06_a():
     game.set_positions({ANGEL.token: (7, 1), SPIRIT_A.token: (8, 1)})
     assert [game.state.pieces[t].at for t in (ANGEL.token, SPIRIT_A.token)] == [(7, 1), (8, 1)]
     assert game.history("en")[-1].endswith("2 token(s) placed (camera)")
-    with pytest.raises(GameError, match=r"two tokens on square\(s\) \[\(8, 1\)\].*MT 3.06.a"):
+    with pytest.raises(GameError, match=r"two tokens on I2 \(MT 3.06.a\)"):
         game.set_positions({ANGEL.token: (8, 1)})
-    with pytest.raises(GameError, match="no token 3-1 in play"):
-        game.set_positions({(3, 1): (0, 0)})
+    with pytest.raises(GameError, match="no token 3-2 in play"):
+        game.set_positions({(3, 2): (0, 0)})
     game.undo()
     assert game.state.pieces[ANGEL.token].at == ANGEL.at
 
@@ -266,7 +271,7 @@ def test_undo_and_redo_every_action_with_the_same_dice():
     assert game.state == after and game.movement_roll(ANGEL.token) == roll
     while game.can_undo:
         game.undo()
-    assert game.state.pieces == {} and game.state.turn.number == 0
+    assert all(p.kind == "player" for p in game.state.pieces.values()) and game.state.turn.number == 0
     with pytest.raises(GameError, match="nothing to undo"):
         game.undo()
 
@@ -313,7 +318,7 @@ def test_every_action_kind_can_be_described_in_both_languages():
     game = new_game(3)
     game.add_piece(ANGEL)
     game.update_piece(ANGEL.token, power=5)
-    game.move_piece(ANGEL.token, (6, 6))
+    game.move_piece(ANGEL.token, (6, 6), by_card=True)
     game.mulligan(1), game.keep_hand(1)
     game.next_phase()
     game.roll_die("D6", player=2, reason="coin")
@@ -336,7 +341,7 @@ def test_bad_documents_are_refused_with_a_clear_message():
     broken = json.loads(json.dumps(document))
     broken["actions"].append({"kind": "change_life", "data": {"player": 9, "amount": -1}, "time": ""})
     broken["cursor"] = len(broken["actions"])
-    with pytest.raises(SaveError, match="entry 2 cannot be replayed: no player with colour 9"):
+    with pytest.raises(SaveError, match="entry 2 cannot be replayed: there is no player with colour 9"):
         Game.from_dict(broken)
     with pytest.raises(SaveError, match="not a Magic Tactical game"):
         Game.from_dict(["nope"])
@@ -388,3 +393,74 @@ def test_a_square_under_a_walking_token_cannot_become_an_obstacle_MT_2_03_b():
         game.set_square(ANGEL.at, ".")
     game.set_square(ANGEL.at, "R")
     assert game.state.board.square(*ANGEL.at).colours == frozenset("R")
+
+
+def test_a_square_under_a_flying_or_distortion_token_may_become_an_obstacle_MT_6_03_and_6_10():
+    """MT 6.03 and 6.10: distortion and flying may stand on an obstacle, so their square may be confirmed as one."""
+    game = new_game()
+    game.add_piece(Piece(1, 6, name="Eldrazi", keywords={"distortion"}, at=(8, 8)))
+    game.add_piece(Piece(1, 7, name="Bird", keywords={"flying"}, at=(9, 8)))
+    game.set_square((8, 8), ".")
+    game.set_square((9, 8), "G#")
+    assert not game.state.board.walkable((8, 8)) and not game.state.board.walkable((9, 8))
+
+
+def test_mana_burn_is_played_only_when_the_table_says_so_BR():
+    """BR "brûlure de mana": 1 life per unspent mana as a phase ends — an old rule, the house rule mana_burn."""
+    game = new_game()
+    with pytest.raises(GameError, match="mana burn is not played at this table"):
+        game.mana_burn(1, 2)
+    burning = new_game(house_rules=HouseRules(mana_burn=True))
+    burning.mana_burn(1, 2)
+    assert burning.state.player(1).life == 18
+    assert burning.history("fr")[-1].endswith("Anna : brûlure de mana, 2 PV perdus (18)")
+
+
+def test_a_doubtful_square_gives_no_colour_bonus_in_the_game_until_it_is_confirmed_MT_2_02_e():
+    """MT 2.02.e: "dans le cas où une case s'avère comporter une incertitude sur une ou plusieurs couleurs, ces cases
+    ne sont pas comptabilisées": while the table has not confirmed a square the camera doubted, its colours give no
+    bonus anywhere the game judges — not unblockable (blue), not haste (red), no landwalk doubling, no choice of
+    bonus (2.02.c) — and once confirmed they do."""
+    rows = [" ".join(["W"] * 20) for _ in range(12)]
+    rows[5] = " ".join(["W@", "W", "W", "W", "W", "U", "R", "W", "WU", "W", "G"] + ["W"] * 8 + ["W@"])
+    board = Board.from_rows(rows, name="Doubts")
+    setup = GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], board, starting_player=1,
+                      doubtful_squares=((5, 5), (6, 5), (8, 5), (10, 5)))
+    game = Game.new(setup, dice=Dice(ScriptedDice([4, 4, 4])))  # the refused roll takes a die too
+    game.add_piece(Piece(1, 2, name="Merfolk", mana_value=2, power=3, toughness=3, colours={"U"}, at=(5, 5)))
+    game.add_piece(Piece(1, 3, name="Goblin", mana_value=2, power=3, toughness=3, colours={"R"}, at=(6, 5)))
+    game.add_piece(Piece(1, 4, name="Azorius", mana_value=2, power=3, toughness=3, colours={"W", "U"}, at=(8, 5)))
+    game.add_piece(Piece(1, 5, name="Elf", mana_value=2, power=3, toughness=3, keywords={"forestwalk"}, at=(10, 5)))
+    foe = Piece(2, 2, name="Guard", mana_value=3, power=3, toughness=3, at=(5, 6))
+    game.add_piece(foe)
+    game.next_phase(), game.next_phase()  # Anna's upkeep
+    game.update_piece((1, 3), summoning_sick=True)  # the table says the Goblin came in this turn
+    assert game.bonus_options((1, 4)) == []
+    assert [p.token for p in game.blockers((1, 2))] == [foe.token]
+    go_to(game, "movement", "creatures")
+    game.roll_movement((1, 5))
+    assert game.movement_allowance((1, 5)) == game.movement_left((1, 5)) == 4  # not doubled
+    assert not game.judge_move((1, 5), (10, 0)).legal
+    with pytest.raises(GameError, match=r"Goblin \(#3\): summoning sick, it does not move \(MT 3.02\)"):
+        game.roll_movement((1, 3))
+    for at, code in (((5, 5), "U"), ((6, 5), "R"), ((10, 5), "G")):
+        game.set_square(at, code)  # the table confirms what the camera doubted
+    assert game.state.doubtful_squares == [(8, 5)] and game.blockers((1, 2)) == ()
+    assert game.movement_allowance((1, 5)) == 8 and game.judge_move((1, 5), (10, 0)).legal
+    game.roll_movement((1, 3))  # haste from its red square now
+    assert game.movement_left((1, 3)) == 4
+
+
+def test_the_controller_chooses_the_bonus_in_their_own_upkeep_a_reading_of_MT_2_02_c():
+    """MT 2.02.c says "au début de l'entretien de son propriétaire, ce joueur choisit": the OWNER, in the owner's
+    upkeep. The engine lets the CONTROLLER choose in the controller's upkeep (a reading that departs from the
+    seed's word, docs/rules.md says why): the bonus is what the creature fights with, and a stolen creature's
+    owner has no turn in which it is theirs to use."""
+    game = new_game(2)
+    game.add_piece(Piece(1, 7, name="Azorius", power=2, toughness=3, colours={"W", "U"}, at=(1, 1), controller=2))
+    game.next_phase(), game.next_phase()  # Anna's (the owner's) upkeep
+    with pytest.raises(GameError, match="MT 2.02.c"):
+        game.choose_bonus((1, 7), "W")
+    game.end_turn(), game.next_phase()  # Bruno's (the controller's) upkeep
+    game.choose_bonus((1, 7), "U")
+    assert game.state.bonus_choices == {(1, 7): "U"}

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from boards import Board
-from companion.rules import (DEFAULT_HOUSE_RULES, HouseRules, HouseRulesError, Piece, action_zone, blockers,
-                             colour_bonus, legal_moves, may_attack, move_to_target_squares, movement_allowance,
+from companion.rules import (DEFAULT_HOUSE_RULES, HouseRules, HouseRulesError, Piece, action_zone, attack_blocker,
+                             blockers, colour_bonus, legal_moves, may_attack, move_to_target_squares, movement_allowance,
                              movement_dice, overlay, overlays, reachable, roll_movement, spell_zone,
                              trample_targets, why_cannot_block, why_cannot_move)
 
@@ -30,11 +30,12 @@ def creature(player=1, number=1, at=(0, 0), **kw) -> Piece:
 
 def test_house_rule_defaults_are_the_digest_readings():
     """MT 8.04 options default to rules-digest.md: Manhattan, D10, 3.04.d threshold 3, landwalk on the
-    start square (6.09), reach and spell MV 0 count as 1 (6.07, 4.09.a), +0 loyalty (3.09), no mana burn."""
+    start square (6.09), reach and spell MV 0 count as 1 (6.07, 4.09.a), +0 loyalty (3.09), no mana burn;
+    MT 2.02.e follows the seed's words: a doubtful square is not counted at all."""
     h = DEFAULT_HOUSE_RULES
     assert (h.metric, h.die_sides, h.extra_die_threshold, h.landwalk_reading) == ("manhattan", 10, 3, "start_square")
     assert (h.reach_zero_as_one, h.spell_zero_as_one, h.planeswalker_move_loyalty, h.mana_burn) == (True, True, 0, False)
-    assert h.uncertain_colours == "colour"
+    assert h.uncertain_colours == "square"
 
 
 def test_house_rules_load_from_yaml(tmp_path):
@@ -205,12 +206,13 @@ def test_coloured_obstacle_still_counts():
     assert colour_bonus(COLOURS, creature(at=(3, 0), colours={"R"}, keywords={"flying"})).active == {"haste"}
 
 
-def test_uncertain_colours_do_not_count():
-    """MT 2.02.e (digest): a doubtful colour is not counted; house option 'square' voids the whole square."""
+def test_uncertain_squares_do_not_count_MT_2_02_e():
+    """MT 2.02.e: "ces cases ne sont pas comptabilisées" — by default a square with a doubtful colour counts no
+    colour at all; the house option 'colour' drops only the doubtful colour (the digest's older reading)."""
     piece = creature(at=(2, 0), colours={"W", "U"})
-    assert colour_bonus(COLOURS, piece, uncertain={(2, 0): {"U"}}).active == {"vigilance"}
+    assert colour_bonus(COLOURS, piece, uncertain={(2, 0): {"U"}}).available == frozenset()
     assert colour_bonus(COLOURS, piece, uncertain={(2, 0): {"U"}},
-                        house=HouseRules(uncertain_colours="square")).available == frozenset()
+                        house=HouseRules(uncertain_colours="colour")).active == {"vigilance"}
     assert colour_bonus(COLOURS, piece, uncertain={(2, 0)}).available == frozenset()
     assert colour_bonus(COLOURS, piece, uncertain={(0, 0)}).needs_choice  # doubt elsewhere changes nothing
 
@@ -296,6 +298,37 @@ def test_blockers_lists_opposing_creatures_and_planeswalkers():
         creature(player=3, number=5, at=(2, 2), tapped=True),        # tapped (5.05)
     ]
     assert [p.token for p in blockers(OPEN, attacker, pieces)] == [(2, 1), (2, 2)]
+
+
+def test_only_the_attacked_players_pieces_block_once_the_attack_is_declared_PC():
+    """PC: "les créatures d'un joueur peuvent uniquement bloquer les créatures qui l'attaquent": `why_cannot_block`
+    with the defending controllers refuses another player's creature, in range as it is; `blockers` agrees."""
+    attacker = creature(at=(3, 2))
+    bruno, chloe = creature(player=2, number=2, at=(3, 1)), creature(player=3, number=2, at=(3, 3))
+    assert why_cannot_block(OPEN, bruno, attacker, defenders={2}) is None
+    assert "only the attacked player's pieces block (PC)" in why_cannot_block(OPEN, chloe, attacker, defenders={2})
+    assert why_cannot_block(OPEN, chloe, attacker) is None  # before the attack is declared: any opponent in range
+    assert [p.token for p in blockers(OPEN, attacker, [bruno, chloe], attacked=2)] == [(2, 2)]
+    assert [p.token for p in blockers(OPEN, attacker, [bruno, chloe])] == [(2, 2), (3, 2)]
+
+
+def test_a_summoning_sick_creature_attacks_only_with_haste_BR():
+    """BR: « Une créature ne peut pas attaquer au premier tour » and « Célérité : une créature avec la célérité peut
+    attaquer au premier tour » (summoning sickness, CR 302.6): standing next to an opposing pawn, a sick creature is
+    offered no attack square unless it has haste, from the card or from a red square (MT 2.02.b.04); a tapped one
+    is not offered any either."""
+    pawn = Piece(2, 1, kind="player", at=(2, 1))
+    sick = creature(at=(1, 1), summoning_sick=True)
+    assert attack_blocker(COLOURS, sick).key == "game.attack.sick"
+    assert overlay(COLOURS, sick, [pawn]).attack_squares == frozenset()
+    hasty = creature(at=(1, 1), summoning_sick=True, keywords={"haste"})
+    assert attack_blocker(COLOURS, hasty) is None and (1, 1) in overlay(COLOURS, hasty, [pawn]).attack_squares
+    on_red = creature(at=(1, 1), summoning_sick=True, colours={"R"})  # B2 is red: haste from its square
+    assert attack_blocker(COLOURS, on_red) is None and overlay(COLOURS, on_red, [pawn]).attack_squares
+    tapped = creature(at=(1, 1), tapped=True)
+    assert attack_blocker(COLOURS, tapped).key == "game.attack.tapped"
+    assert overlay(COLOURS, tapped, [pawn]).attack_squares == frozenset()
+    assert (1, 1) in overlay(COLOURS, creature(at=(1, 1)), [pawn]).attack_squares
 
 
 def test_trample_excess_only_to_players_in_the_attackers_zone():

@@ -9,7 +9,7 @@ from vision import scan
 from vision.printed import render_printed
 from vision.synth import compare, photograph, photograph_no_board
 
-SQUARE_KEYS = ["x", "y", "colours", "obstacle", "start", "temple", "confidence", "uncertain", "covered"]
+SQUARE_KEYS = ["x", "y", "colours", "obstacle", "start", "temple", "confidence", "uncertain", "covered", "visible"]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_scan_json_follows_architecture_md(duel, photos):
     board, _ = duel
     doc = scan(photos[0].image, board=board).to_dict()
     assert list(doc) == ["grid", "found", "homography", "squares", "tokens", "timing_ms", "lens", "mismatches",
-                         "tokens_too_small"]   # the last three: our additions, after architecture.md's keys
+                         "tokens_too_small", "partial"]   # the last four: our additions, after architecture.md's keys
     assert doc["grid"] == {"width": 20, "height": 12} and doc["found"] is True
     assert np.asarray(doc["homography"]).shape == (3, 3)
     assert len(doc["squares"]) == 240 and all(list(s) == SQUARE_KEYS for s in doc["squares"])
@@ -61,6 +61,28 @@ def test_a_wide_lens_is_reported_and_read_through_MT_2_02_e(duel):
         corners = [photo.mapping.to_image([[x + dx, y + dy] for dx in (0, 1) for dy in (0, 1)]) for *_, x, y in tokens]
         in_frame = {t for t, c in zip(tokens, corners) if (c >= 0).all() and (c[:, 0] < w).all() and (c[:, 1] < h).all()}
         assert in_frame and in_frame <= seen <= set(tokens)
+
+
+def test_squares_outside_the_photo_are_reported_not_visible_never_read_MT_2_02_e(duel):
+    """Issue 18, no phantom square: our board filling the frame edge to edge through a wide lens,
+    part of it outside the photo. Those squares are `visible: false`, uncertain, with no colour
+    (without a board file) or the file's (with it), never read from what lies there; the squares
+    in the photo are read as usual."""
+    board, printed = duel
+    photo = photograph(printed, board=board, seed=0, hand=0.0, wide_lens=(-0.3, -0.2), fill=(1.7, 1.8))
+    shown = photo.mapping.inside_share(board.width, board.height, photo.image.shape[1::-1])
+    result = scan(photo.image, grid=(board.width, board.height))
+    assert result.found and (shown < 0.5).sum() >= 10
+    for s in result.squares:
+        assert s.visible == (shown[s.y, s.x] >= 0.5)
+        if not s.visible:
+            assert s.uncertain and not s.covered and s.colours == "" and s.to_dict()["visible"] is False
+    assert compare(result, photo).wrong_unflagged == 0
+    with_file = scan(photo.image, board=board)
+    outside = [s for s in with_file.squares if not s.visible]
+    assert outside and all(s.uncertain and s.colours == "".join(sorted(board.square(s.x, s.y).colours,
+                                                                          key="WUBRG".index)) for s in outside)
+    assert not any((m["x"], m["y"]) in {(s.x, s.y) for s in outside} for m in with_file.mismatches)
 
 
 def test_rates_over_twelve_photos_without_the_board_file_MT_2_02_e(duel, photos):

@@ -69,9 +69,10 @@ def test_watch_checks_moves_against_the_saves_real_rolls_and_writes_nothing(vide
     out = capsys.readouterr().out
     lines = [text for _, text in event_lines(out)]
     serra = next(line for line in lines if line.startswith("jaune 2 : R5 → O5"))
-    assert serra.startswith("jaune 2 : R5 → O5, 3 cases, jet 8 : permis"), serra
+    assert serra == "jaune 2 : R5 → O5, jet 8 : 3 cases, il en reste 8 : permis", serra
     lions = next(line for line in lines if line.startswith("jaune 3 : S6 → S10"))
-    assert re.match(r"jaune 3 : S6 → S10, \d+ cases, pas encore de jet : ", lions), lions
+    assert re.fullmatch(r"jaune 3 : S6 → S10, pas encore de jet : \d+ cases, il en reste 0 : trop loin \(MT 3.04.a\)",
+                        lions), lions
     assert saved() == files
 
 

@@ -41,6 +41,8 @@ def draw_scan(image_bgr: np.ndarray, result) -> np.ndarray:
                                                                 ((s.x + 1, s.y), (s.x + 1, s.y + 1)),
                                                                 ((s.x + 1, s.y + 1), (s.x, s.y + 1)),
                                                                 ((s.x, s.y + 1), (s.x, s.y)))])
+        if not s.visible:
+            continue   # outside the photo: nothing to draw on
         if s.covered or s.uncertain:
             cv2.polylines(out, [outline], True, COVERED_BGR if s.covered else DOUBT_BGR, thickness * 3)
         centre = to_px([[s.x + 0.5, s.y + 0.5]])[0]

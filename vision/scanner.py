@@ -26,6 +26,7 @@ from calibration.registration import register_board
 from vision.squares import SquareReading, inner_mask, read_squares, read_two_tone
 from vision.tokens import TokenConfig, detect_tokens, squares_too_small
 
+MIN_SHOWN_SHARE = 0.5   # a square less than half inside the photo is not shown: reported `visible: false`
 MIN_IMAGE_SIDE = 16      # px: a smaller image cannot show a grid of squares (and OpenCV's detectors refuse it)
 PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
@@ -45,6 +46,7 @@ class ScanResult:
     stage_ms: dict[str, float] = field(default_factory=dict)  # registration vs reading, for the bench
     profile: ColourProfile | None = None  # the colour profile adapted to this photo (saved by calibrate)
     tokens_too_small: list[tuple[int, int]] = field(default_factory=list)  # squares too small to read tokens well
+    partial: tuple[str, ...] = ()   # size unknown: sides past which the photo does not show whether the grid goes on
 
     @property
     def homography(self) -> np.ndarray | None:
@@ -71,6 +73,7 @@ class ScanResult:
             doc["mismatches"] = self.mismatches
         if self.found:
             doc["tokens_too_small"] = [[x, y] for x, y in self.tokens_too_small]
+            doc["partial"] = list(self.partial)
         return doc
 
 
@@ -157,6 +160,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     if mapping is None and homography is not None:
         mapping = GridMapping.coerce(homography)
     method = "calibrated" if mapping is not None else "markers"
+    partial: tuple[str, ...] = ()
     if mapping is None:
         ours = True
         registration = register_board(image_bgr, *(size or (None, None)), config=config.registration)
@@ -172,6 +176,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             if fit is None:
                 return _not_found("no markers of ours and no grid of squares in the photo", size, started)
             mapping, size, ours, method = fit.mapping, (fit.width, fit.height), False, "grid"
+            partial = fit.partial
     if size is None:
         return _not_found("board size unknown: give the board file or the grid size", size, started)
     width, height = size
@@ -214,15 +219,20 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
                            symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround,
                            photo_px=square_sides_px(mapping, width, height))
-    if not ours and sum(s.covered for s in squares) > config.colour.max_covered_share * len(squares):
+    # squares the photo does not show (outside the frame): reported, never read
+    shown = mapping.inside_share(width, height, (image_bgr.shape[1], image_bgr.shape[0])) >= MIN_SHOWN_SHARE
+    if not shown.any():
+        return _not_found("the board found lies outside the photo", size, started)
+    seen_covered = sum(s.covered for s in squares if shown[s.y, s.x])
+    if not ours and seen_covered > config.colour.max_covered_share * int(shown.sum()):
         return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
     if not ours:
         two_tone = read_two_tone(balanced, width, height, px, config.colour)
         if two_tone is not None:
             squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
-    squares = [_unknown_when_covered(s, board) for s in squares]
-    result = ScanResult(True, width, height, mapping, squares, tokens, method=method,
-                        profile=profile, tokens_too_small=squares_too_small(mapping, width, height, token_config))
+    squares = [_unknown_when_covered(s, board) if shown[s.y, s.x] else _not_shown(s, board) for s in squares]
+    result = ScanResult(True, width, height, mapping, squares, tokens, method=method, profile=profile,
+                        tokens_too_small=squares_too_small(mapping, width, height, token_config), partial=partial)
     if board is not None:
         result.mismatches = mismatches(result, board)
         result.squares = settle_with_board_file(result.squares, result.mismatches)
@@ -254,6 +264,17 @@ def square_sides_px(mapping: GridMapping, width: int, height: int) -> np.ndarray
     return np.sqrt(area)
 
 
+def _not_shown(reading: SquareReading, board: Board | None) -> SquareReading:
+    """A square outside the photo: `visible` false, never read (no phantom square) — its colours
+    come from the board file, or stay unknown; a person must confirm it (MT 2.02.e)."""
+    blank = replace(reading, colours="", obstacle=False, start=False, temple=False, confidence=0.0, uncertain=True,
+                    covered=False, visible=False)
+    if board is None:
+        return blank
+    sq = board.square(reading.x, reading.y)
+    return replace(blank, colours=order_colours(sq.colours), obstacle=sq.obstacle, start=sq.start, temple=sq.temple)
+
+
 def _unknown_when_covered(reading: SquareReading, board: Board | None) -> SquareReading:
     """A covered square's colours come from the board file or stay unknown (architecture.md)."""
     if not reading.covered:
@@ -269,17 +290,17 @@ def settle_with_board_file(squares: list[SquareReading], disagreements: list[dic
     """MT 2.02.e with a board file: a visible square the camera and the file disagree on is
     for a person to decide; a doubtful reading that agrees with the file is settled by it
     (two sources agree: a weak glyph, a hand's edge on part of the square). Covered squares
-    stay flagged: their colours come from the file alone."""
+    stay flagged: their colours come from the file alone (as do those outside the photo)."""
     doubted = {(m["x"], m["y"]) for m in disagreements}
-    settled = [((s.x, s.y) in doubted or s.covered, s) for s in squares]
+    settled = [((s.x, s.y) in doubted or s.covered or not s.visible, s) for s in squares]
     return [s if s.uncertain == doubt else replace(s, uncertain=doubt) for doubt, s in settled]
 
 
 def mismatches(result: ScanResult, board: Board) -> list[dict]:
-    """Squares seen (not covered) that disagree with the board file, for a person to check."""
+    """Squares seen (not covered, in the photo) that disagree with the board file, for a person to check."""
     found = []
     for reading in result.squares:
-        if reading.covered:
+        if reading.covered or not reading.visible:
             continue
         expected = board.square(reading.x, reading.y)
         seen = {"colours": reading.colours, "obstacle": reading.obstacle, "start": reading.start,

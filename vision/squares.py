@@ -33,11 +33,12 @@ class SquareReading:
     confidence: float
     uncertain: bool
     covered: bool
+    visible: bool = True   # False: the photo does not show this square (outside the frame): nothing is read
 
     def to_dict(self) -> dict:
         return {"x": self.x, "y": self.y, "colours": self.colours, "obstacle": self.obstacle,
                 "start": self.start, "temple": self.temple, "confidence": round(self.confidence, 3),
-                "uncertain": self.uncertain, "covered": self.covered}
+                "uncertain": self.uncertain, "covered": self.covered, "visible": self.visible}
 
 
 def _cells(image: np.ndarray, width: int, height: int, px: int) -> np.ndarray:

@@ -405,21 +405,118 @@ def render_foreign(board: Board, px: int, rng: np.random.Generator) -> tuple[np.
     return image, float(margin)
 
 
+# Other makers' palettes (BGR for W U B R G) and two-tone chequers (light, dark): what the broadened
+# photographer draws boards in, none of them ours.
+FOREIGN_PALETTES = (
+    FOREIGN_PALETTE,
+    {"W": (245, 245, 240), "U": (230, 190, 150), "B": (95, 90, 90), "R": (150, 150, 235), "G": (160, 215, 160)},
+    {"W": (255, 255, 255), "U": (200, 80, 0), "B": (20, 20, 20), "R": (0, 0, 220), "G": (0, 160, 0)},
+    {"W": (220, 230, 235), "U": (160, 120, 80), "B": (50, 45, 40), "R": (70, 80, 170), "G": (80, 140, 100)},
+)
+CHEQUER_TONES = (((235, 235, 235), (25, 25, 25)), ((180, 220, 240), (60, 90, 140)), ((210, 235, 235), (60, 110, 70)),
+                 ((250, 250, 250), (110, 110, 110)))
+BROAD_STYLES = ("ruled", "unlined", "chequer", "tiles")
+
+
+def render_foreign_broad(board: Board, px: int, rng: np.random.Generator) -> tuple[np.ndarray, float, Board, str]:
+    """A board in a style we did not design for, as another maker would print it: ruled (lines
+    2–16 % of a square thick, another palette), unlined (colour borders and the grid's outline
+    only: same colours merge), a two-tone chequer (no lines, light squares merging with the paper
+    at the border), or tiles (squares with paper between them); unlined and tiled white squares are
+    printed in a tint the paper is not (else no one could see them); sometimes a frame around
+    the sheet and printed rulers (coordinates and ticks) beside the grid. Returns (image, margin px, the truth as a Board —
+    a chequer's is its W/B pattern —, style)."""
+    style = str(rng.choice(BROAD_STYLES))
+    margin = int(px * rng.uniform(0.6, 1.4))
+    h, w = board.height * px, board.width * px
+    paper = np.array(rng.choice([(250, 250, 250), (235, 240, 245), (225, 235, 240)]), np.uint8)
+    image = np.empty((h + 2 * margin, w + 2 * margin, 3), np.uint8)
+    image[:] = paper
+    palette = FOREIGN_PALETTES[int(rng.integers(len(FOREIGN_PALETTES)))]
+    ys, xs = np.mgrid[0:px, 0:px]
+    if style == "chequer":
+        light, dark = CHEQUER_TONES[int(rng.integers(len(CHEQUER_TONES)))]
+        start = int(rng.integers(2))
+        rows = ["".join("W" if (x + y + start) % 2 == 0 else "B" for x in range(board.width)) for y in range(board.height)]
+        truth = Board.from_rows([" ".join(r) for r in rows])
+        for y, row in enumerate(rows):
+            for x, code in enumerate(row):
+                image[margin + y * px:margin + (y + 1) * px, margin + x * px:margin + (x + 1) * px] = \
+                    light if code == "W" else dark
+    else:
+        truth = Board(tuple(tuple(Square(sq.colours) if sq.colours else sq for sq in row) for row in board.squares))
+        gap = int(round(px * rng.uniform(0.08, 0.18))) if style == "tiles" else 0
+        split = str(rng.choice(["stripes", "diagonal", "quadrants"]))
+        if style != "ruled":   # with no line around them, white squares are printed in a tint the paper is not
+            white = np.array(palette["W"], float)
+            if np.abs(white.mean() - paper.astype(float).mean()) < 25:
+                palette = {**palette, "W": tuple(int(v) for v in np.clip(paper.astype(float) * 0.86, 0, 255))}
+        for (x, y), sq in zip(board.positions(), board):
+            colours = order_colours(sq.colours)
+            cell = image[margin + y * px + gap // 2:margin + (y + 1) * px - (gap - gap // 2),
+                         margin + x * px + gap // 2:margin + (x + 1) * px - (gap - gap // 2)]
+            size = px - gap
+            if not colours:
+                cell[:] = FOREIGN_OBSTACLE
+                cv2.line(cell, (0, 0), (size, size), (90, 90, 90), max(1, size // 16))
+                cv2.line(cell, (size, 0), (0, size), (90, 90, 90), max(1, size // 16))
+                continue
+            n = len(colours)
+            cx, cy = xs[:size, :size], ys[:size, :size]
+            if split == "stripes" or n > 4:
+                part = np.minimum(cx * n // size, n - 1)
+            elif split == "diagonal":
+                part = np.minimum(((cx + cy) * n) // (2 * size), n - 1)
+            else:
+                quad = (cy >= size // 2) * 2 + (cx >= size // 2)
+                part = np.array([0, 1, 1, 0])[quad] if n == 2 else np.minimum(quad, n - 1)
+            cell[:] = np.array([palette[c] for c in colours], np.uint8)[part]
+        if style == "unlined":   # only the grid's outline is drawn
+            cv2.rectangle(image, (margin, margin), (margin + w, margin + h), (40, 40, 40), max(1, int(px * 0.03)))
+        if style == "ruled":
+            line = max(1, int(round(px * rng.choice([0.02, 0.05, 0.1, 0.16]))))
+            ink = tuple(int(v) for v in rng.choice([(30, 30, 30), (90, 90, 90), (60, 40, 20)]))
+            for k in range(board.width + 1):
+                cv2.line(image, (margin + k * px, margin), (margin + k * px, margin + h), ink, line)
+            for k in range(board.height + 1):
+                cv2.line(image, (margin, margin + k * px), (margin + w, margin + k * px), ink, line)
+    if rng.random() < 0.5:   # rulers: coordinates and ticks beside the grid
+        scale, ink = px / 60, (40, 40, 40)
+        for x in range(board.width):
+            text = chr(ord("A") + x % 26)
+            cv2.putText(image, text, (margin + x * px + px // 3, margin - max(2, margin // 4)), cv2.FONT_HERSHEY_SIMPLEX,
+                        scale, ink, max(1, px // 30), cv2.LINE_AA)
+        for y in range(board.height):
+            cv2.putText(image, str(y + 1), (max(1, margin // 8), margin + y * px + 2 * px // 3), cv2.FONT_HERSHEY_SIMPLEX,
+                        scale * 0.8, ink, max(1, px // 30), cv2.LINE_AA)
+            cv2.line(image, (margin - px // 6, margin + y * px), (margin - 2, margin + y * px), ink, max(1, px // 40))
+    if rng.random() < 0.4:   # a frame around the sheet (wood or plastic)
+        frame_px = max(2, int(margin * rng.uniform(0.25, 0.5)))
+        colour = tuple(int(v) for v in rng.choice([(40, 60, 90), (30, 30, 30), (120, 120, 120)]))
+        cv2.rectangle(image, (0, 0), (image.shape[1] - 1, image.shape[0] - 1), colour, 2 * frame_px)
+    return image, float(margin), truth, style
+
+
 def photograph_foreign(board: Board, *, seed: int | None = None, rng: np.random.Generator | None = None,
                        frame: tuple[int, int] = (1920, 1080), max_tilt_deg: float = 45.0,
                        fill: tuple[float, float] = (0.5, 1.0), hand: float = 0.0, px_per_square: int = 48,
-                       wide_lens: tuple[float, float] | None = None) -> Photo:
+                       wide_lens: tuple[float, float] | None = None, broad: bool = False) -> Photo:
     """A photo of a board in someone else's style (no markers: found by grid lines); `wide_lens`
-    as in `photograph`."""
+    as in `photograph`. `broad`: the styles we did not design for (`render_foreign_broad`);
+    default: the earlier bench sets' style (`render_foreign`), drawn from the same random draws."""
     rng = rng or np.random.default_rng(seed)
-    image, margin = render_foreign(board, px_per_square, rng)
+    if broad:
+        image, margin, plain, style = render_foreign_broad(board, px_per_square, rng)
+    else:
+        image, margin = render_foreign(board, px_per_square, rng)
+        style = "foreign"
+        plain = Board(tuple(tuple(Square(sq.colours) if sq.colours else sq for sq in row) for row in board.squares))
     px = px_per_square
     to_grid = np.array([[1 / px, 0, -margin / px], [0, 1 / px, -margin / px], [0, 0, 1]])
     extent = (-margin / px, -margin / px, board.width + margin / px, board.height + margin / px)
-    plain = Board(tuple(tuple(Square(sq.colours) if sq.colours else sq for sq in row) for row in board.squares))
     photo = _shoot(rng, image, to_grid, plain, frame, max_tilt_deg=max_tilt_deg, fill=fill, hand=hand,
                    shadow=True, distortion=True, jpeg=True, sheet_extent=extent, wide_lens=wide_lens)
-    photo.params["style"] = "foreign"
+    photo.params["style"] = style
     return photo
 
 
@@ -502,9 +599,10 @@ def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
         truth_square = photo.square(int(np.floor(cx)), int(np.floor(cy)))
         right = (reading.colours, reading.obstacle, reading.start, reading.temple) == \
             (truth_square.colours, truth_square.obstacle, truth_square.start, truth_square.temple)
-        flagged = reading.uncertain or reading.covered
+        hidden = reading.covered or not getattr(reading, "visible", True)
+        flagged = reading.uncertain or hidden
         score.flagged += flagged
         score.wrong_unflagged += (not right) and not flagged
         score.flagged_needlessly += flagged and right and not truth_square.covered
-        score.hidden_covered += reading.covered and truth_square.covered
+        score.hidden_covered += hidden and truth_square.covered
     return score

@@ -12,11 +12,13 @@ square drawn in that overlay layer, the selected token's own square excepted), {
 screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
 showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
 (a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
-{"hold": true} (stay open until killed: crash tests), {"wait_for": {"screen": name, "key": k,
-"equals": v | "at_least": n | "contains": text, "timeout": s}} (until the screen's report says so:
-the camera's worker thread runs at its own pace), {"tap_camera_square": [x, y]} (a tap on the
-camera image where it shows that square) and {"lang": "fr"|"en"}. Every step waits for the frame to settle first. The
-report maps each label to what the app shows then.
+{"inspect": label} (every touch target with its size in dp and every text shown, for the
+touch-size and language checks), {"hold": true} (stay open until killed: crash tests),
+{"wait_for": {"screen": name, "key": k, "equals": v | "at_least": n | "contains": text, "timeout": s}}
+(until the screen's report says so: the camera's worker thread runs at its own pace),
+{"tap_camera_square": [x, y]} (a tap on the camera image where it shows that square) and
+{"lang": "fr"|"en"}. Every step waits for the frame to settle first. The report maps each label
+to what the app shows then.
 """
 from __future__ import annotations
 
@@ -68,6 +70,51 @@ def _state_summary(app) -> dict:
                  "doubtful_squares": [list(at) for at in state.doubtful_squares]},
     })
     return summary
+
+
+def _shown(widget) -> bool:
+    """On screen for a person: in the window, with some size, and neither it nor a parent transparent."""
+    if widget.get_root_window() is None or widget.width <= 1 or widget.height <= 1:
+        return False
+    node = widget
+    while node is not None and node is not node.parent:
+        if node.opacity <= 0:
+            return False
+        node = node.parent
+    return True
+
+
+def _inspect(app) -> dict:
+    """What a finger and an eye meet now: every touch target (Button, toggle, spinner, check box, text
+    field) with its size in dp, and every text shown (labels, buttons, hints, spinner choices), on the
+    current screen, the navigation bar and any pop-up."""
+    import re
+
+    from kivy.metrics import dp
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+    from kivy.uix.spinner import Spinner
+    from kivy.uix.textinput import TextInput
+
+    roots = [app.root.ids.nav, app.root.ids.message, app.root.ids.manager.current_screen, *_popups(app)]
+    targets, texts = [], []
+    for root in roots:
+        for widget in root.walk(restrict=True):
+            if not _shown(widget):
+                continue
+            if isinstance(widget, (ButtonBehavior, TextInput)):
+                label = getattr(widget, "text", "") or getattr(widget, "hint_text", "") or getattr(widget, "id", "")
+                targets.append({"kind": type(widget).__name__, "text": label[:60],
+                                "w": round(widget.width / dp(1), 1), "h": round(widget.height / dp(1), 1),
+                                "disabled": widget.disabled})
+            if isinstance(widget, Label) and widget.text.strip():
+                texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
+            if isinstance(widget, TextInput):
+                texts.append(widget.text or widget.hint_text)
+            if isinstance(widget, Spinner):
+                texts.extend(widget.values)
+    return {"screen": app.root.ids.manager.current, "targets": targets, "texts": [t for t in texts if t.strip()],
+            "popups": [type(w).__name__ for w in _popups(app)]}
 
 
 def _popups(app) -> list:
@@ -219,6 +266,9 @@ def run_script(script: dict, report_path: Path) -> int:
         os.replace(temp, report_path)
 
     def run_next(*_):
+        if getattr(app.root.ids.manager.current_screen, "busy", False):  # a screen still reading (off the UI
+            app._wait_then(run_next, frames=1, seconds=0.05)              # thread): wait as a person would
+            return
         if not steps:
             write_report()
             app.stop()
@@ -251,6 +301,8 @@ def run_script(script: dict, report_path: Path) -> int:
         elif kind == "report":
             report[value] = _state_summary(app)
             write_report()  # written at once: a crash test kills the app right after
+        elif kind == "inspect":
+            report.setdefault("inspected", {})[value] = _inspect(app)
         elif kind == "screenshot":
             from companion.app.main import compact_png
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boards import Board, library_boards, load_board
-from companion.game import Dice, Game, GameSetup, PlayerSetup, prebuilt_event_deck
+from companion.game import Dice, Game, GameSetup, PlayerSetup, prebuilt_event_deck, seat_starts
 from companion.rules import Piece, distance
 
 DEMO_PLAYERS = (("Anna", 1), ("Bruno", 2))
@@ -61,7 +61,8 @@ def demo_board() -> Board:
 
 def demo_pieces(board: Board) -> list[Piece]:
     """Each player's pawn on a start square and their army on the nearest free walkable squares."""
-    starts = board.starts[:len(DEMO_PLAYERS)] or [(board.width // 2, board.height // 2)]
+    starts = [at for at in seat_starts(board, len(DEMO_PLAYERS)) if at is not None] or \
+        [(board.width // 2, board.height // 2)]  # where the game puts the pawns
     taken: set[tuple[int, int]] = set()
     pieces: list[Piece] = []
     for (name, colour), start, army in zip(DEMO_PLAYERS, starts, DEMO_ARMIES):
@@ -91,7 +92,8 @@ def start_demo(save_dir: Path) -> tuple[Game, tuple[int, int]]:
                       events=prebuilt_event_deck(), planechase=True)
     game = Game.new(setup, save_dir=save_dir, dice=Dice.seeded(DEMO_SEED))
     for piece in demo_pieces(board):
-        game.add_piece(piece)
+        if piece.kind != "player":  # the game put the pawns on their start squares
+            game.add_piece(piece)
     while game.state.turn.phase != "movement" or game.state.turn.step != "creatures":
         game.next_phase()
     active = game.state.turn.active[0]

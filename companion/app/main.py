@@ -209,6 +209,9 @@ class TacticalApp(App):
             return False
         self._switch_to(game)
         self.show("board")
+        warnings = game.setup_warnings()  # e.g. fewer start squares than players: the table places a pawn
+        if warnings:
+            self.say("\n".join(message.text(self.lang) for message in warnings))
         return True
 
     def open_game(self, path: Path) -> bool:

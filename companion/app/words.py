@@ -9,6 +9,7 @@ from boards import COLOURS
 from boards.tokens import PLAYER_COLOURS
 from companion.game import MOVEMENT_STEPS, PREGAME, GameState
 from companion.i18n import translate
+from companion.rules import word
 
 PRINTED_COLOURS = len(PLAYER_COLOURS)  # MT 9.02.a: five token colours are printed (and read by the camera)
 # A sixth seat plays with a colour shown on screen only (the seeds set no maximum of players, MT 1.01;
@@ -78,7 +79,7 @@ def refusal(error: Exception, lang: str) -> str:
     see docs/game.md) are worded from the i18n files; others say what they say."""
     key = getattr(error, "key", None)
     if key:
-        text = translate(lang, key, **(getattr(error, "fields", None) or {}))
+        text = word(lang, key, getattr(error, "fields", None) or {})
         rule = getattr(error, "rule", None)
         return f"{text} ({rule})" if rule and rule not in text else text
     return str(error)

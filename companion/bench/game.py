@@ -36,7 +36,7 @@ def bench_game(save_dir=None) -> Game:
     game = Game.new(GameSetup(players, board, planechase=True, events=events, starting_player=1),
                     dice=Dice.seeded(1), save_dir=save_dir)
     for player in range(1, 5):
-        for number in range(1, PIECES_PER_PLAYER + 1):
+        for number in range(2, PIECES_PER_PLAYER + 2):  # token 1 is the player's pawn
             game.add_piece(Piece(player, number, name=f"c{number}", power=2, toughness=2,
                                  at=((player - 1) * 10 + number % 10, number // 10 * 3)))
     return game

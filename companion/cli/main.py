@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "scan": ("companion.cli.scan_cmd", "read a board (and tokens) from a photo"),
     "calibrate": ("companion.cli.calibrate_cmd", "calibrate a camera against a board"),
     "watch": ("companion.cli.watch_cmd", "follow tokens live from a camera or video"),
+    "cards": ("companion.cli.cards_cmd", "offline card data: import, update, search"),
     "bench": ("companion.cli.bench_cmd", "benchmarks: rules, vision, app"),
 }
 

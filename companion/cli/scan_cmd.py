@@ -35,8 +35,9 @@ def summary(result) -> str:
 
     if not result.found:
         return f"no board found: {result.error}"
-    doubtful = [square_label((s.x, s.y)) for s in result.squares if s.uncertain and not s.covered]
+    doubtful = [square_label((s.x, s.y)) for s in result.squares if s.uncertain and not s.covered and s.visible]
     covered = [square_label((s.x, s.y)) for s in result.squares if s.covered]
+    unseen = [square_label((s.x, s.y)) for s in result.squares if not s.visible]
     lines = [f"board {result.width}×{result.height} found ({result.method}), {len(result.squares)} squares read "
              f"in {result.timing_ms['total']:.0f} ms"]
     rows = []
@@ -44,14 +45,19 @@ def summary(result) -> str:
         row = []
         for x in range(result.width):
             s = result.square(x, y)
-            code = "?" if s.covered else (s.colours or ".") + ("#" if s.obstacle and s.colours else "") + \
-                ("@" if s.start else "") + ("*" if s.temple else "")
-            row.append(code + ("?" if s.uncertain and not s.covered else ""))
+            code = "?" if s.covered else "-" if not s.visible else (s.colours or ".") + \
+                ("#" if s.obstacle and s.colours else "") + ("@" if s.start else "") + ("*" if s.temple else "")
+            row.append(code + ("?" if s.uncertain and not s.covered and s.visible else ""))
         rows.append(row)
     width = max(len(c) for r in rows for c in r) + 1
     lines += ["  " + "".join(c.ljust(width) for c in r).rstrip() for r in rows]
     lines.append(f"to confirm (uncertain, MT 2.02.e): {', '.join(doubtful) or 'none'}")
     lines.append(f"hidden (token or hand): {', '.join(covered) or 'none'}")
+    if unseen:
+        lines.append(f"outside the photo, not read (-): {', '.join(unseen)}")
+    if result.partial:
+        lines.append(f"the grid may go on past the photo's {' and '.join(result.partial)} edge: "
+                     f"{result.width}×{result.height} squares seen — give the size (--grid) to say more")
     if result.tokens:
         lines.append("tokens: " + ", ".join(f"player {t.player} #{t.number} on {square_label((t.x, t.y))}"
                                             for t in result.tokens))

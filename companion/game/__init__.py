@@ -21,7 +21,8 @@ The app codes against this module only::
 
 Every change is a `Game` method that records one serialisable `Action` (dice results included);
 `game.state` is the fold of the actions up to the undo cursor. Rule errors raise `GameError`
-(with `.rule`), bad event lists `EventDeckError` (file, entry, field), bad saves `SaveError`.
+(`.key`, `.fields`, `.rule`, worded by `.text(lang)`), bad event lists `EventDeckError` (file, entry,
+field), bad saves `SaveError`. docs/game.md is the whole API the screens use.
 """
 from companion.game.dice import MOVEMENT_DICE, PLANAR_FACES, Dice
 from companion.game.errors import EventDeckError, GameError, SaveError
@@ -29,18 +30,22 @@ from companion.game.events import (EventCard, EventDeckList, load_event_deck, mi
                                    parse_event_deck, prebuilt_event_deck)
 from companion.game.game import SAVE_VERSION, Game
 from companion.game.history import HistoryEntry, describe
-from companion.game.reducer import Action
-from companion.game.state import (FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PHASES, PREGAME, EventState,
-                                  GameSetup, GameState, HordeState, HordeWave, PlanarState, Player, PlayerSetup,
-                                  Turn)
+from companion.game.reducer import Action, Elimination, commander_key, eliminations
+from companion.game.setup import board_warnings, seat_starts
+from companion.game.state import (ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES,
+                                  PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeState,
+                                  HordeWave, Movement, PlanarState, Player, PlayerSetup, Turn)
 from companion.game.store import GameStore, GameSummary, SavedGame, inspect_game, latest_game, list_games, load_game
+from companion.rules.wording import Message
 
 __all__ = [
     "Game", "GameSetup", "PlayerSetup", "HordeWave", "GameState", "Player", "Turn", "EventState", "PlanarState",
     "HordeState", "Action", "Dice", "GameStore", "SavedGame", "GameSummary", "inspect_game", "latest_game",
     "list_games", "load_game",
     "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",
-    "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError",
-    "FORMATS", "PHASES", "MOVEMENT_STEPS", "PREGAME", "HORDE_DIFFICULTIES", "MOVEMENT_DICE", "PLANAR_FACES",
+    "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError", "Message",
+    "Entry", "ENTRY_KINDS", "Elimination", "eliminations", "Movement", "commander_key", "board_warnings", "seat_starts",
+    "FORMATS", "PHASES", "MOVEMENT_STEPS", "STEP_OF_KIND", "PAWN_NUMBER", "PREGAME", "HORDE_DIFFICULTIES",
+    "MOVEMENT_DICE", "PLANAR_FACES",
     "SAVE_VERSION",
 ]

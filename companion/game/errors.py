@@ -4,14 +4,27 @@ from __future__ import annotations
 import re
 
 from boards.yamlfile import FileError
+from companion.rules.wording import Message
 
 
 class GameError(ValueError):
-    """An action the rules (or the game's state) do not allow; `rule` names the rule when one applies."""
+    """An action the rules (or the game's state) do not allow.
 
-    def __init__(self, message: str, rule: str | None = None):
-        self.message, self.rule = message, rule
-        super().__init__(f"{message} ({rule})" if rule else message)
+    `key` is the i18n key of the reason (`companion/i18n/<lang>/game.yaml`), `fields` its values,
+    `rule` the rule it cites ("MT 3.04.a") or None; `text(lang)` words it for the table and
+    `str(error)` is the English text, for logs and tests.
+    """
+
+    def __init__(self, key: str, rule: str | None = None, /, **fields):
+        self.key, self.rule, self.fields = key, rule, fields
+        super().__init__(self.text("en"))
+
+    @property
+    def message(self) -> Message:
+        return Message(self.key, self.fields, self.rule)
+
+    def text(self, lang: str = "en") -> str:
+        return self.message.text(lang)
 
 
 class EventDeckError(FileError):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 import yaml
 
+from boards import XY
 from boards.yamlfile import FileError, Limits, read_yaml_file
 from companion.game import reducer
 from companion.game.dice import Dice
@@ -19,9 +20,12 @@ from companion.game.errors import GameError, SaveError
 from companion.game.events import EventDeckList
 from companion.game.history import HistoryEntry, describe, summarise
 from companion.game.journal import SAVE_FORMAT, SAVE_VERSION
-from companion.game.reducer import Action, NeedsShuffle, apply
-from companion.game.state import HORDE_DIFFICULTIES, GameSetup, GameState, HordeWave, piece_to_dict
-from companion.rules import Piece, movement_allowance, movement_dice
+from companion.game.reducer import Action, Elimination, NeedsShuffle, apply
+from companion.game.setup import board_warnings
+from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeWave,
+                                  piece_to_dict)
+from companion.rules import (EntrySquares, Message, MoveVerdict, Piece, Token, blockers, movement_allowance,
+                             movement_dice)
 
 if TYPE_CHECKING:  # store.py imports this module
     from companion.game.store import GameStore
@@ -40,6 +44,7 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         "house_rules": asdict(setup.house_rules), "starting_life": setup.starting_life, "team_life": setup.team_life,
         "starting_player": setup.starting_player if setup.starting_player is not None
         else dice.choice([p.colour for p in setup.players]),
+        "starting_player_drawn": setup.starting_player is None, "rules": RULES_EDITION,
         "events": [c.to_dict() for c in dice.shuffled(list(events))] if events is not None else None,
     }
     if setup.doubtful_squares:
@@ -52,6 +57,8 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         data.update(horde_difficulty=setup.horde_difficulty, secret_boss=setup.secret_boss,
                     horde_waves=[{"level": w.level, "cards": dice.shuffled(list(w.cards)), "boss": w.boss}
                                  for w in waves])
+        if setup.horde_colour is not None:
+            data["horde_colour"] = setup.horde_colour
     return data
 
 
@@ -71,7 +78,7 @@ class Game:
 
     def __post_init__(self):
         self._actions: list[Action] = []
-        self._summaries: list[dict] = []
+        self._summaries: list[tuple[Message, ...]] = []  # each action's history messages
         self._cursor = 0
         self._snapshots: dict[int, GameState] = {0: GameState()}
         self._state = GameState()
@@ -178,7 +185,7 @@ class Game:
     def undo(self) -> GameState:
         """Step back one action (its dice results are kept for redo)."""
         if not self.can_undo:
-            raise GameError("nothing to undo")
+            raise GameError("game.error.nothing_to_undo")
         self._save({"op": "undo"})
         self._undo()
         return self._state
@@ -186,20 +193,20 @@ class Game:
     def redo(self) -> GameState:
         """Re-apply the action undone last, with the same recorded results."""
         if not self.can_redo:
-            raise GameError("nothing to redo")
+            raise GameError("game.error.nothing_to_redo")
         self._save({"op": "redo"})
         self._redo()
         return self._state
 
     def _undo(self) -> None:
         if not self.can_undo:
-            raise GameError("nothing to undo")
+            raise GameError("game.error.nothing_to_undo")
         self._cursor -= 1
         self._state = self._state_at(self._cursor)
 
     def _redo(self) -> None:
         if not self.can_redo:
-            raise GameError("nothing to redo")
+            raise GameError("game.error.nothing_to_redo")
         self._state = apply(self._state, self._actions[self._cursor])
         self._cursor += 1
 
@@ -247,7 +254,7 @@ class Game:
                 zip(self._actions[:self._cursor], self._summaries[:self._cursor])]
 
     def history(self, lang: str = "en") -> list[str]:
-        """The readable log, e.g. "14:02 Anna rolled D12: 7 for Serra Angel" (lang "en" or "fr")."""
+        """The readable log, e.g. "14:02 Anna a lancé D12 : 7 pour Serra Angel (#3)" (lang "fr" or "en")."""
         return [describe(entry, lang) for entry in self.history_entries()]
 
     # -- turns ---------------------------------------------------------------------------
@@ -283,66 +290,154 @@ class Game:
     def draws_this_turn(self) -> int:
         return reducer.draws_this_turn(self._state)
 
-    # -- pieces ----------------------------------------------------------------------------
-    def add_piece(self, piece: Piece) -> GameState:
-        """Put a token (player colour, number) in play standing for `piece`."""
-        return self._record("add_piece", {"piece": piece_to_dict(piece)})
+    # -- setting up -------------------------------------------------------------------------
+    def setup_warnings(self) -> list[Message]:
+        """What the table should know about the board for these players: smaller than 20×12
+        (MT 2.01), fewer start squares than players, whose pawns the table places (MT 2.04.a)."""
+        state = self._state
+        return board_warnings(state.board, [p.name for p in state.players])
 
-    def update_piece(self, token: tuple[int, int], **changes) -> GameState:
-        """Change what a token stands for (tapped, power, keywords, ...)."""
+    def place_pawn(self, player: int, at: XY) -> GameState:
+        """Put a player's pawn on the grid: before the first turn on a free start square (MT 2.04.a), or
+        anywhere free when no start square is left for them; later, a pawn off the grid goes back where
+        it stands (any free square). Turn 1 does not begin while a pawn is off the grid."""
+        return self._record("place_pawn", {"player": player, "at": list(at)})
+
+    def pawn_squares(self, player: int) -> frozenset[XY]:
+        """Where `place_pawn` may put the player's pawn now (empty: it may not be placed or moved)."""
+        return reducer.pawn_squares(self._state, player)
+
+    @property
+    def unplaced_pawns(self) -> list[int]:
+        """Players still in whose pawn is off the grid: the table places them (`place_pawn`) before turn 1."""
+        return reducer.unplaced_pawns(self._state)
+
+    # -- pieces ----------------------------------------------------------------------------
+    def entry_squares(self, piece: Piece, entry: Entry = Entry("cast")) -> EntrySquares:
+        """Where `piece` may come onto the grid by `entry` (MT 4.09.c, 4.10.a–b, 5.02.a, 5.02.h, 6.02):
+        the free squares of the zone, or the nearest free squares when it is full (`zone_full`)."""
+        return reducer.entry_squares(self._state, piece, entry)
+
+    def add_piece(self, piece: Piece, *, entry: Entry | None = None, by_card: bool = False) -> GameState:
+        """Put a token (player colour, number ≥ 2; 1 is the pawn) in play standing for `piece`: off the
+        grid when `piece.at` is None (MT 5.01.b), else entering on `piece.at` by `entry` — by default
+        anywhere free before the first turn (Entry("setup")), a creature spell cast afterwards
+        (Entry("cast"), MT 4.09.c) — refused outside `entry_squares` unless a card allows it (`by_card`)."""
+        data = {"piece": piece_to_dict(piece), "by_card": by_card}
+        if entry is not None:
+            data["entry"] = entry.to_dict()
+        return self._record("add_piece", data)
+
+    def place_piece(self, token: Token, at: XY, *, entry: Entry = Entry("returns"), by_card: bool = False) -> GameState:
+        """A token in play but off the grid comes onto it by `entry` (returns by default: MT 5.02.h, 6.02;
+        Entry("becomes") for MT 5.02.a)."""
+        return self._record("place_piece", {"token": list(token), "at": list(at), "entry": entry.to_dict(),
+                                            "by_card": by_card})
+
+    def enter_horde_piece(self, piece: Piece, entry: Entry = Entry("cast")) -> GameState:
+        """A creature of the Horde enters the grid on a square chosen at random among the legal ones
+        (HO 201.5: the Horde chooses at random; MT 5.01.a: its creatures stand on the grid). It has
+        haste (HO 201.3). `piece.player` is the Horde's colour (`state.horde.colour`)."""
+        squares = sorted(self.entry_squares(piece.moved(None), entry).squares)
+        if not squares:
+            raise GameError("game.error.grid_full", "MT 4.10.b")
+        return self.add_piece(piece.moved(self.dice.choice(squares)), entry=entry)
+
+    def update_piece(self, token: Token, **changes) -> GameState:
+        """Change what a token stands for (tapped, power, keywords, controller, ...); not where it stands."""
         for key in ("colours", "keywords"):
             if key in changes:
                 changes[key] = sorted(changes[key])
-        if changes.get("at") is not None:
-            changes["at"] = list(changes["at"])
         return self._record("update_piece", {"token": list(token), "changes": changes})
 
-    def move_piece(self, token: tuple[int, int], at: tuple[int, int] | None, *, source: str = "hand") -> GameState:
-        """A token now stands on `at` (None: off the grid); `source` is "camera" or "hand"."""
+    def move_piece(self, token: Token, at: XY | None, *, source: str = "hand", by_card: bool = False) -> GameState:
+        """The token moves to `at` (None: it leaves the grid). In the movement phase, a piece of the
+        active player walks in the step of its kind (MT 3.01.c) within what it has left (MT 3.04):
+        `judge_move(token, at)` says beforehand; the move spends its steps. A refused move is
+        recorded only when the table says a card allows it (`by_card=True`: it then uses all the
+        movement left). `source` is "camera" or "hand"."""
         return self._record("move_piece", {"token": list(token), "at": list(at) if at is not None else None,
-                                           "source": source})
+                                           "source": source, "by_card": by_card})
 
-    def set_positions(self, positions: dict[tuple[int, int], tuple[int, int] | None], *,
-                      source: str = "camera") -> GameState:
-        """Place several tokens at once, e.g. what one camera reading saw: one action, one undo step."""
+    def set_positions(self, positions: dict[Token, XY | None], *, source: str = "camera") -> GameState:
+        """Where several tokens truly stand, e.g. what one camera reading saw, or the table putting a
+        knocked token back: one action, one undo step, no movement spent (a correction, not a move)."""
         moves = [{"token": list(t), "at": list(at) if at is not None else None} for t, at in positions.items()]
         return self._record("set_positions", {"positions": moves, "source": source})
 
-    def remove_piece(self, token: tuple[int, int]) -> GameState:
+    def remove_piece(self, token: Token) -> GameState:
+        """The permanent left the battlefield: its token is free again (MT 5.02.d, 5.02.f)."""
         return self._record("remove_piece", {"token": list(token)})
 
-    def bonus_options(self, token: tuple[int, int]) -> list[str]:
+    def move_to_target(self, token: Token, at: XY) -> GameState:
+        """"Move to target square in its action zone": a defender's {T} ability (MT 3.08.b) or a
+        planeswalker's loyalty ability (MT 3.09, house rule planeswalker_move_loyalty)."""
+        return self._record("move_to_target", {"token": list(token), "at": list(at)})
+
+    def bonus_options(self, token: Token) -> list[str]:
         """MT 2.02.c: the colours a multicoloured creature may pick as its bonus this upkeep."""
         return reducer.bonus_options(self._state, token)
 
-    def choose_bonus(self, token: tuple[int, int], colour: str) -> GameState:
+    def choose_bonus(self, token: Token, colour: str) -> GameState:
         """MT 2.02.c: the controller picks one bonus in their upkeep; it lasts until the next one."""
         return self._record("choose_bonus", {"token": list(token), "colour": colour})
 
-    # -- dice ------------------------------------------------------------------------------
-    def roll_movement(self, token: tuple[int, int]) -> dict:
+    def blockers(self, attacker: Token, attacked: int | None = None) -> tuple[Piece, ...]:
+        """The pieces that may block `attacker` where it stands (MT 5.04.a, 5.05, 6.09): an opponent's
+        (teammates never, Two-Headed Giant and the Horde's players); once the attack is declared, only
+        those of the attacked player (`attacked`, PC multiplayer) and their team. The Horde never blocks
+        (HO 301.2)."""
+        state = self._state
+        piece = state.pieces[tuple(attacker)]
+        horde = state.horde.colour if state.horde else None
+        pieces = [p for p in state.pieces.values() if p.controller != horde]  # HO 301.2: the Horde never blocks
+        return blockers(state.board, piece, pieces, attacker_bonus=state.bonus_choices.get(piece.token),
+                        attacked=attacked, sides=state.sides, uncertain=state.uncertain, house=state.house)
+
+    # -- movement ------------------------------------------------------------------------------
+    def roll_movement(self, token: Token) -> dict:
         """MT 3.03–3.04: roll the movement dice of the token's object (one extra die when power and
         toughness are both below 3, MT 3.04.d). Copies of the object share the roll; a second roll
         for the same object in a turn is refused. Returns {"die", "results", "total", ...}."""
         piece = self._state.pieces.get(tuple(token))
         if piece is None:
-            raise GameError(f"no token {token[0]}-{token[1]} in play")
+            raise GameError("game.error.no_token", token=f"{token[0]}-{token[1]}")
         results = self.dice.roll(self._state.movement_die, movement_dice(piece, self._state.house))
         state = self._record("roll_movement", {"token": list(token), "results": results})
         return state.movement_rolls[piece.roll_key]
 
-    def movement_roll(self, token: tuple[int, int]) -> dict | None:
+    def movement_roll(self, token: Token) -> dict | None:
         """This turn's roll for the token's object, if any (MT 3.03)."""
         piece = self._state.pieces.get(tuple(token))
         return self._state.movement_rolls.get(piece.roll_key) if piece else None
 
-    def movement_allowance(self, token: tuple[int, int]) -> int | None:
-        """Squares the token may move this turn (rules engine: dice total, horsemanship, landwalk)."""
+    def movement_allowance(self, token: Token) -> int | None:
+        """Squares the token may move this turn in all (rules engine: dice total, horsemanship, landwalk
+        where its movement began, MT 3.04, 6.04, 6.09), None before its roll; see `movement_left`."""
         roll = self.movement_roll(token)
         if roll is None:
             return None
         state = self._state
-        return movement_allowance(state.board, state.pieces[tuple(token)], roll["results"], house=state.house)
+        piece = state.pieces[tuple(token)]
+        return movement_allowance(state.board, piece.moved(self.movement_start(token)), roll["results"],
+                                  chosen_bonus=state.bonus_choices.get(piece.token), uncertain=state.uncertain,
+                                  house=state.house)
+
+    def movement_left(self, token: Token) -> int | None:
+        """Squares the token may still move this turn: its allowance minus what it moved already
+        (MT 3.04.a–c), 0 once the step of its kind is over (MT 3.01.c), None before its roll. The
+        board's green squares are `companion.rules.overlay(..., left=movement_left, start=movement_start)`
+        (`GameState.movement_left` is the same, for presenters that hold only the state)."""
+        return self._state.movement_left(token)
+
+    def movement_start(self, token: Token) -> XY | None:
+        """Where the token's movement began this turn (its square if it has not moved)."""
+        return self._state.movement_start(token)
+
+    def judge_move(self, token: Token, to: XY) -> MoveVerdict:
+        """`companion.rules.judge_move` for this token now (what it has left, its chosen bonus, the
+        house rules, the other tokens): what `move_piece` will say, before it is asked."""
+        return reducer.judge(self._state, tuple(token), tuple(to))
 
     def roll_die(self, die: str = "D6", *, player: int | None = None, reason: str = "") -> int:
         """Roll any die for the log (the D6, a D20 ...) and return the result."""
@@ -350,7 +445,7 @@ class Game:
         self._record("roll_die", {"die": die, "results": [result], "player": player, "reason": reason})
         return result
 
-    # -- life --------------------------------------------------------------------------------
+    # -- life and the end of the game -----------------------------------------------------------
     def change_life(self, player: int, amount: int) -> GameState:
         """Gain (+) or lose (−) life. Two-Headed Giant: the team's total; Horde: the City's (HO 300.3–300.5)."""
         return self._record("change_life", {"player": player, "amount": amount})
@@ -361,15 +456,32 @@ class Game:
     def change_poison(self, player: int, amount: int) -> GameState:
         return self._record("change_poison", {"player": player, "amount": amount})
 
-    def commander_damage(self, player: int, source: int, amount: int) -> GameState:
-        """Damage from `source`'s commander: tracked per commander and lost as life."""
-        return self._record("commander_damage", {"player": player, "source": source, "amount": amount})
+    def commander_damage(self, player: int, source: int, amount: int, *, partner: str = "") -> GameState:
+        """Combat damage from `source`'s commander (`partner`: which of two partner commanders, counted
+        apart): tracked per commander and lost as life."""
+        return self._record("commander_damage", {"player": player, "source": source, "amount": amount,
+                                                 "partner": partner})
+
+    def mana_burn(self, player: int, mana: int) -> GameState:
+        """BR mana burn, when the house rule is on: the player loses 1 life per unspent mana."""
+        return self._record("mana_burn", {"player": player, "mana": mana})
+
+    def eliminations(self) -> list[Elimination]:
+        """Players the game proposes to eliminate, with the reasons (life ≤ 0, 10 poison, 21 damage
+        from one commander); the table confirms with `player_leaves(player)` or `keep_in_game(player)`."""
+        return reducer.eliminations(self._state)
 
     def losing_players(self) -> list[int]:
         return reducer.losing_players(self._state)
 
+    def keep_in_game(self, player: int) -> GameState:
+        """The table says a proposed elimination does not happen (a card says so); proposed again
+        once the player's totals change."""
+        return self._record("keep_in_game", {"player": player})
+
     def player_leaves(self, player: int, reason: str = "lost") -> GameState:
-        """A player loses or concedes; Planechase control/ownership rules apply (PC)."""
+        """A player loses ("lost") or concedes ("conceded"); Planechase control/ownership rules apply
+        (PC); when one side is left it wins (`state.winner`)."""
         return self._record("player_leaves", {"player": player, "reason": reason})
 
     # -- events (MT 7) -------------------------------------------------------------------------
@@ -402,20 +514,46 @@ class Game:
 
     # -- Horde ----------------------------------------------------------------------------------
     def horde_draw(self) -> list[dict]:
-        """HO 201.2: the Horde's draw step; returns the cards revealed (tokens, then the spell)."""
+        """HO 201.2: the Horde's draw step (or an attack phase replaced by a draw, HO 201.3a); returns
+        the cards revealed (tokens, then the spell)."""
         return self._record("horde_draw", {}).horde.last_revealed
+
+    def horde_draws(self, count: int = 1) -> list[dict]:
+        """HO 201.7: an effect makes the Horde draw: each card exiled from the top enters (a token) or
+        is cast; returns the cards revealed."""
+        return self._record("horde_draws", {"count": count}).horde.last_revealed
 
     def damage_horde(self, amount: int) -> list[dict]:
         """HO 301.3: damage to the Horde mills that many cards; returns the cards revealed."""
         return self._record("damage_horde", {"amount": amount}).horde.last_revealed
 
-    def horde_boss_leaves(self) -> GameState:
-        """HO 202.2: the boss left the battlefield → next wave (or the Horde is defeated, 202.4)."""
-        return self._record("horde_boss_leaves", {})
+    def horde_cast_resolves(self, index: int = 0, *, permanent: bool) -> GameState:
+        """Where a card the Horde cast went, when its wave did not say (`state.horde.casting`): a
+        permanent stays on the battlefield, another spell goes to the graveyard (HO 201.2)."""
+        return self._record("horde_cast_resolves", {"index": index, "permanent": permanent})
+
+    def horde_leaves_battlefield(self, index: int) -> GameState:
+        """The Horde's permanent `state.horde.battlefield[index]` leaves the battlefield (HO 202.5b)."""
+        return self._record("horde_leaves_battlefield", {"index": index})
+
+    def horde_boss_leaves(self, which: str | None = None, index: int = 0) -> GameState:
+        """HO 202.2: a boss left the battlefield: "wave", "secret", or "earlier" (a boss of an earlier wave
+        still in play, HO 202.5a: `state.horde.earlier_bosses[index]`); `which` may be left out when only
+        one boss is out. The wave changes when no boss is left (or the Horde is defeated after the last,
+        202.4)."""
+        data = {} if which is None else {"which": which}
+        if index:
+            data["index"] = index
+        return self._record("horde_boss_leaves", data)
 
     def horde_secret_boss(self, reason: str = "") -> GameState:
         """HO 203: a win/lose effect or an infinite loop brings the secret boss instead."""
         return self._record("horde_secret_boss", {"reason": reason})
+
+    def horde_attack_prevented(self, source: str = "") -> GameState:
+        """HO 201.3a: an effect kept a Horde creature from attacking: the Horde's next attack phase
+        becomes a draw phase (the table exiles the effect's source)."""
+        return self._record("horde_attack_prevented", {"source": source})
 
     def city_defeated(self, reason: str = "") -> GameState:
         """HO 105.4–105.5: an effect makes a player lose or an opponent win."""
@@ -427,7 +565,7 @@ class Game:
         self._record("horde_choice", {"options": list(options), "chosen": chosen, "question": question})
         return chosen
 
-    def set_square(self, at: tuple[int, int], code: str) -> GameState:
+    def set_square(self, at: XY, code: str) -> GameState:
         """The table confirms what a square is, in board-file notation ("WU", "R#", "."): MT 2.02.e."""
         return self._record("set_square", {"at": list(at), "code": code})
 

@@ -1,9 +1,9 @@
-"""The readable history: one line per action, in English or French.
+"""The readable history: one line per action, worded in French or English by `companion.i18n`.
 
-"14:02 Anna rolled D12: 7 for Serra Angel" / "14:02 Anna a lancé D12 : 7 pour Serra Angel".
-Each entry keeps a small summary of what the action changed (names, the event or plane
-revealed, the City's life ...), taken when the action was applied, so describing it
-never needs to replay the game.
+"14:02 Anna a lancé D12 : 7 pour Serra Angel (#3)" / "14:02 Anna rolled D12: 7 for Serra Angel (#3)".
+Each entry keeps what the action said and changed as `Message`s (i18n keys of `game.yaml` and
+plain fields: names, squares, the event or plane revealed, the City's life …), built when the
+action was applied, so wording it in another language never needs to replay the game.
 """
 from __future__ import annotations
 
@@ -11,237 +11,254 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from boards.model import square_label
-from companion.game.reducer import Action, hand_size
+from companion.game.reducer import Action, bosses_out, eliminations, hand_size, losing_players, piece_label
 from companion.game.state import GameState
+from companion.i18n import translate
+from companion.rules import Piece
+from companion.rules.wording import Message
 
 LANGS = ("en", "fr")
-PHASE_NAMES = {
-    "en": {"untap": "untap", "upkeep": "upkeep", "draw": "draw", "movement": "movement", "main1": "main phase 1",
-           "combat": "combat", "main2": "main phase 2", "end": "end step", "players": "players",
-           "planeswalkers": "planeswalkers", "creatures": "creatures"},
-    "fr": {"untap": "dégagement", "upkeep": "entretien", "draw": "pioche", "movement": "déplacement",
-           "main1": "première phase principale", "combat": "combat", "main2": "seconde phase principale",
-           "end": "fin de tour", "players": "joueurs", "planeswalkers": "planeswalkers", "creatures": "créatures"},
-}
-COLOUR_NAMES = {"en": {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"},
-                "fr": {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert"}}
-REASONS = {"en": {"lost": "lost", "conceded": "conceded"}, "fr": {"lost": "perdu", "conceded": "abandon"}}
-FACES = {"en": {"planeswalk": "planeswalk", "chaos": "chaos", "blank": "blank"},
-         "fr": {"planeswalk": "planeswalk", "chaos": "chaos", "blank": "face vierge"}}
-TEMPLATES = {
-    "start": {"en": "New game: {players}", "fr": "Nouvelle partie : {players}"},
-    "turn": {"en": "Turn {number}: {who}", "fr": "Tour {number} : {who}"},
-    "phase": {"en": "{phase}", "fr": "{phase}"},
-    "event": {"en": "{who} revealed the event {event}", "fr": "{who} révèle l'évènement {event}"},
-    "plane": {"en": "plane face up: {plane}", "fr": "plan face visible : {plane}"},
-    "end_turn": {"en": "{who} ended the turn", "fr": "{who} termine le tour"},
-    "mulligan": {"en": "{player} took a mulligan ({cards} cards)", "fr": "{player} fait une misère ({cards} cartes)"},
-    "keep_hand": {"en": "{player} kept their hand", "fr": "{player} garde sa main"},
-    "add_piece": {"en": "{player} put {piece} on {square}", "fr": "{player} place {piece} en {square}"},
-    "update_piece": {"en": "{piece} changed: {changes}", "fr": "{piece} modifié : {changes}"},
-    "move_piece": {"en": "{piece} moved to {square}", "fr": "{piece} va en {square}"},
-    "set_positions": {"en": "{count} token(s) placed ({source})", "fr": "{count} jeton(s) placé(s) ({source})"},
-    "remove_piece": {"en": "{piece} left the grid", "fr": "{piece} quitte la grille"},
-    "choose_bonus": {"en": "{player} chose the {colour} bonus for {piece}",
-                     "fr": "{player} choisit le bonus {colour} pour {piece}"},
-    "roll_movement": {"en": "{player} rolled {dice} for {piece}", "fr": "{player} a lancé {dice} pour {piece}"},
-    "roll_die": {"en": "{player} rolled {dice}{reason}", "fr": "{player} a lancé {dice}{reason}"},
-    "change_life": {"en": "{player}: {amount} life ({life})", "fr": "{player} : {amount} PV ({life})"},
-    "set_life": {"en": "{player}: life set to {life}", "fr": "{player} : PV fixés à {life}"},
-    "change_poison": {"en": "{player}: {amount} poison ({poison})", "fr": "{player} : {amount} poison ({poison})"},
-    "commander_damage": {"en": "{player} took {amount} commander damage from {source} ({life})",
-                         "fr": "{player} subit {amount} blessures de commandant de {source} ({life})"},
-    "player_leaves": {"en": "{player} left the game ({reason})", "fr": "{player} quitte la partie ({reason})"},
-    "set_event_counter": {"en": "event counter set to {turns} turns", "fr": "compte-tours fixé à {turns} tours"},
-    "roll_planar": {"en": "{player} rolled the planar die ({cost} mana): {face}",
-                    "fr": "{player} a lancé le dé planaire ({cost} mana) : {face}"},
-    "resolve_planar": {"en": "{kind} resolved", "fr": "{kind} résolu"},
-    "horde_draw": {"en": "The Horde revealed {cards}", "fr": "La Horde révèle {cards}"},
-    "damage_horde": {"en": "{amount} damage to the Horde: milled {cards}",
-                     "fr": "{amount} blessures à la Horde : meule {cards}"},
-    "horde_boss_leaves": {"en": "The Horde's boss left the battlefield", "fr": "Le boss de la Horde quitte le champ de bataille"},
-    "horde_secret_boss": {"en": "The secret boss {boss} arrives", "fr": "Le boss secret {boss} arrive"},
-    "city_defeated": {"en": "The City is defeated", "fr": "La Cité est défaite"},
-    "horde_choice": {"en": "The Horde chose at random: {chosen}", "fr": "La Horde choisit au hasard : {chosen}"},
-    "note": {"en": "{text}", "fr": "{text}"},
-    "set_square": {"en": "square {square} confirmed: {code}", "fr": "case {square} confirmée : {code}"},
-    "wave": {"en": "wave {wave} begins", "fr": "la vague {wave} commence"},
-    "boss": {"en": "the boss {boss} is revealed and cast", "fr": "le boss {boss} est révélé et lancé"},
-    "horde_won": {"en": "the Horde is defeated!", "fr": "la Horde est vaincue !"},
-    "city_lost": {"en": "the City has fallen", "fr": "la Cité est tombée"},
-    "winner": {"en": "{who} won", "fr": "{who} gagne"},
-    "horde": {"en": "the Horde", "fr": "la Horde"},
-    "players": {"en": "the players", "fr": "les joueurs"},
-    "token": {"en": "a token", "fr": "un jeton"},
-    "spell": {"en": "a spell", "fr": "un sort"},
-    "nothing": {"en": "nothing", "fr": "rien"},
-    "off_grid": {"en": "off the grid", "fr": "hors de la grille"},
-    "city": {"en": "City", "fr": "Cité"},
-}
+# the actions after which a player may newly be proposed for elimination (their totals changed)
+TOTALS_CHANGE = frozenset({"change_life", "set_life", "change_poison", "commander_damage", "mana_burn"})
+CHANGE_ORDER = ("name", "kind", "mana_value", "power", "toughness", "colours", "keywords", "tapped",
+                "summoning_sick", "controller", "loyalty", "object_key")
 
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """An action as it appears in the history, with what it changed (`summary`)."""
+    """An action as it appears in the history: the action and what it said (`messages`, the first
+    is the action itself, the others its consequences: an event revealed, a new turn, a winner …)."""
 
     action: Action
-    summary: dict
+    messages: tuple[Message, ...]
+
+    def text(self, lang: str = "en") -> str:
+        return describe(self, lang)
 
 
-def _t(key: str, lang: str, **fields) -> str:
-    return TEMPLATES[key][lang].format(**fields)
+def _m(key: str, **fields) -> Message:
+    return Message(f"game.history.{key}", fields)
 
 
-def _piece_name(state: GameState, token) -> str:
-    piece = state.pieces.get(tuple(token)) if token else None
-    label = f"#{token[1]}" if token else "?"
-    return f"{piece.name} ({label})" if piece and piece.name else label
+def _word(key: str, **fields) -> dict:
+    """A nested message for a `*_words` field (worded and joined by commas)."""
+    return {"key": key, "fields": fields}
 
 
-def summarise(before: GameState, after: GameState, action) -> dict:
-    """What a person needs to read `action` later: names and the visible consequences."""
-    data = action.data
-    names = {**before.names, **after.names}
-    summary: dict = {"names": {str(k): v for k, v in names.items()}}
-    token = data.get("token") or (data.get("piece") and [data["piece"]["player"], data["piece"]["number"]])
-    if token:
-        summary["piece"] = _piece_name(after, token) if tuple(token) in after.pieces else _piece_name(before, token)
-        summary["owner"] = token[0]
-    if after.turn.number != before.turn.number:
-        summary["turn"] = {"number": after.turn.number, "active": after.turn.active, "horde": after.turn.horde}
-    summary["phase"] = [after.turn.phase, after.turn.step]
-    if after.events and after.events.revealed and (
-            not before.events or before.events.revealed != after.events.revealed or after.events.counted == 0
-            and before.events.counted):
-        summary["event"] = {"name": after.events.revealed.name, "by": after.events.revealed_by}
-    if after.planar and after.planar.face_up != (before.planar.face_up if before.planar else None):
-        summary["plane"] = after.planar.face_up
-    if after.horde:
-        summary["city_life"] = after.horde.city_life
-        summary["revealed"] = after.horde.last_revealed
-        if before.horde and after.horde.wave != before.horde.wave:
-            summary["wave"] = after.horde.wave
-        if after.horde.boss_on_battlefield and not (before.horde and before.horde.boss_on_battlefield):
-            summary["boss"] = after.horde.boss
-        summary["result"] = after.horde.result
-    if "player" in data and isinstance(data["player"], int) and data["player"] in names:
-        p = after.player(data["player"])
-        summary["life"], summary["poison"] = p.life, p.poison
-    if action.kind == "roll_movement":
-        summary["roll"] = {"die": after.rolls[-1]["die"], "results": after.rolls[-1]["results"]}
-    elif action.kind == "mulligan":
-        summary["hand_size"] = hand_size(after, data["player"])
-    elif action.kind == "resolve_planar":
-        summary["trigger"] = before.planar.pending[data.get("index", 0)]["kind"]
-    elif action.kind == "horde_secret_boss":
-        summary["secret_boss"] = after.horde.secret_boss
-    if after.winner and not before.winner:
-        summary["winner"] = after.winner
-    return summary
-
-
-def _name(summary: dict, player) -> str:
-    return summary["names"].get(str(player), str(player)) if player is not None else "?"
-
-
-def _turn_text(summary: dict, lang: str) -> str:
-    turn = summary["turn"]
-    who = _t("horde", lang) if turn["horde"] else " & ".join(_name(summary, p) for p in turn["active"])
-    return _t("turn", lang, number=turn["number"], who=who)
-
-
-def _dice(roll_data: dict, lang: str) -> str:
-    """'D12: 7' / 'D12 : 7' (French typography), '2×D10: 3 + 4 = 7' for several dice."""
-    results, die = roll_data["results"], roll_data.get("die", "")
-    colon = " : " if lang == "fr" else ": "
+def _dice(roll: dict) -> list[dict]:
+    results, die = roll["results"], roll.get("die", "")
     if len(results) == 1:
-        return f"{die}{colon}{results[0]}"
-    return f"{len(results)}×{die}{colon}{' + '.join(map(str, results))} = {sum(results)}"
+        return [_word("game.dice.one", die=die, result=results[0])]
+    return [_word("game.dice.many", count=len(results), die=die, results=" + ".join(map(str, results)),
+                  total=sum(results))]
 
 
-def _cards(cards: list[dict], lang: str) -> str:
+def _cards(cards: list[dict]) -> list[dict]:
     if not cards:
-        return _t("nothing", lang)
-    return ", ".join(c["name"] or _t("token" if c["token"] else "spell", lang) for c in cards)
+        return [_word("game.card.none")]
+    return [_word("game.card.named", name=c["name"]) if c.get("name")
+            else _word("game.card.token" if c.get("token") else "game.card.spell") for c in cards]
 
 
-def _main_text(entry: HistoryEntry, lang: str) -> str:
-    action, s = entry.action, entry.summary
+def _piece_name(before: GameState, after: GameState, token) -> str:
+    token = tuple(token)
+    piece = after.pieces.get(token) or before.pieces.get(token)
+    return piece_label(piece) if piece else f"#{token[1]}"
+
+
+def _changes(old: Piece, new: Piece, names: dict) -> list[dict]:
+    """The changes of a piece, each worded: "tapped", "4/4", "MV 5", "flying, reach" …"""
+    words = []
+    for name in CHANGE_ORDER:
+        after = getattr(new, name)
+        if getattr(old, name) == after or name in ("power", "toughness"):
+            continue
+        if name in ("tapped", "summoning_sick"):
+            words.append(_word(f"game.change.{name}_{'on' if after else 'off'}"))
+        elif name == "colours":
+            keys = [f"game.colour.{c}" for c in "WUBRG" if c in after]
+            words.append(_word("game.change.colours" if keys else "game.change.no_colours", colours_keys=keys))
+        elif name == "keywords":
+            keys = [f"game.keyword.{k}" for k in sorted(after)]
+            words.append(_word("game.change.keywords" if keys else "game.change.no_keywords", keywords_keys=keys))
+        elif name == "kind":
+            words.append(_word("game.change.kind", kind_key=f"game.kind.{after}"))
+        elif name == "controller":
+            words.append(_word("game.change.controller", player=names.get(after, after)))
+        else:
+            words.append(_word(f"game.change.{name}", value=after))
+    if (old.power, old.toughness) != (new.power, new.toughness):
+        words.append(_word("game.change.power", power="–" if new.power is None else new.power,
+                           toughness="–" if new.toughness is None else new.toughness))
+    return words
+
+
+def _square(at) -> str:
+    return square_label(tuple(at)) if at is not None else ""
+
+
+def _main(before: GameState, after: GameState, action: Action) -> Message:
+    """The action itself, in words."""
     kind, data = action.kind, action.data
-    fields = {k: v for k, v in data.items() if isinstance(v, (str, int))}
-    fields.update(player=_name(s, data.get("player", s.get("owner"))), piece=s.get("piece", ""))
+    names = after.names  # players are never removed from the state (those who left keep their seat)
+    player = names.get(data.get("player"), str(data.get("player", "")))
+    token = data.get("token") or (data.get("piece") and [data["piece"].get("player"), data["piece"].get("number")])
+    piece = _piece_name(before, after, token) if token else ""
     if kind == "start":
-        return _t("start", lang, players=", ".join(s["names"].values()))
+        return _m("start", players=[p.name for p in after.players])
     if kind in ("next_phase", "end_turn"):
-        if "turn" in s:
-            return _turn_text(s, lang)
-        phase, step = s["phase"]
-        text = PHASE_NAMES[lang].get(phase, phase)
-        return text + (f" ({PHASE_NAMES[lang][step]})" if step else "")
-    if kind in ("roll_movement", "roll_die"):
-        dice = _dice(data if kind == "roll_die" else s["roll"], lang)
-        reason = f" ({data['reason']})" if data.get("reason") else ""
-        if data.get("player") is None and kind == "roll_die":
-            fields["player"] = "—"
-        return _t(kind, lang, **{**fields, "dice": dice, "reason": reason})
-    if kind == "choose_bonus":
-        return _t(kind, lang, **{**fields, "colour": COLOUR_NAMES[lang].get(data.get("colour"), "?")})
-    if kind in ("add_piece", "move_piece"):
-        at = data.get("at") if kind == "move_piece" else data["piece"].get("at")
-        square = square_label(tuple(at)) if at is not None else _t("off_grid", lang)
-        return _t(kind, lang, **{**fields, "square": square})
-    if kind == "set_square":
-        return _t(kind, lang, square=square_label(tuple(data["at"])), code=data["code"])
-    if kind == "set_positions":
-        return _t(kind, lang, count=len(data["positions"]), source=data.get("source", ""))
-    if kind == "update_piece":
-        changes = ", ".join(f"{k}={v}" for k, v in (data.get("changes") or {}).items())
-        return _t(kind, lang, **{**fields, "changes": changes})
-    if kind in ("change_life", "set_life", "commander_damage"):
-        life = f"{_t('city', lang)} {s['city_life']}" if "city_life" in s else s.get("life")
-        amount = f"{data['amount']:+d}" if kind == "change_life" else data.get("amount")
-        return _t(kind, lang, **{**fields, "amount": amount, "life": life, "source": _name(s, data.get("source"))})
-    if kind == "change_poison":
-        return _t(kind, lang, **{**fields, "amount": f"{data['amount']:+d}", "poison": s.get("poison")})
+        if after.turn.number != before.turn.number:
+            return _turn(after)
+        if after.turn.step:
+            return _m("phase_step", phase_key=f"game.phase.{after.turn.phase}", step_key=f"game.step.{after.turn.step}")
+        return _m("phase", phase_key=f"game.phase.{after.turn.phase}")
     if kind == "mulligan":
-        return _t(kind, lang, **{**fields, "cards": s.get("hand_size", "?")})
+        return _m("mulligan", player=player, cards=hand_size(after, data["player"]))
+    if kind == "keep_hand":
+        return _m("keep_hand", player=player)
+    if kind == "place_pawn":
+        return _m("place_pawn", player=player, square=_square(data["at"]))
+    if kind in ("add_piece", "place_piece"):
+        new = after.pieces[tuple(token)]
+        owner = names.get(new.player, str(new.player))
+        if new.at is None:
+            return _m("add_piece_off", player=owner, piece=piece)
+        how = (data.get("entry") or {}).get("kind") or ("setup" if before.turn.phase == "pregame" else "cast")
+        return _m("enters", player=owner, piece=piece, square=_square(new.at), how_key=f"game.entry.{how}",
+                  card_key="game.history.by_card" if data.get("by_card") else "game.history.nothing")
+    if kind == "update_piece":
+        old, new = before.pieces[tuple(token)], after.pieces[tuple(token)]
+        return _m("update_piece", piece=piece, changes_words=_changes(old, new, names) or [_word("game.change.none")])
+    if kind == "move_piece":
+        old, new = before.pieces[tuple(token)], after.pieces[tuple(token)]
+        if new.at is None:
+            return _m("leaves_grid", piece=piece)
+        if data.get("by_card"):
+            return _m("move_by_card", piece=piece, frm=_square(old.at) or "–", to=_square(new.at))
+        moved, was = after.movement.get(tuple(token)), before.movement.get(tuple(token))
+        if moved is not None:  # a walk of the movement phase (MT 3.04): its steps were spent
+            return _m("move", piece=piece, frm=_square(old.at), to=_square(new.at),
+                      steps=moved.spent - (was.spent if was else 0))
+        return _m("placed", piece=piece, to=_square(new.at))
+    if kind == "set_positions":
+        return _m("set_positions", count=len(data["positions"]), source_key=f"game.source.{data.get('source', 'camera')}")
+    if kind == "remove_piece":
+        return _m("remove_piece", piece=piece)
+    if kind == "move_to_target":
+        new = after.pieces[tuple(token)]
+        return _m("move_to_target", piece=piece, to=_square(new.at))
+    if kind == "choose_bonus":
+        return _m("choose_bonus", player=names.get(after.pieces[tuple(token)].controller, player), piece=piece,
+                  colour_key=f"game.colour.{data['colour']}")
+    if kind == "roll_movement":
+        roll = after.rolls[-1]
+        return _m("roll_movement", player=names.get(roll["by"], str(roll["by"])), piece=piece, dice_words=_dice(roll))
+    if kind == "roll_die":
+        roll = after.rolls[-1]
+        reason = data.get("reason") or ""
+        return _m("roll_die_for" if reason else "roll_die", player=player if data.get("player") is not None else "—",
+                  dice_words=_dice(roll), reason=reason)
+    if kind in ("change_life", "set_life", "commander_damage", "mana_burn"):
+        amount = data.get("amount", data.get("mana", data.get("value")))
+        fields = {"player": player, "amount": f"{amount:+d}" if kind == "change_life" else amount}
+        if after.horde:
+            fields["life_words"] = [_word("game.history.city_life", life=after.horde.city_life)]
+        else:
+            fields["life_words"] = [_word("game.history.life", life=after.player(data["player"]).life)]
+        if kind == "commander_damage":
+            fields["source"] = names.get(data.get("source"), "?") + (f" ({data['partner']})" if data.get("partner") else "")
+        return _m(kind, **fields)
+    if kind == "change_poison":
+        return _m("change_poison", player=player, amount=f"{data['amount']:+d}", poison=after.player(data["player"]).poison)
+    if kind == "keep_in_game":
+        return _m("keep_in_game", player=player)
     if kind == "player_leaves":
-        reason = data.get("reason", "lost")
-        return _t(kind, lang, **{**fields, "reason": REASONS[lang].get(reason, reason)})
+        return _m("player_leaves", player=player, reason_key=f"game.reason.{data.get('reason', 'lost')}")
+    if kind == "set_event_counter":
+        return _m("set_event_counter", turns=data["turns"])
     if kind == "roll_planar":
-        return _t(kind, lang, **{**fields, "face": FACES[lang][data["face"]]})
+        return _m("roll_planar", player=player, cost=data["cost"], face_key=f"game.face.{data['face']}")
     if kind == "resolve_planar":
-        return _t(kind, lang, kind=s.get("trigger", "planar"))
-    if kind in ("horde_draw", "damage_horde"):
-        return _t(kind, lang, **{**fields, "cards": _cards(s.get("revealed", []), lang)})
+        trigger = before.planar.pending[data.get("index", 0)]["kind"]
+        return _m("resolve_planar", trigger_key=f"game.trigger.{trigger}")
+    if kind in ("horde_draw", "horde_draws"):
+        return _m("horde_draw", cards_words=_cards(after.horde.last_revealed))
+    if kind == "damage_horde":
+        return _m("damage_horde", amount=data["amount"], cards_words=_cards(after.horde.last_revealed))
+    if kind == "horde_cast_resolves":
+        card = (before.horde.casting[data.get("index", 0)]) if before.horde else {}
+        return _m("horde_cast_resolves", cards_words=_cards([card]),
+                  zone_key="game.zone.battlefield" if data.get("permanent") else "game.zone.graveyard")
+    if kind == "horde_leaves_battlefield":
+        card = before.horde.battlefield[data["index"]]
+        return _m("horde_leaves_battlefield", cards_words=_cards([card]))
+    if kind == "horde_boss_leaves":
+        which = data.get("which") or bosses_out(before.horde)[0]
+        return _m("horde_boss_leaves", which_key=f"game.boss.{which}")
     if kind == "horde_secret_boss":
-        return _t(kind, lang, boss=s.get("secret_boss", ""))
+        return _m("horde_secret_boss", boss=after.horde.secret_boss)
+    if kind == "horde_attack_prevented":
+        return _m("horde_attack_prevented", source=data.get("source") or "—")
+    if kind == "city_defeated":
+        return _m("city_defeated")
     if kind == "horde_choice":
-        return _t(kind, lang, chosen=data.get("chosen"))
-    return _t(kind, lang, **fields)
+        return _m("horde_choice", chosen=str(data.get("chosen")))
+    if kind == "set_square":
+        return _m("set_square", square=_square(data["at"]), code=data["code"])
+    if kind == "note":
+        return _m("note", text=data["text"])
+    return _m("unknown", kind=kind)
+
+
+def _turn(state: GameState) -> Message:
+    turn = state.turn
+    if turn.horde:
+        return _m("turn_horde", number=turn.number)
+    return _m("turn", number=turn.number, who=" & ".join(state.player(p).name for p in turn.active))
+
+
+def summarise(before: GameState, after: GameState, action: Action) -> tuple[Message, ...]:
+    """What a person reads of `action` later: the action, then what it made happen."""
+    messages = [_main(before, after, action)]
+    names = after.names  # players are never removed from the state (those who left keep their seat)
+    if action.kind == "start":
+        who = after.player(after.starting_player).name
+        messages.append(_m("starts_drawn" if after.starting_player_drawn else "starts_chosen", player=who))
+        messages += [_m("pawn_on", player=p.name, square=_square(after.pawn(p.id).at))
+                     for p in after.players if after.pawn(p.id) is not None and after.pawn(p.id).at is not None]
+    events, old_events = after.events, before.events
+    if events and events.revealed and (not old_events or old_events.revealed != events.revealed
+                                       or (events.counted == 0 and old_events.counted)):
+        messages.append(_m("event", who=names.get(events.revealed_by, "?"), event=events.revealed.name))
+    if after.planar and after.planar.face_up and after.planar.face_up != (before.planar.face_up if before.planar else None):
+        messages.append(_m("plane", plane=after.planar.face_up))
+    horde, old = after.horde, before.horde
+    if horde:
+        if horde.boss_on_battlefield and not (old and old.boss_on_battlefield):
+            messages.append(_m("boss", boss=horde.boss))
+        if old and horde.wave != old.wave:
+            messages.append(_m("wave", wave=horde.wave))
+        if horde.result == "horde_defeated" and not (old and old.result):
+            messages.append(_m("horde_won"))
+        elif horde.result == "city_defeated" and not (old and old.result) and action.kind != "city_defeated":
+            messages.append(_m("city_lost"))
+    if after.turn.number != before.turn.number and action.kind not in ("next_phase", "end_turn"):
+        messages.append(_turn(after))  # e.g. a revealed boss ends the turn
+    losing = losing_players(after) if action.kind in TOTALS_CHANGE else ()
+    was_losing = set(losing_players(before)) if losing else set()
+    if set(losing) - was_losing:
+        for elimination in eliminations(after):
+            if elimination.player not in was_losing:
+                messages += [Message("game.history.proposed", {"reason_words": [_word(r.key, **r.fields)]})
+                             for r in elimination.reasons]
+    if after.winner and not before.winner:
+        messages.append(_m("winner", who=" & ".join(names.get(p, str(p)) for p in after.winner)))
+    return tuple(messages)
 
 
 def describe(entry: HistoryEntry, lang: str = "en") -> str:
     """One history line: the action's local time (HH:MM) and what happened, in "en" or "fr"."""
     if lang not in LANGS:
         raise ValueError(f"language must be one of {LANGS}, got {lang!r}")
-    s = entry.summary
-    parts = [_main_text(entry, lang)]
-    if "event" in s:
-        parts.append(_t("event", lang, who=_name(s, s["event"]["by"]), event=s["event"]["name"]))
-    if "plane" in s and s["plane"]:
-        parts.append(_t("plane", lang, plane=s["plane"]))
-    if "boss" in s:
-        parts.append(_t("boss", lang, boss=s["boss"]))
-    if "wave" in s:
-        parts.append(_t("wave", lang, wave=s["wave"]))
-    if s.get("result") == "horde_defeated":
-        parts.append(_t("horde_won", lang))
-    elif s.get("result") == "city_defeated" and entry.action.kind != "city_defeated":
-        parts.append(_t("city_lost", lang))
-    if "turn" in s and entry.action.kind not in ("next_phase", "end_turn"):  # e.g. a revealed boss ends the turn
-        parts.append(_turn_text(s, lang))
-    if "winner" in s:
-        parts.append(_t("winner", lang, who=" & ".join(_name(s, p) for p in s["winner"])))
     time = datetime.fromisoformat(entry.action.time).strftime("%H:%M") if entry.action.time else "--:--"
-    return f"{time} " + "; ".join(parts)
+    return f"{time} " + translate(lang, "game.history.separator").join(m.text(lang) for m in entry.messages)

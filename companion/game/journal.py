@@ -11,13 +11,12 @@ after a damaged frame.
 
 Writing: `write_journal` makes a complete file under a temporary name (created exclusively,
 never through a link), fsyncs it, renames it into place and fsyncs the folder, so a file appears
-whole or not at all. `WriterLock` is the one-writer lock of a save: an OS lock (flock) on
-`<save>.lock` that the kernel releases when the process ends, however it ends.
+whole or not at all. `WriterLock` is the one-writer lock of a save: an OS lock on `<save>.lock` (flock; a byte-range
+lock on Windows) that the kernel releases when the process ends, however it ends.
 """
 from __future__ import annotations
 
 import errno
-import fcntl
 import json
 import os
 import secrets
@@ -215,8 +214,8 @@ def read_journal(path: Path) -> Journal:
     wal = wal_problem(path)
     try:
         conn, snapshot = open_reader(path)
-    except (sqlite3.Error, OSError) as exc:
-        journal.problem = f"not a readable game database ({str(exc)[:120]})"
+    except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: SQLite's message about a damaged
+        journal.problem = f"not a readable game database ({str(exc)[:120]})"  # file, itself not UTF-8
         return journal
     try:
         conn.text_factory = bytes
@@ -245,7 +244,7 @@ def read_journal(path: Path) -> Journal:
             expected += 1
         if journal.problem is None and damaged != b"ok":
             journal.problem = f"the database is damaged ({damaged.decode(errors='replace')[:120]})"
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, ValueError) as exc:
         journal.problem = journal.problem or f"not a readable game database ({str(exc)[:120]})"
     finally:
         conn.close()
@@ -341,6 +340,8 @@ def wal_problem(path: Path) -> str | None:
 # -- writing ---------------------------------------------------------------------------------------
 def fsync_dir(folder: Path) -> None:
     """Make the folder's entries durable (a rename is not, until its folder is synced)."""
+    if os.name == "nt":  # Windows cannot open a folder; NTFS journals the rename itself
+        return
     fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | O_CLOEXEC)
     try:
         os.fsync(fd)
@@ -463,9 +464,34 @@ def lock_path(save: Path) -> Path:
     return save.with_name(save.name + ".lock")
 
 
+try:  # POSIX (Linux, Android, macOS): flock, released by the kernel with the process
+    import fcntl
+
+    def _try_lock(fd: int, shared: bool = False) -> bool:
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+except ImportError:  # Windows: a byte-range lock far past the text (Windows locks are mandatory)
+    import msvcrt
+
+    def _try_lock(fd: int, shared: bool = False) -> bool:
+        os.lseek(fd, 1 << 30, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        if shared:  # a probe: let go at once
+            os.lseek(fd, 1 << 30, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return True
+
+
 def _holder_text(fd: int) -> str:
     try:
-        text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+        os.lseek(fd, 0, os.SEEK_SET)
+        text = os.read(fd, 200).decode("utf-8", "replace").strip()
     except OSError:
         text = ""
     return text or "another process"
@@ -487,20 +513,17 @@ class WriterLock:
             reason = "its lock file is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
             raise LockUnavailable(reason) from None
         deadline = time.monotonic() + wait_s  # a listing in another instance may probe it for an instant
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = _holder_text(fd)
-                    os.close(fd)
-                    raise LockBusy(holder) from None
-                time.sleep(0.02)
+        while not _try_lock(fd):
+            if time.monotonic() >= deadline:
+                holder = _holder_text(fd)
+                os.close(fd)
+                raise LockBusy(holder)
+            time.sleep(0.02)
         try:
             os.ftruncate(fd, 0)
-            os.pwrite(fd, f"process {os.getpid()} on {socket.gethostname()} since "
-                          f"{time.strftime('%Y-%m-%d %H:%M')}\n".encode(), 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, f"process {os.getpid()} on {socket.gethostname()} since "
+                         f"{time.strftime('%Y-%m-%d %H:%M')}\n".encode())
         except OSError:
             pass  # the lock holds all the same; only the words for a second instance are missing
         return cls(save, fd)
@@ -518,9 +541,6 @@ def lock_holder(save: Path) -> str | None:
     except OSError:
         return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return None
-    except BlockingIOError:
-        return _holder_text(fd)
+        return None if _try_lock(fd, shared=True) else _holder_text(fd)
     finally:
         os.close(fd)

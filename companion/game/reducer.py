@@ -2,27 +2,43 @@
 
 An action is a plain record (`Action`: kind, data, time). `apply` checks it against the
 state and returns a NEW state (the old one is never touched), or raises GameError saying
-which rule forbids it. Random results (dice, shuffles) are inside the action's data, so a
-replay is deterministic. Where a shuffle's size is only known while applying (the Horde
-reshuffling its graveyard, HO 202.1/203), `apply` raises NeedsShuffle and the caller
-retries with a permutation of that size recorded in the action.
+which rule forbids it (an i18n key, its fields and the rule). Every handler reads its data
+through `ActionData`, which checks each field's type, so a damaged journal row is a clear
+error naming the action and the field. Random results (dice, shuffles, the Horde's random
+squares) are inside the action's data, so a replay is deterministic. Where a shuffle's size is
+only known while applying (the Horde reshuffling its graveyard, HO 202.1/203), `apply` raises
+NeedsShuffle and the caller retries with a permutation of that size recorded in the action.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable
 
-from boards import Square, SquareCodeError, square_label
+from boards import XY, Board, Square, SquareCodeError, square_label
+from boards.io import BoardFileError
+from boards.tokens import PLAYER_COUNT
+from companion.game.data import ActionData
 from companion.game.dice import PLANAR_FACES, die_sides
-from companion.game.errors import GameError
-from companion.game.events import EventCard, check_deck_size
-from companion.rules import HouseRules, HouseRulesError, movement_dice, why_cannot_move
+from companion.game.errors import EventDeckError, GameError
+from companion.game.events import RARITY_LIMITS, SUPERTYPES, EventCard, check_deck_size
+from companion.game.setup import seat_starts
 from companion.game.state import (
-    FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PHASES, PREGAME, EventState, GameState, HordeState,
-    PlanarState, Player, piece_from_dict,
+    ENTRIES_WITHOUT_SICKNESS, ENTRY_KINDS, ENTRY_RULES, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER,
+    PHASES, PREGAME, STEP_OF_KIND, Entry, EventState, GameState, HordeState, Movement, PlanarState, Player,
 )
+from companion.rules import (KEYWORDS, KINDS, EntrySquares, HouseRules, HouseRulesError, MoveVerdict, Piece, Token,
+                             counted_colours, creature_spell_entry, crosses_obstacles, judge_move,
+                             move_to_target_squares, movement_blocker, movement_dice, return_entry, token_entry,
+                             whole_grid)
+from companion.rules.moves import free_squares
+from companion.rules.wording import Message
 
 ACTION_KINDS: dict[str, Callable[[GameState, dict], None]] = {}
+SOURCES = ("hand", "camera")
+# MT 1.01 sets no maximum of players and MT 1.03.a allows any tokens that tell players apart: the five printed
+# colours (MT 9.02.a) and numbers 1–40 are what the camera reads, not limits of the game.
+MAX_SEATS, MAX_TOKEN_NUMBER = 64, 999
 
 
 @dataclass(frozen=True)
@@ -62,53 +78,75 @@ def apply(state: GameState, action: Action) -> GameState:
     """The state after `action`; raise GameError (state untouched) when the rules forbid it."""
     handler = ACTION_KINDS.get(action.kind)
     if handler is None:
-        raise GameError(f"unknown action {action.kind!r}")
+        raise GameError("game.error.unknown_action", action=str(action.kind)[:40])
     if action.kind != "start" and not state.players:
-        raise GameError("the game has not been set up: its first action must be 'start'")
+        raise GameError("game.error.not_set_up")
     if state.over and action.kind != "note":
-        raise GameError("the game is over (undo to go back)")
+        raise GameError("game.error.game_over")
     new = state.clone()
-    handler(new, action.data)
+    handler(new, ActionData(action.kind, action.data))
     return new
 
 
 # -- helpers -----------------------------------------------------------------
 
-def _require(condition: bool, message: str, rule: str | None = None) -> None:
+def _require(condition: bool, key: str, rule: str | None = None, **fields) -> None:
     if not condition:
-        raise GameError(message, rule)
+        raise GameError(key, rule, **fields)
 
 
-def _player(state: GameState, player_id) -> Player:
+def _token_label(token: Token) -> str:
+    return f"{token[0]}-{token[1]}"
+
+
+def piece_label(piece: Piece) -> str:
+    """How a piece is named in refusals and the history: "Serra Angel (#3)", or "#3"."""
+    return f"{piece.name} (#{piece.number})" if piece.name else f"#{piece.number}"
+
+
+def _player(state: GameState, player_id, *, alive: bool = True) -> Player:
     try:
         player = state.player(player_id)
-    except KeyError:
-        raise GameError(f"no player with colour {player_id!r}") from None
-    _require(not player.left, f"{player.name} has left the game")
+    except (KeyError, TypeError):
+        raise GameError("game.error.no_player", player=str(player_id)[:20]) from None
+    _require(not (alive and player.left), "game.error.player_left", name=player.name)
     return player
 
 
-def _int(data: dict, key: str, *, minimum: int | None = None) -> int:
-    value = data.get(key)
-    _require(isinstance(value, int) and not isinstance(value, bool), f"'{key}' must be a whole number, got {value!r}")
-    if minimum is not None:
-        _require(value >= minimum, f"'{key}' must be at least {minimum}, got {value}")
-    return value
+def _piece(state: GameState, token: Token) -> Piece:
+    piece = state.pieces.get(token)
+    _require(piece is not None, "game.error.no_token", token=_token_label(token))
+    return piece
 
 
-def _token(data: dict) -> tuple[int, int]:
-    token = data.get("token")
-    _require(isinstance(token, (list, tuple)) and len(token) == 2 and all(isinstance(v, int) for v in token),
-             f"'token' must be [player colour, number], got {token!r}")
-    return tuple(token)
+def _on_board(state: GameState, at: XY | None) -> XY | None:
+    if at is None:
+        return None
+    board = state.board
+    _require(board.in_bounds(at), "game.error.off_board", square=str(list(at)), width=board.width,
+             height=board.height)
+    return at
 
 
-def _permutation(data: dict, key: str, size: int) -> list[int]:
-    order = data.get(key)
+def _free(state: GameState, at: XY, token: Token | None = None) -> None:
+    other = next((p for p in state.pieces.values() if p.at == at and p.token != token), None)
+    _require(other is None, "game.error.square_taken", "MT 3.06.a", square=square_label(at),
+             piece=other and piece_label(other))
+
+
+def _permutation(d: ActionData, key: str, size: int) -> list[int]:
+    order = d.data.get(key)
     if order is None:
         raise NeedsShuffle(key, size)
-    _require(sorted(order) == list(range(size)), f"'{key}' must be a permutation of 0..{size - 1}")
+    _require(isinstance(order, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in order)
+             and sorted(order) == list(range(size)), "game.error.bad_permutation", field=key, size=size)
     return order
+
+
+def _controllers(state: GameState) -> frozenset[int]:
+    """Who may own or control pieces: the players still in, and the Horde."""
+    ids = {p.id for p in state.alive}
+    return frozenset(ids | {state.horde.colour}) if state.horde else frozenset(ids)
 
 
 def seat_after(state: GameState, player_id: int) -> Player | None:
@@ -131,64 +169,165 @@ def life_holder(state: GameState, player: Player) -> list[Player]:
 
 # -- setup ---------------------------------------------------------------------
 
+def _event_card(d: ActionData) -> EventCard:
+    """One event card of the start action, every field checked (MT 7.02.b, 7.06.b, 7.06.d)."""
+    name = d.str("name", limit=200)
+    _require(bool(name.strip()), "game.error.bad_field", action=d.action, field=f"{d.prefix}name",
+             expected_key="game.expected.name", got=repr(name))
+    supertype = d.str("supertype", optional=True, limit=20)
+    if supertype is not None:
+        supertype = d.choice("supertype", SUPERTYPES)
+    return EventCard(name, d.choice("rarity", RARITY_LIMITS), supertype, d.int("turns", minimum=1, optional=True),
+                     d.str("text", default="", limit=5000) or "")
+
+
+def _check_event_copies(deck: list[EventCard]) -> None:
+    """MT 7.02.c, when the game starts and whenever it is loaded: mythic 1, uncommon 2, common 4 copies."""
+    copies = Counter(card.name.casefold() for card in deck)
+    rarity_of: dict[str, str] = {}
+    for card in deck:
+        key = card.name.casefold()
+        _require(rarity_of.setdefault(key, card.rarity) == card.rarity, "game.error.event_two_rarities", "MT 7.02.b",
+                 name=card.name)
+        limit = RARITY_LIMITS[card.rarity]
+        _require(copies[key] <= limit, "game.error.event_copies", "MT 7.02.c", name=card.name, copies=copies[key],
+                 rarity_key=f"game.rarity.{card.rarity}", limit=limit)
+
+
+def _horde_wave(d: ActionData) -> dict:
+    cards = []
+    for index, raw in enumerate(d.list("cards"), start=1):
+        c = d.sub(raw, f"cards[{index}]")
+        permanent = None if c.data.get("permanent") is None else c.bool("permanent")
+        cards.append({"name": c.str("name", default="", limit=200), "token": c.bool("token"), "permanent": permanent})
+    return {"level": d.str("level", limit=40), "cards": cards, "boss": d.str("boss", default="Boss", limit=200)}
+
+
 @handles("start")
-def _start(state: GameState, data: dict) -> None:
-    """Build the initial state from the setup recorded in the action (and its shuffles)."""
-    _require(not state.players, "the game has already started")
-    fmt = data.get("format", "free_for_all")
-    _require(fmt in FORMATS, f"format must be one of {FORMATS}, got {fmt!r}")
-    players = data.get("players") or []
-    _require(isinstance(players, list), "'players' must be a list")
-    ids = [p.get("colour") for p in players]
-    _require(all(isinstance(i, int) and i >= 1 for i in ids), "every player needs a token colour number ≥ 1")
-    _require(len(set(ids)) == len(ids), "two players have the same token colour (MT 1.03.a)", "MT 1.03.a")
+def _start(state: GameState, d: ActionData) -> None:
+    """Build the initial state from the setup recorded in the action (and its random draws)."""
+    _require(not state.players, "game.error.already_started")
+    fmt = d.choice("format", FORMATS, default="free_for_all")
+    raw_players = d.list("players", limit=64)
+    seats = [d.sub(raw, f"players[{i}]") for i, raw in enumerate(raw_players, start=1)]
+    ids = [s.int("colour", minimum=1, maximum=MAX_SEATS) for s in seats]
+    duplicate = next((c for c in ids if ids.count(c) > 1), None)
+    _require(duplicate is None, "game.error.same_colour", "MT 1.03.a", colour=duplicate)
     if fmt == "horde":
-        _require(1 <= len(players) <= 4, f"the Horde is played by 1 to 4 players, not {len(players)}", "HO 100.2")
+        _require(1 <= len(ids) <= 4, "game.error.horde_players", "HO 100.2", count=len(ids))
     else:
-        _require(len(players) >= 2, "Magic Tactical needs at least two players", "MT 1.01")
+        _require(len(ids) >= 2, "game.error.too_few_players", "MT 1.01", count=len(ids))
     try:
-        state.house_rules = asdict(HouseRules.from_mapping(data.get("house_rules") or {}))
+        state.house_rules = asdict(HouseRules.from_mapping(d.mapping("house_rules", default={})))
     except HouseRulesError as exc:
-        raise GameError(f"house rules: {exc}", "MT 8.04") from None
-    _require(bool(data.get("board_rows")), "a game needs a board (its rows)")
-    life = data.get("team_life", 30) if fmt == "two_headed_giant" else data.get("starting_life", 20)
-    state.format, state.planechase = fmt, bool(data.get("planechase"))
-    state.board_name = data.get("board_name", "")
-    state.board_rows = list(data.get("board_rows") or [])
-    doubtful = data.get("doubtful_squares") or []
-    _require(isinstance(doubtful, list), "'doubtful_squares' must be a list of squares")
-    state.doubtful_squares = [_check_square(state, at) for at in doubtful if at is not None]
-    state.players = [Player(p["colour"], str(p.get("name") or f"Player {p['colour']}"), p.get("team"), life)
-                     for p in players]
+        raise GameError("game.error.house_rules", "MT 8.04", option=exc.field or "", problem=exc.message) from None
+    rows = d.texts("board_rows", limit=100_000)
+    _require(bool(rows), "game.error.no_board")
+    state.board_name = d.str("board_name", default="", limit=200)
+    try:
+        Board.from_rows(rows, name=state.board_name)
+    except (BoardFileError, ValueError) as exc:
+        raise GameError("game.error.bad_board", problem=str(exc)[:300]) from None
+    state.board_rows = list(rows)
+    doubtful = d.list("doubtful_squares", default=[], limit=100_000)
+    state.doubtful_squares = [_on_board(state, d.pair(f"doubtful_squares[{i}]", at)) for i, at in
+                              enumerate(doubtful, start=1) if at is not None]
+    life = (d.int("team_life", minimum=1, default=30) if fmt == "two_headed_giant"
+            else d.int("starting_life", minimum=1, default=20))
+    state.format, state.planechase = fmt, d.bool("planechase", default=False)
+    state.players = [Player(colour, s.str("name", default="", limit=100) or f"{colour}",
+                            s.int("team", optional=True), life) for colour, s in zip(ids, seats)]
     if fmt == "two_headed_giant":
-        teams = {}
-        for p in state.players:
-            teams.setdefault(p.team, []).append(p)
-        _require(None not in teams and len(teams) >= 2 and all(len(t) == 2 for t in teams.values()),
-                 "Two-Headed Giant needs teams of exactly two players (give each player a team number)")
-    state.starting_player = data.get("starting_player")
-    _require(state.starting_player in ids, "the starting player must be one of the players")
-    if data.get("events") is not None:
-        deck = [EventCard.from_dict(c) for c in data["events"]]
-        check_deck_size(deck, len(players))
+        teams = Counter(p.team for p in state.players)
+        _require(None not in teams and len(teams) >= 2 and all(n == 2 for n in teams.values()),
+                 "game.error.two_headed_teams")
+    state.starting_player = d.int("starting_player")
+    _require(state.starting_player in ids, "game.error.starting_player", player=state.starting_player)
+    state.starting_player_drawn = d.bool("starting_player_drawn", default=False)
+    state.rules_edition = d.int("rules", minimum=1, default=1)
+    events = d.list("events", optional=True, limit=10_000)
+    if events is not None:
+        deck = [_event_card(d.sub(raw, f"events[{i}]")) for i, raw in enumerate(events, start=1)]
+        _check_event_copies(deck)
+        try:
+            check_deck_size(deck, len(ids))
+        except EventDeckError:
+            raise GameError("game.error.event_deck_size", "MT 7.02.a", cards=len(deck), players=len(ids),
+                            needed=25 + 4 * max(0, len(ids) - 2)) from None
         state.events = EventState(deck=deck)
     if state.planechase:
-        decks = {int(k): list(v) for k, v in data.get("planar_decks", [])}
-        for pid in ids:
-            _require(len(decks.get(pid, [])) >= 1, f"player {pid} needs a planar deck of at least one plane (PC)")
-        state.planar = PlanarState(decks=decks)
+        decks: dict[int, list[str]] = {}
+        for index, raw in enumerate(d.list("planar_decks", default=[]), start=1):
+            _require(isinstance(raw, list) and len(raw) == 2, "game.error.bad_field", action="start",
+                     field=f"planar_decks[{index}]", expected_key="game.expected.planar_deck", got=str(raw)[:60])
+            owner = d.sub({"colour": raw[0], "planes": raw[1]}, f"planar_decks[{index}]")
+            decks[owner.int("colour")] = owner.texts("planes", limit=200)
+        for player in state.players:
+            _require(len(decks.get(player.id, [])) >= 1, "game.error.planar_deck_missing", "PC", name=player.name)
+        state.planar = PlanarState(decks={pid: decks[pid] for pid in ids})
     if fmt == "horde":
-        difficulty = data.get("horde_difficulty", "beginner")
-        _require(difficulty in HORDE_DIFFICULTIES, f"difficulty must be one of {list(HORDE_DIFFICULTIES)}", "HO 4")
-        base, levels = HORDE_DIFFICULTIES[difficulty]
-        waves = data.get("horde_waves") or []
-        _require(len(waves) == len(levels),
-                 f"{difficulty} uses {len(levels)} Horde deck(s) ({', '.join(levels)}), got {len(waves)}", "HO 103.3a")
-        start = base if difficulty == "infernal" else base - 10 * len(players)  # HO 300.2, 404.1a
-        _require(start > 0, f"{len(players)} players bring the City's starting life to {start}", "HO 300.2")
-        state.horde = HordeState(difficulty, start, start, waves=[dict(w) for w in waves],
-                                 secret_boss=data.get("secret_boss", "Boss secret"))
-        _next_wave(state)
+        _start_horde(state, d, ids)
+    if state.rules_edition >= 2:
+        for player, at in zip(state.players, seat_starts(state.board, len(state.players))):
+            state.pieces[(player.id, PAWN_NUMBER)] = Piece(player.id, PAWN_NUMBER, kind="player", name=player.name,
+                                                           at=at)
+
+
+def _start_horde(state: GameState, d: ActionData, ids: list[int]) -> None:
+    difficulty = d.choice("horde_difficulty", HORDE_DIFFICULTIES, default="beginner")
+    base, levels = HORDE_DIFFICULTIES[difficulty]
+    waves = [_horde_wave(d.sub(raw, f"horde_waves[{i}]")) for i, raw in enumerate(d.list("horde_waves", default=[]),
+                                                                                   start=1)]
+    _require(len(waves) == len(levels), "game.error.horde_waves", "HO 103.3a", difficulty_key=f"game.difficulty.{difficulty}",
+             needed=len(levels), got=len(waves))
+    start = base if difficulty == "infernal" else base - 10 * len(ids)  # HO 300.2, 404.1a
+    _require(start > 0, "game.error.city_life", "HO 300.2", players=len(ids), life=start)
+    free_colours = [c for c in range(PLAYER_COUNT, 0, -1) if c not in ids]
+    colour = d.int("horde_colour", minimum=1, maximum=PLAYER_COUNT, default=free_colours[0])
+    _require(colour not in ids, "game.error.same_colour", "MT 1.03.a", colour=colour)
+    state.horde = HordeState(difficulty, start, start, waves=waves, secret_boss=d.str("secret_boss", default="Boss secret",
+                                                                                        limit=200), colour=colour)
+    _next_wave(state)
+
+
+def unplaced_pawns(state: GameState) -> list[int]:
+    """Players still in whose pawn is off the grid (MT 2.04.a: every player starts on the grid)."""
+    return [p.id for p in state.alive if state.pawn(p.id) is not None and state.pawn(p.id).at is None]
+
+
+def pawn_squares(state: GameState, player_id: int) -> frozenset[XY]:
+    """Where `place_pawn` may put the player's pawn. Before the first turn: a free start square
+    (MT 2.04.a), or any free square the pawn may stand on once no start square is left for it (the
+    table places the extra pawns). Later, a pawn off the grid (a save, a camera that lost it) goes
+    back where it truly stands: any free square it may stand on (MT 2.03.b, 3.06.a)."""
+    pawn = state.pawn(player_id)
+    if pawn is None or (state.turn.phase != PREGAME and (pawn.at is not None or state.rules_edition < 3)):
+        return frozenset()
+    board = state.board
+    occupied = {p.at for p in state.pieces.values() if p.at is not None and p.token != pawn.token}
+    if state.turn.phase == PREGAME:
+        starts = frozenset(s for s in board.starts if s not in occupied)
+        if starts:
+            return starts
+    return frozenset(at for at in board.positions() if board.walkable(at) and at not in occupied)
+
+
+@handles("place_pawn")
+def _place_pawn(state: GameState, d: ActionData) -> None:
+    """A pawn goes on the grid, or moves before the first turn: on a square of `pawn_squares`."""
+    player = _player(state, d.int("player"))
+    at = _on_board(state, d.square("at"))
+    pawn = state.pawn(player.id)
+    _require(pawn is not None, "game.error.no_pawn", name=player.name)
+    _require(state.turn.phase == PREGAME or (pawn.at is None and state.rules_edition >= 3), "game.error.pawn_timing",
+             "MT 2.04.a")
+    _free(state, at, pawn.token)
+    board = state.board
+    _require(board.walkable(at), "game.error.obstacle_square", "MT 2.03.b", square=square_label(at))
+    squares = pawn_squares(state, player.id)
+    _require(at in squares, "game.error.pawn_not_on_start", "MT 2.04.a", square=square_label(at),
+             starts=[square_label(s) for s in sorted(squares, key=lambda q: (q[1], q[0]))])
+    state.pieces[pawn.token] = pawn.moved(at)
 
 
 # -- turns and phases ------------------------------------------------------------
@@ -227,11 +366,14 @@ def _begin_turn(state: GameState) -> None:
     turn = state.turn
     turn.number += 1
     turn.horde, turn.active, turn.phase, turn.step = horde, active, "untap", None
+    turn.draw_instead_of_attack = False
     if not horde:
         turn.players_turns += 1
     state.movement_rolls.clear()
+    state.movement.clear()
+    acting = state.acting
     for token, piece in list(state.pieces.items()):  # untap step: their permanents untap, sickness ends
-        if piece.player in active:
+        if piece.controller in acting and (piece.tapped or piece.summoning_sick):
             state.pieces[token] = replace(piece, tapped=False, summoning_sick=False)
     if state.planar:
         state.planar.rolls_this_turn = 0
@@ -243,8 +385,13 @@ def _enter_phase(state: GameState, phase: str) -> None:
     state.turn.phase, state.turn.step = phase, (MOVEMENT_STEPS[0] if phase == "movement" else None)
     if phase == "upkeep":
         # MT 2.02.c: a chosen bonus lasts until its controller's next upkeep.
-        for token in [t for t in state.bonus_choices if t[0] in state.turn.active]:
+        acting = state.acting
+        for token in [t for t in state.bonus_choices if state.pieces[t].controller in acting]:
             del state.bonus_choices[token]
+    horde = state.horde
+    if phase == "combat" and state.turn.horde and horde and horde.attacks_replaced:
+        horde.attacks_replaced -= 1  # HO 201.3a: this attack phase is a draw phase
+        state.turn.draw_instead_of_attack = True
 
 
 def _count_event_turn(state: GameState) -> None:
@@ -277,7 +424,7 @@ def _end_turn(state: GameState, d6: int | None, *, end_step: bool = True) -> Non
     turn = state.turn
     if end_step and turn.horde and state.horde and state.horde.difficulty == "infernal":
         # HO 404.3: at each of its end steps the Horde rolls a D6; on a 6 it takes an extra turn.
-        _require(isinstance(d6, int) and 1 <= d6 <= 6, "the Horde's D6 roll is missing", "HO 404.3")
+        _require(d6 is not None, "game.error.horde_d6", "HO 404.3")
         state.rolls.append({"die": "D6", "results": [d6], "by": "horde", "for": "HO 404.3"})
         if d6 == 6:
             turn.extra_turns.insert(0, "horde")
@@ -286,10 +433,13 @@ def _end_turn(state: GameState, d6: int | None, *, end_step: bool = True) -> Non
 
 
 @handles("next_phase")
-def _next_phase(state: GameState, data: dict) -> None:
+def _next_phase(state: GameState, d: ActionData) -> None:
     """Advance the turn machine: pregame → turn 1; phases in order; movement steps (MT 3.01)."""
     turn = state.turn
+    d6 = d.int("d6", minimum=1, maximum=6, optional=True)
     if turn.phase == PREGAME:
+        unplaced = [state.player(p).name for p in unplaced_pawns(state)]
+        _require(state.rules_edition < 3 or not unplaced, "game.error.pawns_unplaced", "MT 2.04.a", names=unplaced)
         _begin_turn(state)
         if state.events:  # MT 7.03: the starting player reveals the first event
             _reveal_event(state, state.starting_player)
@@ -297,33 +447,33 @@ def _next_phase(state: GameState, data: dict) -> None:
             _planeswalk_to_top(state, state.starting_player)
         return
     if turn.phase == "movement" and MOVEMENT_STEPS.index(turn.step) < len(MOVEMENT_STEPS) - 1:
-        turn.step = MOVEMENT_STEPS[MOVEMENT_STEPS.index(turn.step) + 1]
+        turn.step = MOVEMENT_STEPS[MOVEMENT_STEPS.index(turn.step) + 1]  # unused movement of the step is lost
         return
     if turn.phase == "end":
-        _end_turn(state, data.get("d6"))
+        _end_turn(state, d6)
         return
     _enter_phase(state, PHASES[PHASES.index(turn.phase) + 1])
 
 
 @handles("end_turn")
-def _end_turn_now(state: GameState, data: dict) -> None:
+def _end_turn_now(state: GameState, d: ActionData) -> None:
     """Skip the rest of the turn (the table says it is over)."""
-    _require(state.turn.phase != PREGAME, "the game has not started: use next_phase to begin")
-    _end_turn(state, data.get("d6"))
+    _require(state.turn.phase != PREGAME, "game.error.not_begun")
+    _end_turn(state, d.int("d6", minimum=1, maximum=6, optional=True))
 
 
 @handles("mulligan")
-def _mulligan(state: GameState, data: dict) -> None:
-    player = _player(state, data.get("player"))
-    _require(state.turn.phase == PREGAME and not player.kept, "mulligans happen before the first turn, before keeping")
-    _require(hand_size(state, player.id) > 0, f"{player.name} has no cards left to mulligan to")
+def _mulligan(state: GameState, d: ActionData) -> None:
+    player = _player(state, d.int("player"))
+    _require(state.turn.phase == PREGAME and not player.kept, "game.error.mulligan_timing")
+    _require(hand_size(state, player.id) > 0, "game.error.no_cards_left", name=player.name)
     player.mulligans += 1
 
 
 @handles("keep_hand")
-def _keep(state: GameState, data: dict) -> None:
-    player = _player(state, data.get("player"))
-    _require(state.turn.phase == PREGAME, "hands are kept before the first turn")
+def _keep(state: GameState, d: ActionData) -> None:
+    player = _player(state, d.int("player"))
+    _require(state.turn.phase == PREGAME, "game.error.keep_timing")
     player.kept = True
 
 
@@ -353,144 +503,417 @@ def draws_this_turn(state: GameState) -> int:
 
 # -- pieces --------------------------------------------------------------------
 
-def _check_square(state: GameState, at) -> tuple[int, int] | None:
-    if at is None:
+PIECE_FIELDS = {f.name for f in fields(Piece)}
+
+
+def _piece_value(d: ActionData, name: str):
+    """One field of a piece, type checked (MT 2.05: what the rules need to know of a token)."""
+    if name in ("player", "number"):
+        return d.int(name, minimum=1, maximum=MAX_SEATS if name == "player" else MAX_TOKEN_NUMBER)
+    if name == "kind":
+        return d.choice(name, KINDS)
+    if name in ("name", "object_key"):
+        return d.str(name, limit=200, optional=name == "object_key")
+    if name == "mana_value":
+        return d.int(name, minimum=0, maximum=1000)
+    if name in ("power", "toughness", "loyalty"):
+        return d.int(name, minimum=-1000, maximum=1000, optional=True)
+    if name == "controller":
+        return d.int(name, minimum=1, maximum=MAX_SEATS, optional=True)
+    if name in ("tapped", "summoning_sick"):
+        return d.bool(name)
+    if name == "at":
+        return d.square(name, optional=True)
+    allowed = "WUBRG" if name == "colours" else KEYWORDS
+    values = d.list(name, limit=64)
+    for index, value in enumerate(values, start=1):
+        if not isinstance(value, str) or value not in allowed:
+            raise d.error(f"{name}[{index}]", "one_of", value, options=", ".join(sorted(allowed)))
+    return frozenset(values)
+
+
+def _read_piece(d: ActionData) -> Piece:
+    unknown = sorted(set(d.data) - PIECE_FIELDS)
+    if unknown:
+        raise d.error(str(unknown[0])[:40], "piece_field", d.data.get(unknown[0]), fields=", ".join(sorted(PIECE_FIELDS)))
+    values = {name: _piece_value(d, name) for name in d.data}
+    for name in ("player", "number"):
+        values.setdefault(name, _piece_value(d, name))  # missing: the same clear error
+    return Piece(**values)
+
+
+def _check_owner_and_controller(state: GameState, piece: Piece) -> None:
+    controllers = _controllers(state)
+    _require(piece.player in controllers, "game.error.no_player", player=piece.player)
+    _require(piece.controller in controllers, "game.error.no_player", player=piece.controller)
+
+
+def entry_source(state: GameState, entry: Entry) -> Piece | None:
+    """The source of an entry: a token in play, or one that just left the battlefield as it last
+    stood — a dies trigger resolves in the zone the permanent had before its death (MT 4.11.b)."""
+    if entry.source is None:
         return None
-    _require(isinstance(at, (list, tuple)) and len(at) == 2 and all(isinstance(v, int) for v in at),
-             f"a square is [x, y], got {at!r}")
+    return state.pieces.get(entry.source) or state.last_known.get(entry.source)
+
+
+def _zone_player(state: GameState, piece: Piece, entry: Entry) -> int:
+    """Whose pawn an entry's zone is centred on: the entering piece's controller — its caster (MT 4.09.a),
+    its controller (5.02.a, 5.02.h, 6.02) — except for an effect, whose zone is the source's (4.10.a),
+    centred on the source's controller when the source is off the grid (the player whose effect it is)."""
+    if entry.kind == "effect" and state.rules_edition >= 3:
+        source = entry_source(state, entry)
+        if source is not None:
+            return source.controller
+        if entry.source_controller is not None:
+            return entry.source_controller
+    return piece.controller
+
+
+def _whole_grid_entry(state: GameState, piece: Piece, entry: Entry) -> bool:
+    """Whether the piece may enter anywhere it may stand: set up before the first turn, or a zone with
+    no pawn to centre on (the Horde has none; a save from before pawns)."""
+    if entry.kind == "setup":
+        return True
+    source = entry_source(state, entry)
+    if entry.kind == "effect" and source is not None and source.at is not None:
+        return False
+    pawn = state.pawn(_zone_player(state, piece, entry))
+    return pawn is None or (pawn.at is None and state.rules_edition < 3)
+
+
+def entry_squares(state: GameState, piece: Piece, entry: Entry) -> EntrySquares:
+    """The squares where `piece` may come onto the grid by `entry` (MT 4.09.c, 4.10.a–b, 4.11.b, 5.02.a,
+    5.02.h, 6.02).
+
+    Zones are centred on a pawn (`_zone_player`); with no pawn in the game (the Horde has none) a
+    zone has nothing to centre on, and the whole grid is offered (MT 4.04's reading of an off-grid
+    source). A player's pawn off the grid offers nothing until it is placed again (`place_pawn`).
+    Reading of MT 4.10.a: a source off the grid has an action zone of its own mana value centred
+    on its controller, as MT 5.02.a and 4.08.b say for the same wording (not the whole grid).
+    """
     board = state.board
-    _require(board.in_bounds(tuple(at)), f"square {tuple(at)} is outside the {board.width}×{board.height} board")
-    return tuple(at)
+    occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != piece.token)
+    flying = crosses_obstacles(piece)
+    house = state.house
+    source = entry_source(state, entry)
+    if entry.kind == "effect" and source is not None and source.at is not None:
+        return token_entry(board, source.at, source.mana_value, source.at, source_reach="reach" in source.keywords,
+                           occupied=occupied, flying=flying, house=house)
+    if _whole_grid_entry(state, piece, entry):
+        return EntrySquares(free_squares(board, whole_grid(board.width, board.height), occupied, flying=flying))
+    centre = state.pawn(_zone_player(state, piece, entry)).at
+    if centre is None:
+        return EntrySquares(frozenset())
+    if entry.kind == "cast":
+        return creature_spell_entry(board, centre, piece.mana_value, occupied=occupied, flying=flying, house=house)
+    if entry.kind == "effect":
+        mana_value = entry.source_mana_value if entry.source_mana_value is not None else (
+            source.mana_value if source is not None else 0)
+        if entry.source_spell:
+            return creature_spell_entry(board, centre, mana_value, occupied=occupied, flying=flying, house=house)
+        return token_entry(board, None, mana_value, centre, occupied=occupied, flying=flying, house=house)
+    return return_entry(board, centre, piece.mana_value, occupied=occupied, flying=flying, house=house)
+
+
+def _read_entry(state: GameState, d: ActionData) -> Entry:
+    """The entry of an action; without a kind: set up before the first turn, else cast (MT 4.09.c)."""
+    kind = d.choice("kind", ENTRY_KINDS, default="setup" if state.turn.phase == PREGAME else "cast")
+    source = d.data.get("source")
+    source = None if source is None else d.token("source")
+    if source is not None and source not in state.last_known:
+        _piece(state, source)
+    controller = d.int("source_controller", minimum=1, maximum=MAX_SEATS, optional=True)
+    if controller is not None:
+        _require(controller in _controllers(state), "game.error.no_player", player=controller)
+    return Entry(kind, source, d.int("source_mana_value", minimum=0, maximum=1000, optional=True),
+                 d.bool("source_spell", default=False), controller)
+
+
+def _enter(state: GameState, piece: Piece, entry: Entry, by_card: bool) -> None:
+    """`piece` (with its square) comes onto the grid by `entry`; refused outside the legal squares
+    unless a card allows it (then recorded as such)."""
+    if piece.at is None:
+        return
+    _on_board(state, piece.at)
+    _free(state, piece.at, piece.token)
+    if entry.kind == "setup":
+        _require(state.turn.phase == PREGAME, "game.error.setup_timing")
+    if by_card:
+        return
+    if _whole_grid_entry(state, piece, entry):  # any square it may stand on
+        _require(crosses_obstacles(piece) or state.board.walkable(piece.at), "game.error.obstacle_square",
+                 "MT 2.03.b", square=square_label(piece.at))
+        return
+    options = entry_squares(state, piece, entry)
+    centre = state.pawn(_zone_player(state, piece, entry))
+    _require(options.squares or centre.at is not None, "game.error.pawn_off_grid", ENTRY_RULES[entry.kind],
+             name=piece_label(piece), player=state.names.get(centre.player, centre.player))
+    _require(piece.at in options.squares, "game.error.entry_outside", ENTRY_RULES[entry.kind],
+             name=piece_label(piece), square=square_label(piece.at), how_key=f"game.entry.{entry.kind}",
+             count=len(options.squares))
+
+
+def _entered(state: GameState, piece: Piece, entry: Entry | None) -> Piece:
+    """A creature entering the battlefield, or the grid as a new object, is summoning sick until its
+    controller's next turn begins (MT 3.02 with CR 302.6; haste lets it move all the same, MT 2.02.b.04);
+    not a piece set up before turn 1, nor a permanent its controller already had (it becomes a creature,
+    5.02.a, or phases in, 6.02). Who controls it as it enters is kept (PC "Quitter la partie")."""
+    if state.rules_edition < 3:
+        return piece
+    if piece.controller != piece.player:
+        state.entered_under[piece.token] = piece.controller
+    else:
+        state.entered_under.pop(piece.token, None)
+    kind = entry.kind if entry is not None else ("setup" if state.turn.phase == PREGAME else "cast")
+    if piece.kind == "creature" and kind not in ENTRIES_WITHOUT_SICKNESS:
+        return replace(piece, summoning_sick=True)
+    return piece
+
+
+def _horde_piece(state: GameState, piece: Piece) -> Piece:
+    """HO 201.3: the Horde's creatures have haste."""
+    if state.horde and piece.player == state.horde.colour and piece.kind == "creature":
+        return replace(piece, keywords=piece.keywords | {"haste"})
+    return piece
 
 
 @handles("add_piece")
-def _add_piece(state: GameState, data: dict) -> None:
-    try:
-        piece = piece_from_dict(data.get("piece") or {})
-    except (TypeError, ValueError) as exc:
-        raise GameError(f"bad piece: {exc}") from None
-    _player(state, piece.player)
-    _require(piece.token not in state.pieces, f"token {piece.player}-{piece.number} is already in play (MT 1.03.b)")
-    state.pieces[piece.token] = piece.moved(_check_square(state, piece.at))
+def _add_piece(state: GameState, d: ActionData) -> None:
+    """A new token in play (MT 2.05), off the grid (MT 5.01.b) or entering it by an entry rule."""
+    piece = _read_piece(d.sub(d.mapping("piece"), "piece"))
+    _check_owner_and_controller(state, piece)
+    _require(piece.token not in state.pieces, "game.error.token_in_play", "MT 1.03.b", token=_token_label(piece.token))
+    by_card = d.bool("by_card", default=False)
+    if state.rules_edition >= 2:
+        _require(piece.kind != "player", "game.error.one_pawn", "MT 2.05")
+        _require(piece.number != PAWN_NUMBER or piece.player == (state.horde.colour if state.horde else None),
+                 "game.error.pawn_number", "MT 2.05", number=PAWN_NUMBER)
+        entry = d.data.get("entry")
+        entry = _read_entry(state, d.sub(entry if entry is not None else {}, "entry"))
+        _enter(state, piece, entry, by_card)
+        piece = _entered(state, piece, entry)
+    piece = _horde_piece(state, piece)
+    state.last_known.pop(piece.token, None)  # the token number is used again (MT 5.02.f)
+    state.pieces[piece.token] = piece.moved(_on_board(state, piece.at))
+
+
+@handles("place_piece")
+def _place_piece(state: GameState, d: ActionData) -> None:
+    """A token in play but off the grid comes onto it by an entry rule (MT 5.02.a, 5.02.h, 6.02, 4.10.a)."""
+    piece = _piece(state, d.token())
+    _require(piece.at is None, "game.error.already_on_grid", name=piece_label(piece))
+    at = _on_board(state, d.square("at"))
+    entering = piece.moved(at)
+    entry = _read_entry(state, d.sub(d.mapping("entry", default={}), "entry"))
+    _enter(state, entering, entry, d.bool("by_card", default=False))
+    state.pieces[piece.token] = _entered(state, entering, entry)
+
+
+_CHANGEABLE = PIECE_FIELDS - {"player", "number", "at"}
 
 
 @handles("update_piece")
-def _update_piece(state: GameState, data: dict) -> None:
-    token = _token(data)
-    _require(token in state.pieces, f"no token {token[0]}-{token[1]} in play")
-    changes = dict(data.get("changes") or {})
-    _require(not {"player", "number"} & set(changes), "a token keeps its colour and number; remove and add instead")
-    if "at" in changes:
-        changes["at"] = _check_square(state, changes["at"])
-    for key in ("colours", "keywords"):
-        if key in changes:
-            changes[key] = frozenset(changes[key])
-    try:
-        state.pieces[token] = replace(state.pieces[token], **changes)
-    except (TypeError, ValueError) as exc:
-        raise GameError(f"bad change to token {token[0]}-{token[1]}: {exc}") from None
+def _update_piece(state: GameState, d: ActionData) -> None:
+    """What a token stands for changes (tapped, power, keywords, its controller …)."""
+    token = d.token()
+    piece = _piece(state, token)
+    c = d.sub(d.mapping("changes", default={}), "changes")
+    _require(not {"player", "number"} & set(c.data), "game.error.token_identity")
+    if "at" in c.data:  # saves from before checked moves; now a move is move_piece or set_positions
+        _require(state.rules_edition < 2, "game.error.at_is_a_move")
+        changes = {"at": _on_board(state, c.square("at", optional=True))}
+    else:
+        changes = {}
+    unknown = sorted(set(c.data) - _CHANGEABLE - {"at"})
+    if unknown:
+        raise c.error(str(unknown[0])[:40], "piece_field", c.data.get(unknown[0]), fields=", ".join(sorted(_CHANGEABLE)))
+    changes.update({name: _piece_value(c, name) for name in c.data if name != "at"})
+    if "kind" in changes:
+        _require((changes["kind"] == "player") == (piece.kind == "player"), "game.error.pawn_kind", "MT 2.05")
+    updated = replace(piece, **changes)
+    if (state.rules_edition >= 3 and updated.controller != piece.controller and updated.kind == "creature"
+            and "summoning_sick" not in changes):
+        updated = replace(updated, summoning_sick=True)  # a new controller: sick until their next turn (CR 302.6)
+    _check_owner_and_controller(state, updated)
+    state.pieces[token] = updated
+
+
+def judge(state: GameState, token: Token, to: XY) -> MoveVerdict:
+    """`judge_move` for a token of the game, with everything the game knows: what it has left this
+    turn, where its movement began, its chosen bonus, the house rules and the other tokens."""
+    piece = state.pieces[token]
+    occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != token)
+    return judge_move(state.board, piece, to, left=state.movement_left(token) or 0, house=state.house,
+                      chosen_bonus=state.bonus_choices.get(token), occupied=occupied,
+                      start=state.movement_start(token), uncertain=state.uncertain)
 
 
 @handles("move_piece")
-def _move_piece(state: GameState, data: dict) -> None:
-    """Where a token stands, from the camera or set by hand (legality is shown by the rules engine)."""
-    token = _token(data)
-    _require(token in state.pieces, f"no token {token[0]}-{token[1]} in play")
-    at = _check_square(state, data.get("at"))
-    if at is not None:
-        other = next((p for p in state.pieces.values() if p.at == at and p.token != token), None)
-        _require(other is None, f"square {at} is taken by token {other and other.player}-{other and other.number}",
-                 "MT 3.06.a")
-    state.pieces[token] = state.pieces[token].moved(at)
+def _move_piece(state: GameState, d: ActionData) -> None:
+    """A token moves. In the movement phase, a piece of the active player walks in the step of its
+    kind (MT 3.01.b–c), judged by `judge_move` against what it has left this turn, which the move
+    then spends (MT 3.04.a–c). A move the rules refuse is recorded only when the table says a card
+    allows it (`by_card`); it then spends all the movement left. `at` None: it leaves the grid."""
+    token = d.token()
+    piece = _piece(state, token)
+    at = _on_board(state, d.square("at", optional=True))
+    by_card = d.bool("by_card", default=False)
+    d.choice("source", SOURCES, default="hand")
+    if at is None:
+        state.pieces[token] = piece.moved(None)
+        state.movement.pop(token, None)
+        return
+    if state.rules_edition >= 2 and at != piece.at:
+        _walk(state, piece, at, by_card)
+    _free(state, at, token)  # MT 3.06.a, even when a card allows the move
+    state.pieces[token] = piece.moved(at)
+
+
+def _walk(state: GameState, piece: Piece, at: XY, by_card: bool) -> None:
+    """Check and spend one move of a piece already on the grid (see _move_piece)."""
+    name = piece_label(piece)
+    if piece.at is None:
+        _require(by_card, "game.error.enter_first", name=name)
+        return
+    turn = state.turn
+    if turn.phase != "movement" or piece.controller not in state.acting:
+        _require(by_card, "game.error.move_timing", "MT 3.01.a" if turn.phase != "movement" else "MT 3.01.b",
+                 name=name)
+        return
+    step = STEP_OF_KIND[piece.kind]
+    _require(by_card or step == turn.step, "game.error.move_step", "MT 3.01.c", name=name, step_key=f"game.step.{step}",
+             current_key=f"game.step.{turn.step}")
+    left = state.movement_left(piece.token)
+    _require(by_card or left is not None, "game.error.not_rolled", "MT 3.04.a", name=name)
+    verdict = judge(state, piece.token, at)
+    _require(by_card or verdict.legal, "game.error.move_refused", verdict.rule, name=name, reason_key=verdict.key,
+             **verdict.fields)
+    moved = state.movement.get(piece.token) or Movement(piece.at)
+    # a legal move spends its steps; one a card allowed spends all that was left
+    state.movement[piece.token] = replace(moved, spent=moved.spent + (verdict.steps if verdict.legal else left or 0))
 
 
 @handles("set_positions")
-def _set_positions(state: GameState, data: dict) -> None:
-    """Several tokens placed at once (one camera reading = one undo step); MT 3.06.a still holds."""
-    moves = data.get("positions")
-    _require(isinstance(moves, list), "'positions' must be a list of {token, at}")
-    for move in moves:
-        token = _token(move)
-        _require(token in state.pieces, f"no token {token[0]}-{token[1]} in play: add it first")
-        state.pieces[token] = state.pieces[token].moved(_check_square(state, move.get("at")))
+def _set_positions(state: GameState, d: ActionData) -> None:
+    """Where several tokens truly stand (one camera reading, or the table correcting the record: one
+    undo step). A correction, not a move: no movement is spent. MT 3.06.a still holds."""
+    moves = d.list("positions", limit=1000)
+    d.choice("source", SOURCES, default="camera")
+    for index, raw in enumerate(moves, start=1):
+        move = d.sub(raw, f"positions[{index}]")
+        token = move.token()
+        _require(token in state.pieces, "game.error.no_token", token=_token_label(token))
+        state.pieces[token] = state.pieces[token].moved(_on_board(state, move.square("at", optional=True)))
     squares = [p.at for p in state.pieces.values() if p.at is not None]
     doubled = sorted({at for at in squares if squares.count(at) > 1})
-    _require(not doubled, f"two tokens on square(s) {doubled}", "MT 3.06.a")
+    _require(not doubled, "game.error.two_on_a_square", "MT 3.06.a", squares=[square_label(at) for at in doubled])
 
 
 @handles("remove_piece")
-def _remove_piece(state: GameState, data: dict) -> None:
-    """The permanent left the grid: its token number is free again (MT 5.02.d)."""
-    token = _token(data)
-    _require(token in state.pieces, f"no token {token[0]}-{token[1]} in play")
-    del state.pieces[token]
-    state.bonus_choices.pop(token, None)
+def _remove_piece(state: GameState, d: ActionData) -> None:
+    """The permanent left the battlefield: its token number is free again (MT 5.02.d, 5.02.f)."""
+    piece = _piece(state, d.token())
+    _require(piece.kind != "player" or state.rules_edition < 2, "game.error.pawn_stays", "MT 2.05")
+    del state.pieces[piece.token]
+    state.bonus_choices.pop(piece.token, None)
+    state.movement.pop(piece.token, None)
+    state.entered_under.pop(piece.token, None)
+    state.last_known[piece.token] = piece  # its dies triggers use its zone before its death (MT 4.11.b)
+
+
+@handles("move_to_target")
+def _move_to_target(state: GameState, d: ActionData) -> None:
+    """"Move to target square in its action zone": a defender's {T} ability (MT 3.08.b, it taps)
+    or a planeswalker's loyalty ability (MT 3.09, its loyalty changes by planeswalker_move_loyalty,
+    +0 by default; a planeswalker whose loyalty is tracked cannot pay more than it has)."""
+    piece = _piece(state, d.token())
+    at = _on_board(state, d.square("at"))
+    rule = "MT 3.09" if piece.kind == "planeswalker" else "MT 3.08.b"
+    occupied = frozenset(p.at for p in state.pieces.values() if p.at is not None and p.token != piece.token)
+    targets = move_to_target_squares(state.board, piece, occupied=occupied, uncertain=state.uncertain,
+                                     chosen_bonus=state.bonus_choices.get(piece.token), house=state.house)
+    _require(bool(targets), "game.error.no_jump", rule, name=piece_label(piece))
+    _require(at in targets, "game.error.jump_outside", rule, name=piece_label(piece), square=square_label(at))
+    if piece.kind == "planeswalker":
+        cost = state.house.planeswalker_move_loyalty
+        if piece.loyalty is not None:
+            _require(piece.loyalty + cost >= 0, "game.error.loyalty", "MT 3.09", name=piece_label(piece),
+                     loyalty=piece.loyalty, cost=cost)
+            piece = replace(piece, loyalty=piece.loyalty + cost)
+    else:
+        piece = replace(piece, tapped=True)
+    state.pieces[piece.token] = piece.moved(at)
 
 
 @handles("choose_bonus")
-def _choose_bonus(state: GameState, data: dict) -> None:
+def _choose_bonus(state: GameState, d: ActionData) -> None:
     """MT 2.02.c: in its controller's upkeep, a multicoloured creature on a multicoloured square
     gets one bonus among the colours it shares with the square, until the next upkeep."""
-    token = _token(data)
-    piece = state.pieces.get(token)
-    _require(piece is not None, f"no token {token[0]}-{token[1]} in play")
-    _require(state.turn.phase == "upkeep" and piece.player in state.turn.active,
-             "the bonus is chosen during its controller's upkeep", "MT 2.02.c")
-    colour = data.get("colour")
-    _require(colour in bonus_options(state, token), f"{colour!r} is not a colour shared by the creature and its square",
-             "MT 2.02.c")
-    state.bonus_choices[token] = colour
+    piece = _piece(state, d.token())
+    _require(state.turn.phase == "upkeep" and piece.controller in state.acting, "game.error.bonus_timing", "MT 2.02.c")
+    colour = d.str("colour", limit=8)
+    _require(colour in bonus_options(state, piece.token), "game.error.bonus_colour", "MT 2.02.c",
+             colour=colour, name=piece_label(piece))
+    state.bonus_choices[piece.token] = colour
 
 
-def bonus_options(state: GameState, token: tuple[int, int]) -> list[str]:
-    """MT 2.02.c: colours shared by a multicoloured creature and the multicoloured square it stands on."""
+def bonus_options(state: GameState, token: Token) -> list[str]:
+    """MT 2.02.c: colours shared by a multicoloured creature and the multicoloured square it stands on
+    (the colours that count: none on a doubtful square, MT 2.02.e)."""
     piece, board = state.pieces.get(token), state.board
     if piece is None or piece.at is None or piece.kind != "creature":
         return []
-    square = board.square(*piece.at)
-    if len(piece.colours) < 2 or len(square.colours) < 2:
+    colours = counted_colours(board, piece.at, state.uncertain, state.house)
+    if len(piece.colours) < 2 or len(colours) < 2:
         return []
-    return [c for c in "WUBRG" if c in piece.colours and c in square.colours]
+    return [c for c in "WUBRG" if c in piece.colours and c in colours]
 
 
 # -- dice ----------------------------------------------------------------------
 
 @handles("roll_movement")
-def _roll_movement(state: GameState, data: dict) -> None:
-    """MT 3.03–3.04: one roll per distinct object per turn, by its controller, in the movement phase."""
-    token = _token(data)
-    piece = state.pieces.get(token)
-    _require(piece is not None, f"no token {token[0]}-{token[1]} in play")
-    _require(state.turn.phase == "movement", "movement dice are rolled in the movement phase", "MT 3.01.a")
-    _require(piece.player in state.turn.active, "only the active player moves their pieces", "MT 3.01.b")
-    blocked = why_cannot_move(state.board, piece, chosen_bonus=state.bonus_choices.get(token), house=state.house)
-    _require(blocked is None, f"{piece.name or 'this piece'} does not move: {blocked}", "MT 3.02")
-    _require(piece.roll_key not in state.movement_rolls,
-             f"{piece.name or 'this object'} already rolled this turn; all its copies use that roll", "MT 3.03")
-    results, die = data.get("results"), state.movement_die
+def _roll_movement(state: GameState, d: ActionData) -> None:
+    """MT 3.03–3.04: one roll per distinct object per turn, by its controller, in the movement phase,
+    no later than the step of its kind (MT 3.01.c)."""
+    piece = _piece(state, d.token())
+    name = piece_label(piece)
+    turn = state.turn
+    _require(turn.phase == "movement", "game.error.roll_timing", "MT 3.01.a")
+    _require(piece.controller in state.acting, "game.error.roll_not_active", "MT 3.01.b", name=name)
+    step = STEP_OF_KIND[piece.kind]
+    _require(MOVEMENT_STEPS.index(step) >= MOVEMENT_STEPS.index(turn.step), "game.error.step_over", "MT 3.01.c",
+             name=name, step_key=f"game.step.{step}")
+    blocked = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
+                               uncertain=state.uncertain, house=state.house)
+    _require(blocked is None, "game.error.cannot_move", blocked and blocked.rule, name=name,
+             reason_key=blocked and blocked.key)
+    _require(piece.roll_key not in state.movement_rolls, "game.error.already_rolled", "MT 3.03", name=name)
+    die = state.movement_die
     count = movement_dice(piece, state.house)
-    _require(isinstance(results, list) and len(results) == count and
-             all(isinstance(r, int) and 1 <= r <= die_sides(die) for r in results),
-             f"expected {count} result(s) of {die}, got {results!r}", "MT 3.04.d")
-    roll = {"die": die, "results": results, "total": sum(results), "token": list(token),
-            "by": piece.player, "for": piece.name}
+    results = d.list("results", limit=8)
+    _require(len(results) == count and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= die_sides(die)
+                                           for r in results),
+             "game.error.dice_results", "MT 3.04.d", count=count, die=die)
+    roll = {"die": die, "results": results, "total": sum(results), "token": list(piece.token),
+            "by": piece.controller, "for": piece.name}
     state.movement_rolls[piece.roll_key] = roll
     state.rolls.append(roll)
 
 
 @handles("roll_die")
-def _roll_die(state: GameState, data: dict) -> None:
+def _roll_die(state: GameState, d: ActionData) -> None:
     """A free roll of any die (the D6 and others) for the roll log."""
-    die = data.get("die", "D6")
+    die = d.str("die", default="D6", limit=8)
     try:
         sides = die_sides(die)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
-    results = data.get("results")
-    _require(isinstance(results, list) and results and all(isinstance(r, int) and 1 <= r <= sides for r in results),
-             f"results must be numbers from 1 to {sides}")
-    state.rolls.append({"die": die, "results": results, "total": sum(results), "by": data.get("player"),
-                        "for": data.get("reason", "")})
+    except ValueError:
+        raise GameError("game.error.not_a_die", die=die) from None
+    results = d.list("results", limit=100)
+    _require(bool(results) and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= sides
+                                   for r in results), "game.error.die_results", sides=sides)
+    player = d.int("player", optional=True)
+    state.rolls.append({"die": die, "results": results, "total": sum(results), "by": player,
+                        "for": d.str("reason", default="", limit=200)})
 
 
 # -- life ----------------------------------------------------------------------
@@ -503,10 +926,7 @@ def _city_change(state: GameState, delta: int) -> None:
         horde.result = "city_defeated"  # HO 105.3
 
 
-@handles("change_life")
-def _change_life(state: GameState, data: dict) -> None:
-    player = _player(state, data.get("player"))
-    delta = _int(data, "amount")
+def _lose_life(state: GameState, player: Player, delta: int) -> None:
     if state.horde:
         _city_change(state, delta)
         return
@@ -514,10 +934,16 @@ def _change_life(state: GameState, data: dict) -> None:
         holder.life += delta
 
 
+@handles("change_life")
+def _change_life(state: GameState, d: ActionData) -> None:
+    player = _player(state, d.int("player"))
+    _lose_life(state, player, d.int("amount", minimum=-10**6, maximum=10**6))
+
+
 @handles("set_life")
-def _set_life(state: GameState, data: dict) -> None:
-    player = _player(state, data.get("player"))
-    value = _int(data, "value")
+def _set_life(state: GameState, d: ActionData) -> None:
+    player = _player(state, d.int("player"))
+    value = d.int("value", minimum=-10**6, maximum=10**6)
     if state.horde:
         _city_change(state, value - state.horde.city_life)
         return
@@ -526,60 +952,139 @@ def _set_life(state: GameState, data: dict) -> None:
 
 
 @handles("change_poison")
-def _change_poison(state: GameState, data: dict) -> None:
-    player = _player(state, data.get("player"))
-    player.poison = max(0, player.poison + _int(data, "amount"))
+def _change_poison(state: GameState, d: ActionData) -> None:
+    player = _player(state, d.int("player"))
+    player.poison = max(0, player.poison + d.int("amount", minimum=-1000, maximum=1000))
+
+
+def commander_key(source: int, partner: str = "") -> str:
+    """Which commander dealt damage: "2" (player 2's commander), "2:Tymna" (one of their partners,
+    counted apart, Comprehensive Rules 702.124)."""
+    return f"{source}:{partner}" if partner else str(source)
 
 
 @handles("commander_damage")
-def _commander_damage(state: GameState, data: dict) -> None:
-    """Commander damage is also life loss, so it goes through the same life rules."""
-    player = _player(state, data.get("player"))
-    source = _player(state, data.get("source"))
-    amount = _int(data, "amount")  # negative: the table takes back damage entered by mistake
-    _require(player.commander_damage.get(source.id, 0) + amount >= 0,
-             f"{player.name} has taken only {player.commander_damage.get(source.id, 0)} damage from {source.name}'s commander")
-    player.commander_damage[source.id] = player.commander_damage.get(source.id, 0) + amount
-    _change_life(state, {"player": player.id, "amount": -amount})
+def _commander_damage(state: GameState, d: ActionData) -> None:
+    """Combat damage from a commander is tracked per commander (partners apart) and lost as life; a
+    negative amount takes back damage entered by mistake (never below what was taken)."""
+    player = _player(state, d.int("player"))
+    source = _player(state, d.int("source"), alive=False)
+    amount = d.int("amount", minimum=-10**6, maximum=10**6)  # negative: damage entered by mistake taken back
+    key = commander_key(source.id, d.str("partner", default="", limit=100))
+    taken = player.commander_damage.get(key, 0)
+    _require(taken + amount >= 0, "game.error.commander_taken_back", name=player.name, taken=taken,
+             source=source.name)
+    player.commander_damage[key] = taken + amount
+    _lose_life(state, player, -amount)
+
+
+@handles("mana_burn")
+def _mana_burn(state: GameState, d: ActionData) -> None:
+    """BR mana burn, when the table plays it (house rule mana_burn): as a phase ends, a player loses
+    1 life per unspent mana left in their pool (the app does not see the pool: the table says)."""
+    _require(state.house.mana_burn, "game.error.mana_burn_off", "BR")
+    player = _player(state, d.int("player"))
+    _lose_life(state, player, -d.int("mana", minimum=1, maximum=10**6))
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """A player the game says has lost (`reasons`, each a Message with its rule); the table confirms
+    with `player_leaves`, or keeps them in when a card says otherwise (`keep_in_game`)."""
+
+    player: int
+    reasons: tuple[Message, ...]
+
+
+def _totals(player: Player) -> list:
+    return [player.life, player.poison, sorted(player.commander_damage.items())]
+
+
+def _has_lost(player: Player, horde: bool) -> bool:
+    return ((player.life <= 0 and not horde) or player.poison >= 10
+            or any(damage >= 21 for damage in player.commander_damage.values()))
+
+
+def eliminations(state: GameState) -> list[Elimination]:
+    """Players a state-based check says have lost: life ≤ 0 (BR), 10 poison (Comprehensive Rules
+    704.5c), 21 combat damage from one commander, partners counted apart (903.10a). In a Horde game
+    life is the City's, which falls by itself (HO 105.3). A player the table kept in is proposed
+    again once their totals change."""
+    found = []
+    for player in state.alive:
+        if not _has_lost(player, state.horde is not None):
+            continue
+        reasons = []
+        if player.life <= 0 and not state.horde:
+            reasons.append(Message("game.elimination.life", {"name": player.name, "life": player.life}, "BR"))
+        if player.poison >= 10:
+            reasons.append(Message("game.elimination.poison", {"name": player.name, "poison": player.poison},
+                                   "CR 704.5c"))
+        for key, damage in sorted(player.commander_damage.items()):
+            if damage >= 21:
+                source, _, partner = key.partition(":")
+                commander = partner or state.names.get(int(source), source)
+                reasons.append(Message("game.elimination.commander", {"name": player.name, "commander": commander,
+                                                                       "damage": damage}, "CR 903.10a"))
+        if reasons and state.kept_in.get(player.id) != _totals(player):
+            found.append(Elimination(player.id, tuple(reasons)))
+    return found
 
 
 def losing_players(state: GameState) -> list[int]:
-    """Players a state-based check says have lost: life ≤ 0 (BR), 10 poison, 21 commander damage
-    from one commander (Comprehensive Rules 704.5c, 903.10a). The table confirms with `player_leaves`."""
-    if state.horde:
-        return []
-    return [p.id for p in state.alive
-            if p.life <= 0 or p.poison >= 10 or any(v >= 21 for v in p.commander_damage.values())]
+    """The players `eliminations` proposes, without wording the reasons (cheap: asked after every action)."""
+    horde = state.horde is not None
+    kept = state.kept_in
+    return [p.id for p in state.alive if _has_lost(p, horde) and (p.id not in kept or kept[p.id] != _totals(p))]
+
+
+@handles("keep_in_game")
+def _keep_in_game(state: GameState, d: ActionData) -> None:
+    """The table keeps a player the game proposed to eliminate (a card says they do not lose)."""
+    player = _player(state, d.int("player"))
+    _require(player.id in losing_players(state), "game.error.not_losing", name=player.name)
+    state.kept_in[player.id] = _totals(player)
 
 
 @handles("player_leaves")
-def _player_leaves(state: GameState, data: dict) -> None:
+def _player_leaves(state: GameState, d: ActionData) -> None:
     """A player loses or concedes (PC "Quitter la partie"; HO 105.4); in Two-Headed Giant the whole
     team leaves. The current turn goes on even if it was theirs; the last side in wins."""
-    player = _player(state, data.get("player"))
-    reason = str(data.get("reason") or "lost")
+    player = _player(state, d.int("player"))
+    reason = d.choice("reason", ("lost", "conceded"), default="lost")
     for leaver in life_holder(state, player):
         _leave(state, leaver, reason)
     if state.horde:
-        if reason == "lost":
-            state.horde.result = "city_defeated"  # HO 105.4
+        if reason == "lost" or (not state.alive and state.rules_edition >= 3):
+            state.horde.result = "city_defeated"  # HO 105.4; HO 105.1: every player gave up, the City falls
     elif len({_side_key(state, p) for p in state.alive}) <= 1:
         state.winner = [p.id for p in state.alive]
 
 
 def _leave(state: GameState, player: Player, reason: str) -> None:
-    """Their pieces leave the grid. Planechase: if they control the face-up plane, the next player in
-    turn order takes control first; triggers they control cease to exist; if they own the face-up
-    plane it leaves, pending planeswalk triggers vanish (chaos ones stay), and its controller turns
-    the top of their own planar deck face up."""
+    """PC "Quitter la partie": what they own leaves the game. The effects that gave them control of
+    others' permanents end: each goes back to the player it entered the battlefield under, and one
+    that entered under the leaver's own control goes to no one: it is exiled ("s'ils sont arrivés
+    sur le champ de bataille sous le contrôle du joueur qui est parti, ils sont exilés").
+    Planechase: if they control the face-up plane, the next player in turn order takes control
+    first; triggers they control cease to exist; if they own the face-up plane it leaves, pending
+    planeswalk triggers vanish (chaos ones stay), and its controller turns the top of their own
+    planar deck face up."""
     planar = state.planar
     if planar and planar.controller == player.id:
         successor = seat_after(state, player.id)
         planar.controller = successor.id if successor else None
     player.left, player.left_reason = True, reason
-    for token in [t for t, p in state.pieces.items() if p.player == player.id]:
-        del state.pieces[token]
-        state.bonus_choices.pop(token, None)
+    for token, piece in list(state.pieces.items()):
+        back = state.entered_under.get(token, piece.player)
+        if piece.player == player.id or (piece.controller == player.id and back == player.id):
+            del state.pieces[token]
+            state.bonus_choices.pop(token, None)
+            state.movement.pop(token, None)
+            state.entered_under.pop(token, None)
+        elif piece.controller == player.id:
+            back = back if back in {p.id for p in state.alive} else piece.player
+            state.pieces[token] = replace(piece, controller=back)
     if planar:
         planar.pending = [t for t in planar.pending if t["controller"] != player.id]
         planar.decks.pop(player.id, None)
@@ -593,49 +1098,49 @@ def _leave(state: GameState, player: Player, reason: str) -> None:
 # -- events (MT 7) -----------------------------------------------------------------
 
 @handles("set_event_counter")
-def _set_event_counter(state: GameState, data: dict) -> None:
+def _set_event_counter(state: GameState, d: ActionData) -> None:
     """MT 7.06.d: the table enters X for a revealed event whose card gives no counter."""
     events = state.events
-    _require(events is not None and events.revealed is not None, "no event is revealed")
-    events.counter = _int(data, "turns", minimum=1)
+    _require(events is not None and events.revealed is not None, "game.error.no_event")
+    events.counter = d.int("turns", minimum=1, maximum=10_000)
 
 
 # -- Planechase ----------------------------------------------------------------------
 
 def _planeswalk_to_top(state: GameState, player_id: int) -> None:
     deck = state.planar.decks.get(player_id) or []
-    _require(bool(deck), "this player's planar deck is empty")
+    _require(bool(deck), "game.error.planar_deck_empty", name=state.names.get(player_id, player_id))
     state.planar.face_up, state.planar.owner = deck.pop(0), player_id
 
 
 @handles("roll_planar")
-def _roll_planar(state: GameState, data: dict) -> None:
+def _roll_planar(state: GameState, d: ActionData) -> None:
     """PC: only the active player rolls, in a main phase; the n-th roll of a turn costs n−1 mana
     (not reset by planeswalking); chaos or planeswalk triggers one pending ability."""
     planar = state.planar
-    _require(planar is not None, "this game is not played with Planechase")
-    player = _player(state, data.get("player"))
-    _require(player.id in state.turn.active, "only the active player rolls the planar die", "PC")
-    _require(state.turn.phase in ("main1", "main2"), "the planar die is rolled when a sorcery could be cast", "PC")
-    face = data.get("face")
-    _require(face in PLANAR_FACES, f"a planar die shows planeswalk, chaos or blank, not {face!r}")
-    _require(data.get("cost") == planar.rolls_this_turn,
-             f"this roll costs {planar.rolls_this_turn} mana", "PC")
+    _require(planar is not None, "game.error.not_planechase")
+    player = _player(state, d.int("player"))
+    _require(player.id in state.turn.active, "game.error.planar_not_active", "PC")
+    _require(state.turn.phase in ("main1", "main2"), "game.error.planar_timing", "PC")
+    _require(not planar.pending or state.rules_edition < 3, "game.error.planar_pending", "PC",
+             count=len(planar.pending))  # "à tout moment où vous pourriez lancer un rituel": an empty stack
+    face = d.choice("face", set(PLANAR_FACES))
+    cost = d.int("cost")
+    _require(cost == planar.rolls_this_turn, "game.error.planar_cost", "PC", cost=planar.rolls_this_turn)
     planar.rolls_this_turn += 1
-    state.rolls.append({"die": "planar", "results": [face], "by": player.id, "for": planar.face_up,
-                        "cost": data["cost"]})
+    state.rolls.append({"die": "planar", "results": [face], "by": player.id, "for": planar.face_up, "cost": cost})
     if face != "blank":
         planar.pending.append({"kind": face, "controller": player.id, "plane": planar.face_up})
 
 
 @handles("resolve_planar")
-def _resolve_planar(state: GameState, data: dict) -> None:
+def _resolve_planar(state: GameState, d: ActionData) -> None:
     """PC: a chaos trigger resolves (the table reads the plane); a planeswalk trigger puts the plane
     on the bottom of its OWNER's deck and its controller turns the top of THEIR OWN deck face up."""
     planar = state.planar
-    _require(planar is not None and planar.pending, "no planar ability is waiting to resolve")
-    index = data.get("index", 0)
-    _require(isinstance(index, int) and 0 <= index < len(planar.pending), f"no pending planar ability #{index}")
+    _require(planar is not None and bool(planar.pending), "game.error.no_pending")
+    index = d.int("index", default=0)
+    _require(0 <= index < len(planar.pending), "game.error.no_pending_index", index=index)
     trigger = planar.pending.pop(index)
     if trigger["kind"] == "planeswalk" and planar.face_up is not None:
         planar.decks.setdefault(planar.owner, []).append(planar.face_up)
@@ -645,13 +1150,17 @@ def _resolve_planar(state: GameState, data: dict) -> None:
 # -- Horde -----------------------------------------------------------------------------
 
 def _next_wave(state: GameState) -> None:
-    """HO 202.2–202.5: exile the current deck face down and start the next; none left → Horde defeated."""
+    """HO 202.2–202.5: exile the current deck face down and start the next; none left → Horde defeated.
+    The battlefield stays as it is (202.5a): a boss still in play stays a boss. HO 105.6 (only the City
+    is defeated when both would be) holds by construction: the City falls as its life reaches 0, which
+    ends the game before anything else can happen."""
     horde = state.horde
     if not horde.waves:
-        if horde.city_life > 0:  # HO 105.6
-            horde.result = "horde_defeated"  # HO 202.4, 105.2
+        horde.result = "horde_defeated"  # HO 202.4, 105.2
         return
     wave = horde.waves.pop(0)
+    if horde.boss_on_battlefield and state.rules_edition >= 3:  # HO 202.5a: still on the battlefield
+        horde.earlier_bosses.append(horde.boss)
     horde.wave += 1
     horde.wave_total = max(horde.wave_total, horde.wave + len(horde.waves))
     horde.level, horde.library, horde.boss = wave["level"], list(wave["cards"]), wave["boss"]
@@ -659,109 +1168,210 @@ def _next_wave(state: GameState) -> None:
 
 
 def _horde(state: GameState) -> HordeState:
-    _require(state.horde is not None, "this game is not a Horde game")
+    _require(state.horde is not None, "game.error.not_horde")
     return state.horde
 
 
-def _boss_revealed(state: GameState, data: dict) -> None:
+def _shuffle_graveyard_in(state: GameState, d: ActionData) -> None:
+    """HO 202.1, 203: « La Horde mélange son cimetière dans son Deck »: the graveyard and the deck are
+    shuffled together (the boss stays apart under the deck, HO 200.2a). Saves of edition 2 put the
+    shuffled graveyard on top, as they were played."""
+    horde = state.horde
+    if state.rules_edition < 3:
+        order = _permutation(d, "order", len(horde.graveyard))
+        horde.library = [horde.graveyard[i] for i in order] + horde.library
+    else:
+        cards = horde.graveyard + horde.library
+        horde.library = [cards[i] for i in _permutation(d, "order", len(cards))]
+    horde.graveyard = []
+
+
+def _boss_revealed(state: GameState, d: ActionData) -> None:
     """HO 202.1: exile the boss instead, end the turn, shuffle the graveyard into the deck, cast the
     boss for free, and take an extra turn if it was the Horde's turn."""
     horde = state.horde
-    order = _permutation(data, "order", len(horde.graveyard))
-    horde.library = [horde.graveyard[i] for i in order] + horde.library
-    horde.graveyard, horde.boss_in_library, horde.boss_on_battlefield = [], False, True
+    _shuffle_graveyard_in(state, d)
+    horde.boss_in_library, horde.boss_on_battlefield = False, True
     horde.last_revealed.append({"name": horde.boss, "token": False, "boss": True})
     if state.turn.horde:
         state.turn.extra_turns.insert(0, "horde")
     _end_turn(state, None, end_step=False)
 
 
-def _reveal_horde_cards(state: GameState, data: dict, count: int | None) -> None:
-    """Reveal from the top: `count` cards to the graveyard (HO 301.3, 301.4), or, for count None, until
-    a non-token (HO 201.2). Reaching the boss triggers HO 202.1; an empty deck, the next wave (202.3)."""
+def _cast(horde: HordeState, card: dict) -> None:
+    """A card the Horde casts for free (HO 201.2, 201.7): a permanent stays on the battlefield, any
+    other spell ends in the graveyard; a card the table has not described waits in `casting`."""
+    permanent = card.get("permanent")
+    if permanent is None:
+        horde.casting.append(card)
+    elif permanent:
+        horde.battlefield.append({**card, "wave": horde.wave})
+    else:
+        horde.graveyard.append(card)
+
+
+def _reveal_horde_cards(state: GameState, d: ActionData, count: int | None, mill: bool = False) -> None:
+    """Reveal from the top: for count None, until a non-token (the draw step, HO 201.2); else `count`
+    cards, milled to the graveyard (HO 301.3, 301.4) or drawn one by one (HO 201.7: a token enters,
+    another card is cast). Tokens that enter are on the battlefield. Reaching the boss triggers
+    HO 202.1; an empty deck, the next wave (202.3)."""
     horde = state.horde
     horde.last_revealed = []
     while count is None or len(horde.last_revealed) < count:
         if not horde.library:
             if horde.boss_in_library:
-                _boss_revealed(state, data)
+                _boss_revealed(state, d)
                 return
             break
         card = horde.library.pop(0)
         horde.last_revealed.append(card)
-        if count is not None:
+        if mill:
             horde.graveyard.append(card)
-        elif not card["token"]:
-            horde.graveyard.append(card)  # cast for free; a resolved spell ends in the graveyard
-            break
+        elif card["token"]:
+            horde.battlefield.append({**card, "wave": horde.wave})
+        else:
+            _cast(horde, card)
+            if count is None:
+                break
     if not horde.library and not horde.boss_in_library:
         _next_wave(state)
 
 
 @handles("horde_draw")
-def _horde_draw(state: GameState, data: dict) -> None:
+def _horde_draw(state: GameState, d: ActionData) -> None:
     """HO 201.2: in its draw step the Horde exiles from the top until a non-token; tokens enter the
-    battlefield, the non-token is cast without paying its mana cost."""
+    battlefield, the non-token is cast without paying its mana cost. Also in an attack phase that
+    a prevented attack turned into a draw phase (HO 201.3a)."""
     _horde(state)
-    _require(state.turn.horde and state.turn.phase == "draw", "the Horde reveals cards in its own draw step", "HO 201.2")
-    _reveal_horde_cards(state, data, None)
+    turn = state.turn
+    _require(turn.horde and (turn.phase == "draw" or (turn.phase == "combat" and turn.draw_instead_of_attack)),
+             "game.error.horde_draw_timing", "HO 201.2")
+    _reveal_horde_cards(state, d, None)
+
+
+@handles("horde_draws")
+def _horde_draws(state: GameState, d: ActionData) -> None:
+    """HO 201.7: whenever the Horde should draw (an effect, outside its draw step), it exiles its top
+    card instead: a token enters the battlefield, any other card is cast for free."""
+    _horde(state)
+    _reveal_horde_cards(state, d, d.int("count", minimum=1, maximum=1000, default=1))
 
 
 @handles("damage_horde")
-def _damage_horde(state: GameState, data: dict) -> None:
+def _damage_horde(state: GameState, d: ActionData) -> None:
     """HO 301.3: damage or life loss to the Horde mills (revealed) that many cards; it gains no life (201.6)."""
     _horde(state)
-    _reveal_horde_cards(state, data, _int(data, "amount", minimum=1))
+    _reveal_horde_cards(state, d, d.int("amount", minimum=1, maximum=10**6), mill=True)
+
+
+@handles("horde_cast_resolves")
+def _horde_cast_resolves(state: GameState, d: ActionData) -> None:
+    """The table says where a card the Horde cast went: a permanent stays on the battlefield, any
+    other spell goes to the graveyard (HO 201.2, so a reshuffle never puts permanents back)."""
+    horde = _horde(state)
+    index = d.int("index", default=0)
+    _require(0 <= index < len(horde.casting), "game.error.no_horde_card", index=index)
+    card = {**horde.casting.pop(index), "permanent": d.bool("permanent")}
+    _cast(horde, card)
+
+
+@handles("horde_leaves_battlefield")
+def _horde_leaves_battlefield(state: GameState, d: ActionData) -> None:
+    """One of the Horde's permanents (a token, a cast permanent) leaves the battlefield: to the
+    graveyard, or exiled face down if its deck is not the current one (HO 202.5b)."""
+    horde = _horde(state)
+    index = d.int("index")
+    _require(0 <= index < len(horde.battlefield), "game.error.no_horde_card", index=index)
+    card = horde.battlefield.pop(index)
+    if card.get("wave") == horde.wave:
+        horde.graveyard.append({k: v for k, v in card.items() if k != "wave"})
+
+
+BOSSES = ("wave", "secret", "earlier")
+
+
+def bosses_out(horde: HordeState) -> list[str]:
+    """Which bosses are on the battlefield: the wave's, the secret boss, bosses of earlier waves."""
+    return [which for which, there in zip(BOSSES, (horde.boss_on_battlefield, horde.secret_boss_on_battlefield,
+                                                   bool(horde.earlier_bosses))) if there]
 
 
 @handles("horde_boss_leaves")
-def _horde_boss_leaves(state: GameState, data: dict) -> None:
-    """HO 202.2: no boss on the battlefield any more (wave boss or secret boss) → next wave."""
+def _horde_boss_leaves(state: GameState, d: ActionData) -> None:
+    """HO 202.2: the wave changes when no boss is on the battlefield — not the wave's boss, nor the
+    secret boss, nor the boss of an earlier wave still there (HO 202.5a; leaving, it is exiled face down,
+    202.5b). `which` says which one left ("wave", "secret", "earlier" with its `index` in
+    `earlier_bosses`; any of them when only one is out). Reading: "no boss on the battlefield" counts
+    once the wave's boss has come out."""
     horde = _horde(state)
-    _require(horde.boss_on_battlefield or horde.secret_boss_on_battlefield, "no Horde boss is on the battlefield")
-    horde.boss_on_battlefield = horde.secret_boss_on_battlefield = False
-    _next_wave(state)
+    out = bosses_out(horde)
+    _require(bool(out), "game.error.no_boss")
+    alone = len(out) == 1 and (out != ["earlier"] or len(horde.earlier_bosses) == 1)
+    which = d.choice("which", BOSSES, default=out[0] if alone else None)
+    _require(which is not None, "game.error.which_boss", "HO 202.2")
+    _require(which in out, "game.error.boss_not_out", "HO 202.2", which_key=f"game.boss.{which}")
+    if which == "wave":
+        horde.boss_on_battlefield = False
+    elif which == "secret":
+        horde.secret_boss_on_battlefield = False
+    else:
+        index = d.int("index", default=0)
+        _require(0 <= index < len(horde.earlier_bosses), "game.error.no_horde_card", index=index)
+        del horde.earlier_bosses[index]
+    if not bosses_out(horde) and not horde.boss_in_library:
+        _next_wave(state)
 
 
 @handles("horde_secret_boss")
-def _horde_secret_boss(state: GameState, data: dict) -> None:
+def _horde_secret_boss(state: GameState, d: ActionData) -> None:
     """HO 203: a win/lose-the-game effect or a shown infinite loop brings out the secret boss instead:
     shuffle the graveyard into the deck, cast the secret boss, end the turn (extra turn if the Horde's)."""
     horde = _horde(state)
-    _require(not horde.secret_boss_on_battlefield, "the secret boss is already on the battlefield")
-    order = _permutation(data, "order", len(horde.graveyard))
-    horde.library = [horde.graveyard[i] for i in order] + horde.library
-    horde.graveyard, horde.secret_boss_on_battlefield = [], True
+    _require(not horde.secret_boss_on_battlefield, "game.error.secret_boss_out", "HO 203")
+    d.str("reason", default="", limit=500)
+    _shuffle_graveyard_in(state, d)
+    horde.secret_boss_on_battlefield = True
     if state.turn.horde:
         state.turn.extra_turns.insert(0, "horde")
     _end_turn(state, None, end_step=False)
 
 
+@handles("horde_attack_prevented")
+def _horde_attack_prevented(state: GameState, d: ActionData) -> None:
+    """HO 201.3a: an effect kept a Horde creature from attacking: its source is exiled (by the table)
+    and the Horde's next attack phase is replaced by a draw phase."""
+    _horde(state).attacks_replaced += 1
+    d.str("source", default="", limit=200)
+
+
 @handles("city_defeated")
-def _city_defeated(state: GameState, data: dict) -> None:
+def _city_defeated(state: GameState, d: ActionData) -> None:
     """HO 105.4–105.5: an effect says a player loses, or that an opponent wins."""
     _horde(state).result = "city_defeated"
+    d.str("reason", default="", limit=500)
 
 
 @handles("horde_choice")
-def _horde_choice(state: GameState, data: dict) -> None:
+def _horde_choice(state: GameState, d: ActionData) -> None:
     """HO 201.5: the Horde chooses at random; the choice is logged."""
     _horde(state)
-    options = data.get("options")
-    _require(isinstance(options, list) and data.get("chosen") in options, "the chosen option must be one of the options")
-    state.rolls.append({"die": "choice", "results": [data["chosen"]], "by": "horde", "for": data.get("question", "")})
+    options = d.list("options", limit=1000)
+    chosen = d.data.get("chosen")
+    _require(bool(options) and chosen in options, "game.error.horde_choice")
+    state.rolls.append({"die": "choice", "results": [chosen], "by": "horde",
+                        "for": d.str("question", default="", limit=200)})
 
 
 @handles("set_square")
-def _set_square(state: GameState, data: dict) -> None:
+def _set_square(state: GameState, d: ActionData) -> None:
     """The table settles what a square really is (MT 2.02.e: a doubtful colour is confirmed by a
-    person); the board of the game changes, so bonuses and moves follow it."""
-    at = _check_square(state, data.get("at"))
-    _require(at is not None, "set_square needs a square")
+    person); the board of the game changes, so bonuses and moves follow it. Flying and distortion
+    may stand on an obstacle (MT 6.03, 6.10); nobody else (MT 2.03.b)."""
+    at = _on_board(state, d.square("at"))
     try:
-        square = Square.parse(str(data.get("code", "")))
+        square = Square.parse(d.str("code", limit=16))
     except SquareCodeError as exc:
-        raise GameError(f"square {square_label(at)}: {exc}") from None
+        raise GameError("game.error.square_code", square=square_label(at), problem=str(exc)) from None
     x, y = at
     codes = state.board_rows[y].split()
     codes[x] = square.code
@@ -769,12 +1379,12 @@ def _set_square(state: GameState, data: dict) -> None:
     state.board_rows = [*state.board_rows[:y], " ".join(codes), *state.board_rows[y + 1:]]
     state.doubtful_squares = [square for square in state.doubtful_squares if square != at]
     if not square.walkable:
-        standing = next((p for p in state.pieces.values() if p.at == at and "flying" not in p.keywords), None)
-        _require(standing is None, f"token {standing and standing.player}-{standing and standing.number} stands on "
-                 f"{square_label(at)}: an obstacle cannot hold it", "MT 2.03.b")
+        standing = next((p for p in state.pieces.values() if p.at == at and not crosses_obstacles(p)), None)
+        _require(standing is None, "game.error.obstacle_holds", "MT 2.03.b", square=square_label(at),
+                 name=standing and piece_label(standing))
 
 
 @handles("note")
-def _note(state: GameState, data: dict) -> None:
+def _note(state: GameState, d: ActionData) -> None:
     """A free text line in the history (no effect on the state)."""
-    _require(isinstance(data.get("text"), str), "a note needs text")
+    d.str("text", limit=5000)

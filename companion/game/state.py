@@ -5,19 +5,25 @@ action log, so replaying a save gives back exactly the same game.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import lru_cache
 
-from boards import Board
+from boards import XY, Board
 from companion.game.events import EventCard, EventDeckList
-from companion.rules import DEFAULT_HOUSE_RULES, HouseRules, Piece
+from companion.rules import DEFAULT_HOUSE_RULES, HouseRules, Piece, Token, movement_allowance
 
 FORMATS = ("free_for_all", "two_headed_giant", "horde")
 # MT 3.01.a: the movement phase sits between upkeep and main 1; untap and draw stay where
 # the base game has them (basic rules).
 PHASES = ("untap", "upkeep", "draw", "movement", "main1", "combat", "main2", "end")
 MOVEMENT_STEPS = ("players", "planeswalkers", "creatures")  # MT 3.01.c
+STEP_OF_KIND = {"player": "players", "planeswalker": "planeswalkers", "creature": "creatures"}  # MT 3.01.c
+PAWN_NUMBER = 1  # a player's pawn is their token number 1 (MT 2.05); their permanents take 2, 3 …
+# The rules a game was started under, recorded in its `start` action, so that a save replays as it was played:
+# 1: before pawns and checked moves; 2: before the seeds' review (doubtful squares not applied, no automatic
+# summoning sickness, unplaced pawns allowed on turn 1, the Horde's graveyard put on top of its deck …);
+# 3: games started now.
+RULES_EDITION = 3
 PREGAME = "pregame"  # mulligans, before the first turn
 HORDE_DIFFICULTIES = {  # HO 401–404: base City life, wave levels
     "beginner": (100, ("low",)),
@@ -46,7 +52,7 @@ class HordeWave:
     """
 
     level: str
-    cards: list[dict]
+    cards: list[dict]  # {"name", "token": bool, "permanent": bool | None (None: the table says when cast)}
     boss: str = "Boss"
 
     @classmethod
@@ -66,13 +72,14 @@ class GameSetup:
     planechase: bool = False
     events: EventDeckList | list[EventCard] | None = None
     house_rules: HouseRules = DEFAULT_HOUSE_RULES  # table options, incl. D10/D12 movement dice (MT 1.04, 8.04)
-    starting_player: int | None = None  # colour; None = drawn at random
-    starting_life: int = 20             # basic rules
+    starting_player: int | None = None  # colour; None = drawn at random (and said so in the history)
+    starting_life: int = 20             # the table's choice: 20 (basic rules), 30, 40 or any number ≥ 1
     team_life: int = 30                 # Two-Headed Giant shared life (Comprehensive Rules 810, not in the seeds)
     horde_difficulty: str = "beginner"
     horde_waves: list[HordeWave] | None = None  # None = waves known by counts only
     secret_boss: str = "Boss secret"
-    doubtful_squares: tuple[tuple[int, int], ...] = ()  # a board read from a photo: squares to confirm (MT 2.02.e)
+    horde_colour: int | None = None     # the Horde's token colour; None = the last one no player uses
+    doubtful_squares: tuple[XY, ...] = ()  # a board read from a photo: squares to confirm (MT 2.02.e)
 
 
 @dataclass
@@ -82,7 +89,8 @@ class Player:
     team: int | None = None
     life: int = 20
     poison: int = 0
-    commander_damage: dict[int, int] = field(default_factory=dict)  # source player id -> damage
+    # combat damage from each commander: "2" = player 2's commander, "2:Tymna" = one of player 2's partners
+    commander_damage: dict[str, int] = field(default_factory=dict)
     left: bool = False
     left_reason: str = ""
     mulligans: int = 0
@@ -98,6 +106,7 @@ class Turn:
     step: str | None = None               # movement step (MT 3.01.c)
     players_turns: int = 0                # turns the players (or a player) have started
     extra_turns: list[str] = field(default_factory=list)  # queued sides: "horde" | "players"
+    draw_instead_of_attack: bool = False  # the Horde's combat phase is a draw phase this turn (HO 201.3a)
 
 
 @dataclass
@@ -125,6 +134,8 @@ class PlanarState:
 
 @dataclass
 class HordeState:
+    """HO: the City, the waves, the current deck (top first) and where the Horde's cards are."""
+
     difficulty: str = "beginner"
     city_start: int = 0
     city_life: int = 0
@@ -138,9 +149,61 @@ class HordeState:
     boss_on_battlefield: bool = False
     secret_boss: str = ""
     secret_boss_on_battlefield: bool = False
+    earlier_bosses: list[str] = field(default_factory=list)  # bosses of earlier waves still in play (HO 202.5a)
     graveyard: list[dict] = field(default_factory=list)
+    battlefield: list[dict] = field(default_factory=list)  # tokens entered, permanents cast (HO 201.2, 202.5a)
+    casting: list[dict] = field(default_factory=list)      # cast cards the table has not said are permanents
     last_revealed: list[dict] = field(default_factory=list)
+    attacks_replaced: int = 0      # Horde attack phases to replace by a draw (HO 201.3a)
+    colour: int = 0                # the Horde's token colour: its creatures on the grid (MT 5.01.a)
     result: str | None = None      # "city_defeated" | "horde_defeated"
+
+
+ENTRY_KINDS = ("cast", "effect", "becomes", "returns", "phases_in", "setup")
+ENTRY_RULES = {"cast": "MT 4.09.c", "effect": "MT 4.10.a", "becomes": "MT 5.02.a", "returns": "MT 5.02.h",
+               "phases_in": "MT 6.02", "setup": None}
+# Entries of a permanent its controller already had on the battlefield: it does not get summoning sick
+# (CR 302.6; a phased-in permanent was never gone, CR 702.26), nor does a piece set up before turn 1.
+ENTRIES_WITHOUT_SICKNESS = frozenset({"becomes", "phases_in", "setup"})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """How a piece comes onto the grid, which decides the squares it may enter on.
+
+    cast: a creature spell, anywhere in the spell's zone around its caster (MT 4.09.a, 4.09.c; the
+    whole grid from a Temple du Deus, 4.09.d). effect: put onto the battlefield by an effect: in the
+    source's action zone (4.10.a) — `source`, a token on the grid (or one that just died: its zone
+    before its death, 4.11.b), or an off-grid source's `source_mana_value`, its zone centred on the
+    source's controller (`source_controller`, the entering piece's controller unless said); a spell
+    as source (`source_spell`) has its spell zone (4.09.a). becomes: a permanent off the grid becomes
+    a creature or planeswalker (5.02.a). returns: comes back onto the battlefield (5.02.h).
+    phases_in: phases in, in its controller's range (6.02). setup: placed before the first turn,
+    anywhere free (a scenario the table sets up). A full zone falls back on the nearest free squares
+    (4.10.b).
+    """
+
+    kind: str = "cast"
+    source: Token | None = None
+    source_mana_value: int | None = None
+    source_spell: bool = False
+    source_controller: int | None = None
+
+    def to_dict(self) -> dict:
+        data = {"kind": self.kind, "source": list(self.source) if self.source else None,
+                "source_mana_value": self.source_mana_value, "source_spell": self.source_spell}
+        if self.source_controller is not None:
+            data["source_controller"] = self.source_controller
+        return data
+
+
+@dataclass(frozen=True)
+class Movement:
+    """What a token has moved this turn: where its movement began (landwalk and a red square's haste
+    are read there, MT 6.09, 2.02.b.04) and the squares spent so far (MT 3.04.a–c)."""
+
+    start: XY
+    spent: int = 0
 
 
 @dataclass
@@ -152,16 +215,24 @@ class GameState:
     board_rows: list[str] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)   # seat (turn) order
     starting_player: int | None = None
-    pieces: dict[tuple[int, int], Piece] = field(default_factory=dict)
+    pieces: dict[Token, Piece] = field(default_factory=dict)
     turn: Turn = field(default_factory=Turn)
     movement_rolls: dict[str, dict] = field(default_factory=dict)  # roll_key -> {"die", "results", "total"}
-    bonus_choices: dict[tuple[int, int], str] = field(default_factory=dict)  # MT 2.02.c
+    movement: dict[Token, Movement] = field(default_factory=dict)  # tokens that moved this turn (MT 3.04)
+    bonus_choices: dict[Token, str] = field(default_factory=dict)  # MT 2.02.c
     events: EventState | None = None
     planar: PlanarState | None = None
     horde: HordeState | None = None
     rolls: list[dict] = field(default_factory=list)  # the roll log
     winner: list[int] | None = None
-    doubtful_squares: list[tuple[int, int]] = field(default_factory=list)  # still to confirm (MT 2.02.e)
+    starting_player_drawn: bool = False  # drawn at random at setup (else chosen by the table)
+    kept_in: dict[int, list] = field(default_factory=dict)  # player -> the totals at which the table kept them in
+    rules_edition: int = 1  # RULES_EDITION of the game's start (1: a save from before pawns and checked moves)
+    doubtful_squares: list[XY] = field(default_factory=list)  # still to confirm (MT 2.02.e)
+    # tokens that left the battlefield, as they last stood, until their number is used again (MT 4.11.b)
+    last_known: dict[Token, Piece] = field(default_factory=dict)
+    # who controlled a piece as it entered the battlefield, when not its owner (PC "Quitter la partie")
+    entered_under: dict[Token, int] = field(default_factory=dict)
 
     # -- queries ---------------------------------------------------------
     def player(self, player_id: int) -> Player:
@@ -198,23 +269,82 @@ class GameState:
     def pieces_of(self, player_id: int) -> list[Piece]:
         return [p for p in self.pieces.values() if p.player == player_id]
 
+    def pawn(self, player_id: int) -> Piece | None:
+        """The player's pawn (MT 2.05), or None (a save from before pawns)."""
+        piece = self.pieces.get((player_id, PAWN_NUMBER))
+        return piece if piece is not None and piece.kind == "player" else None
+
+    @property
+    def uncertain(self) -> frozenset[XY]:
+        """The doubtful squares, whose colours do not count (MT 2.02.e), for every rules function's
+        `uncertain` argument; none for a save started before they were applied (edition 2)."""
+        return frozenset(self.doubtful_squares) if self.rules_edition >= 3 else frozenset()
+
+    def movement_left(self, token: Token) -> int | None:
+        """Squares the token may still move this turn (MT 3.04.a–c), None before its object rolled.
+
+        The allowance of the roll (dice summed, horsemanship, landwalk: `movement_allowance`, read
+        where its movement began) minus what it moved already; 0 outside the movement phase and once
+        the step of its kind is over (MT 3.01.c: unused movement is lost with the step).
+        """
+        piece = self.pieces.get(tuple(token))
+        roll = self.movement_rolls.get(piece.roll_key) if piece else None
+        if roll is None:
+            return None
+        turn = self.turn
+        if turn.phase != "movement" or MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind]) < MOVEMENT_STEPS.index(turn.step):
+            return 0
+        moved = self.movement.get(piece.token)
+        start = moved.start if moved else piece.at
+        if start is None:
+            return 0
+        allowance = movement_allowance(self.board, piece.moved(start), roll["results"], uncertain=self.uncertain,
+                                       chosen_bonus=self.bonus_choices.get(piece.token), house=self.house)
+        return max(0, allowance - (moved.spent if moved else 0))
+
+    def movement_start(self, token: Token) -> XY | None:
+        """Where the token's movement began this turn (its square if it has not moved)."""
+        moved = self.movement.get(tuple(token))
+        return moved.start if moved else self.pieces[tuple(token)].at
+
+    @property
+    def acting(self) -> frozenset[int]:
+        """Controllers whose turn it is: the active players, or the Horde on its turn (HO 104)."""
+        if self.turn.horde:
+            return frozenset({self.horde.colour}) if self.horde else frozenset()
+        return frozenset(self.turn.active)
+
+    @property
+    def sides(self) -> dict[int, int]:
+        """Controller -> side: teammates share one (Two-Headed Giant teams; the Horde's players, HO 102.1)."""
+        if self.format == "two_headed_giant":
+            return {p.id: -p.team for p in self.players}
+        if self.horde:
+            return {**{p.id: 0 for p in self.players}, self.horde.colour: self.horde.colour}
+        return {p.id: p.id for p in self.players}
+
     def clone(self) -> "GameState":
         """A copy the reducer may change. Pieces, event cards, rolls and Horde cards are never changed in
         place (they are replaced), so only the containers are copied: much faster than a deep copy."""
-        new = copy.copy(self)
-        new.players = [replace(p, commander_damage=dict(p.commander_damage)) for p in self.players]
-        new.pieces, new.bonus_choices = dict(self.pieces), dict(self.bonus_choices)
+        new = _copy(self)
+        new.players = [_copy(p, commander_damage=dict(p.commander_damage)) for p in self.players]
+        new.pieces, new.bonus_choices, new.movement = dict(self.pieces), dict(self.bonus_choices), dict(self.movement)
+        new.kept_in, new.last_known = dict(self.kept_in), dict(self.last_known)
+        new.entered_under = dict(self.entered_under)
         new.movement_rolls, new.rolls = dict(self.movement_rolls), list(self.rolls)
-        new.turn = replace(self.turn, active=list(self.turn.active), extra_turns=list(self.turn.extra_turns))
+        new.turn = _copy(self.turn, active=list(self.turn.active), extra_turns=list(self.turn.extra_turns))
         new.winner = list(self.winner) if self.winner is not None else None
         if self.events:
-            new.events = replace(self.events, deck=list(self.events.deck))
+            new.events = _copy(self.events, deck=list(self.events.deck))
         if self.planar:
-            new.planar = replace(self.planar, decks={k: list(v) for k, v in self.planar.decks.items()},
-                                 pending=list(self.planar.pending))
+            new.planar = _copy(self.planar, decks={k: list(v) for k, v in self.planar.decks.items()},
+                               pending=list(self.planar.pending))
         if self.horde:
-            new.horde = replace(self.horde, waves=list(self.horde.waves), library=list(self.horde.library),
-                                graveyard=list(self.horde.graveyard), last_revealed=list(self.horde.last_revealed))
+            horde = self.horde
+            new.horde = _copy(horde, waves=list(horde.waves), library=list(horde.library),
+                              graveyard=list(horde.graveyard), last_revealed=list(horde.last_revealed),
+                              battlefield=list(horde.battlefield), casting=list(horde.casting),
+                              earlier_bosses=list(horde.earlier_bosses))
         return new
 
     def to_dict(self) -> dict:
@@ -224,6 +354,10 @@ class GameState:
         out["pieces"] = [piece_to_dict(p) for p in self.pieces.values()]
         out["turn"] = asdict(self.turn)
         out["bonus_choices"] = [{"token": list(k), "colour": v} for k, v in self.bonus_choices.items()]
+        out["movement"] = [{"token": list(k), "start": list(v.start), "spent": v.spent} for k, v in self.movement.items()]
+        out["last_known"] = [piece_to_dict(p) for p in self.last_known.values()]
+        out["entered_under"] = [{"token": list(k), "controller": v} for k, v in self.entered_under.items()]
+        out["doubtful_squares"] = [list(at) for at in self.doubtful_squares]
         if self.events:
             out["events"] = {**asdict(self.events), "deck": [c.to_dict() for c in self.events.deck],
                              "revealed": self.events.revealed.to_dict() if self.events.revealed else None}
@@ -231,6 +365,14 @@ class GameState:
             if getattr(self, name) is not None:
                 out[name] = asdict(getattr(self, name))
         return out
+
+
+def _copy(obj, **changes):
+    """A shallow copy of a (non-frozen) dataclass with some fields replaced: `dataclasses.replace` without
+    running `__init__` again, since the state is copied once per action."""
+    new = object.__new__(type(obj))
+    new.__dict__ = {**obj.__dict__, **changes}
+    return new
 
 
 @lru_cache(maxsize=8)
@@ -244,14 +386,3 @@ def piece_to_dict(piece: Piece) -> dict:
     data["keywords"] = sorted(piece.keywords)
     data["at"] = list(piece.at) if piece.at is not None else None
     return data
-
-
-def piece_from_dict(data: dict) -> Piece:
-    known = {f.name for f in fields(Piece)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"unknown piece fields {unknown}")
-    values = dict(data)
-    if values.get("at") is not None:
-        values["at"] = tuple(values["at"])
-    return Piece(**values)

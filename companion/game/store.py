@@ -258,7 +258,10 @@ class _Decision:
 
 def _decide(path: Path, dice=None, clock=local_now) -> _Decision:
     """Read the save, its backup and an unfinished restore; choose the history to continue from."""
-    main_journal, backup_journal = read_journal(path), read_journal(backup_path(path))
+    # the backup first: another app writes the save, then the backup, so read in this order the save
+    # is never behind its backup unless it lost entries
+    backup_journal = read_journal(backup_path(path))
+    main_journal = read_journal(path)
     restored_file = restored_path(path)
     restored_journal = read_journal(restored_file) if os.path.lexists(restored_file) else None
     save = _replayed("save", main_journal, dice, clock)
@@ -390,7 +393,11 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
         except LockUnavailable as exc:
             why = f"its lock cannot be taken ({exc})"
     try:
-        decision = _decide(path, dice, clock)
+        try:
+            decision = _decide(path, dice, clock)
+        except Exception as exc:  # whatever a damaged file makes the readers raise: still the file's fault
+            raise SaveError(f"cannot be read ({_reason(exc)})", path=path, key="store.damaged",
+                            problem=f"cannot be read ({_reason(exc)})") from None
         if decision.best is None:
             raise SaveError(decision.message, path=path, key="store.damaged", problem=decision.message)
         recovered = None

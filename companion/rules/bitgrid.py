@@ -17,11 +17,12 @@ from itertools import islice, repeat
 from operator import or_
 from typing import Iterable
 
-Pos = tuple[int, int]
+from boards.model import XY
+
 
 
 @lru_cache(maxsize=64)
-def grid_positions(width: int, height: int) -> tuple[Pos, ...]:
+def grid_positions(width: int, height: int) -> tuple[XY, ...]:
     """One shared (x, y) tuple per square, index y * width + x, so cached sets share them."""
     return tuple((x, y) for y in range(height) for x in range(width))
 
@@ -35,11 +36,11 @@ class _BytePieces(dict):
 
     __slots__ = ("positions", "first")
 
-    def __init__(self, positions: tuple[Pos, ...], first: int):
+    def __init__(self, positions: tuple[XY, ...], first: int):
         super().__init__({0: frozenset()})
         self.positions, self.first = positions, first
 
-    def __missing__(self, byte: int) -> frozenset[Pos]:
+    def __missing__(self, byte: int) -> frozenset[XY]:
         piece = self[byte] = frozenset(self.positions[self.first + b] for b in range(8) if byte >> b & 1)
         return piece
 
@@ -59,13 +60,13 @@ class GridBits:
         self.not_last_column = self.columns(0, width - 1)   # a step west never lands in the last column
         self._bit_of = {q: 1 << i for i, q in enumerate(positions)}
         self._byte_pieces = [_BytePieces(positions, k * 8) for k in range((n + 7) // 8)]
-        self._last_masked: tuple[frozenset[Pos], int] | None = None
+        self._last_masked: tuple[frozenset[XY], int] | None = None
 
     def columns(self, low: int, high: int) -> int:
         """Mask of the columns low ≤ x < high, on every row."""
         return self._left_of[high] ^ self._left_of[low]
 
-    def squares(self, mask: int) -> frozenset[Pos]:
+    def squares(self, mask: int) -> frozenset[XY]:
         """The squares whose bits are set in `mask` (a subset of `full`)."""
         if mask == self.full:
             return self.everything
@@ -73,7 +74,7 @@ class GridBits:
             return self.everything.difference(*self._pieces(self.full & ~mask))
         return frozenset().union(*self._pieces(mask))
 
-    def _pieces(self, mask: int) -> Iterable[frozenset[Pos]]:
+    def _pieces(self, mask: int) -> Iterable[frozenset[XY]]:
         """The cached per-byte pieces of `mask`, from its lowest to its highest non-zero byte."""
         if not mask:
             return ()
@@ -81,7 +82,7 @@ class GridBits:
         data = (mask >> (first * 8)).to_bytes((mask.bit_length() + 7) // 8 - first, "little")
         return map(dict.__getitem__, islice(self._byte_pieces, first, None), data)
 
-    def mask_of(self, squares: Iterable[Pos]) -> int:
+    def mask_of(self, squares: Iterable[XY]) -> int:
         """The bits of `squares`; squares off the grid are ignored.
 
         The last frozenset converted is remembered (frozensets are immutable): the overlays of

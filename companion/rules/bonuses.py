@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Mapping, Union
 
-from companion.rules.geometry import Pos
+from boards.model import XY
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.pieces import LANDWALKS, Piece
 
@@ -17,11 +17,11 @@ from companion.rules.pieces import LANDWALKS, Piece
 BONUS_OF_COLOUR = {"W": "vigilance", "U": "unblockable", "B": "wither", "R": "haste", "G": "trample"}
 ALL_COLOURS = frozenset(BONUS_OF_COLOUR)
 
-Uncertain = Union[Collection[Pos], Mapping[Pos, Collection[str]]]
-NO_UNCERTAINTY: frozenset[Pos] = frozenset()
+Uncertain = Union[Collection[XY], Mapping[XY, Collection[str]]]
+NO_UNCERTAINTY: frozenset[XY] = frozenset()
 
 
-def counted_colours(board, at: Pos, uncertain: Uncertain = NO_UNCERTAINTY,
+def counted_colours(board, at: XY, uncertain: Uncertain = NO_UNCERTAINTY,
                     house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[str]:
     """Colours of a square that count for the rules (MT 2.02.d–e, 2.03.c).
 
@@ -83,7 +83,7 @@ def colour_bonus(board, piece: Piece, *, chosen: str | None = None, uncertain: U
     return ColourBonus(available, frozenset(), True)
 
 
-def landwalks_in_force(board, piece: Piece, at: Pos | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+def landwalks_in_force(board, piece: Piece, at: XY | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
                        house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[str]:
     """The creature's landwalk keywords whose colour is on the square `at` (its own by default)
     (MT 6.09: creatures only; square colours never affect players, 2.06)."""

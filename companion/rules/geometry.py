@@ -11,7 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable
 
-from companion.rules.bitgrid import Pos, grid_bits
+from boards.model import XY
+from companion.rules.bitgrid import grid_bits
 
 METRICS = ("manhattan", "chebyshev")
 
@@ -21,7 +22,7 @@ def check_metric(metric: str) -> None:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
 
 
-def distance(p: Pos, q: Pos, metric: str = "manhattan") -> int:
+def distance(p: XY, q: XY, metric: str = "manhattan") -> int:
     """Grid distance: Manhattan by default (moves are orthogonal, MT 3.07), Chebyshev as a house rule."""
     dx, dy = abs(p[0] - q[0]), abs(p[1] - q[1])
     if metric == "manhattan":
@@ -30,7 +31,7 @@ def distance(p: Pos, q: Pos, metric: str = "manhattan") -> int:
     return max(dx, dy)
 
 
-def check_on_board(board, at: Pos, what: str = "square") -> None:
+def check_on_board(board, at: XY, what: str = "square") -> None:
     """Clear error for a position that is not a square of the board."""
     try:
         x, y = at
@@ -76,17 +77,17 @@ def spell_radius(mana_value: int, *, zero_as_one: bool = True) -> int:
     return 3 * (max(mana_value, 1) if zero_as_one else mana_value)
 
 
-def whole_grid(width: int, height: int) -> frozenset[Pos]:
+def whole_grid(width: int, height: int) -> frozenset[XY]:
     """Every square of a width × height grid (MT 4.04, 4.07, 4.09.d)."""
     return grid_bits(width, height).everything
 
 
 @lru_cache(maxsize=1024)  # a whole-grid 40×25 zone is ~32 KB of set table: ≤ ~35 MB in all
-def _clipped_zone(width: int, height: int, x: int, y: int, radius: int, metric: str) -> frozenset[Pos]:
+def _clipped_zone(width: int, height: int, x: int, y: int, radius: int, metric: str) -> frozenset[XY]:
     return grid_bits(width, height).squares(zone_mask(width, height, (x, y), radius, metric))
 
 
-def zone_mask(width: int, height: int, centre: Pos, radius: int, metric: str) -> int:
+def zone_mask(width: int, height: int, centre: XY, radius: int, metric: str) -> int:
     """Bit mask of `{q : 1 ≤ dist(centre, q) ≤ radius}` clipped to the grid (MT 4.03.b).
 
     A zone narrower than the grid is a cached template (`_zone_template`) shifted onto its
@@ -110,7 +111,7 @@ def _zone_template(width: int, radius: int, metric: str) -> int:
     return _row_spans(width, 2 * radius + 1, (radius, radius), radius, metric)
 
 
-def _row_spans(width: int, height: int, centre: Pos, radius: int, metric: str) -> int:
+def _row_spans(width: int, height: int, centre: XY, radius: int, metric: str) -> int:
     """The zone mask built one row span at a time, the centre left out."""
     x, y = centre
     mask = 0
@@ -121,15 +122,15 @@ def _row_spans(width: int, height: int, centre: Pos, radius: int, metric: str) -
     return mask & ~(1 << (y * width + x))
 
 
-def zone_around(board, centre: Pos, radius: int, metric: str = "manhattan") -> frozenset[Pos]:
+def zone_around(board, centre: XY, radius: int, metric: str = "manhattan") -> frozenset[XY]:
     """`{q : 1 ≤ dist(centre, q) ≤ radius}` clipped to the grid; the centre is excluded (MT 4.03.b)."""
     check_metric(metric)
     check_on_board(board, centre, "centre")
     return _clipped_zone(board.width, board.height, centre[0], centre[1], radius, metric)
 
 
-def action_zone(board, at: Pos | None, mana_value: int, *, reach: bool = False,
-                metric: str = "manhattan") -> frozenset[Pos]:
+def action_zone(board, at: XY | None, mana_value: int, *, reach: bool = False,
+                metric: str = "manhattan") -> frozenset[XY]:
     """Action zone of a permanent standing at `at` (MT 4.03.a–c, 6.07).
 
     `at=None` means the permanent is not on the grid: its zone is the whole grid (MT 4.04).
@@ -141,7 +142,7 @@ def action_zone(board, at: Pos | None, mana_value: int, *, reach: bool = False,
     return zone_around(board, at, radius, metric)
 
 
-def spell_zone(board, caster_at: Pos, mana_value: int, *, metric: str = "manhattan") -> frozenset[Pos]:
+def spell_zone(board, caster_at: XY, mana_value: int, *, metric: str = "manhattan") -> frozenset[XY]:
     """Zone of a spell cast by the player standing at `caster_at` (MT 4.09.a–d).
 
     Radius 3 × max(MV, 1) centred on the caster (4.09.a); while the caster stands on a
@@ -159,12 +160,12 @@ def clear_caches() -> None:
     _clipped_zone.cache_clear()
 
 
-def adjacent(board, at: Pos) -> frozenset[Pos]:
+def adjacent(board, at: XY) -> frozenset[XY]:
     """The up-to-8 squares touching `at`, diagonals included (MT 5.03.a, 6.08)."""
     return _clipped_zone(board.width, board.height, at[0], at[1], 1, "chebyshev")
 
 
-def nearest(centre: Pos, squares: Iterable[Pos], metric: str = "manhattan") -> frozenset[Pos]:
+def nearest(centre: XY, squares: Iterable[XY], metric: str = "manhattan") -> frozenset[XY]:
     """The squares at the smallest distance from `centre`, all ties kept (MT 4.10.b)."""
     best, found = None, []
     for q in squares:

@@ -53,7 +53,8 @@ class HouseRules:
     spell_zero_as_one: a 0-MV spell has radius 3 instead of 0 (MT 4.09.a).
     planeswalker_move_loyalty: loyalty cost of "move to target square" (MT 3.09, symbol lost: +0).
     haste_moves_when_sick: haste (keyword or red square) lets a summoning-sick creature move (MT 3.02).
-    uncertain_colours: a doubtful colour drops only that "colour", or the whole "square" (MT 2.02.e).
+    uncertain_colours: a doubtful colour voids the whole "square" (MT 2.02.e: "ces cases ne sont pas
+        comptabilisées"), or drops only that "colour".
     mana_burn: 1 life per unspent mana at the end of a phase (old base rule, off).
     """
 
@@ -65,7 +66,7 @@ class HouseRules:
     spell_zero_as_one: bool = True
     planeswalker_move_loyalty: int = 0
     haste_moves_when_sick: bool = True
-    uncertain_colours: str = "colour"
+    uncertain_colours: str = "square"
     mana_burn: bool = False
 
     def __post_init__(self):

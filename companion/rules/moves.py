@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from typing import Callable, Collection, Iterable
 
+from boards.model import XY
 from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, colour_bonus, counted_colours, landwalks_in_force
-from companion.rules.geometry import (Pos, check_on_board, radius_of_action, spell_radius, whole_grid, zone_around,
+from companion.rules.geometry import (check_on_board, radius_of_action, spell_radius, whole_grid, zone_around,
                                       zone_mask)
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks, reachable
 from companion.rules.pieces import LANDWALKS, Piece
+from companion.rules.wording import Message
 
 
 def crosses_obstacles(piece: Piece) -> bool:
@@ -16,7 +18,7 @@ def crosses_obstacles(piece: Piece) -> bool:
     return not piece.keywords.isdisjoint(("flying", "distortion"))
 
 
-def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """A piece's action zone under the house rules (MT 4.03, 4.04, 6.07).
 
     A player has no zone of its own (MT 4.08.a): asking for one is an error.
@@ -32,8 +34,8 @@ def _radius_of(piece: Piece, house: HouseRules) -> int:
     return radius_of_action(piece.mana_value, "reach" in piece.keywords, house.reach_zero_as_one)
 
 
-def spell_zone_of(board, caster_at: Pos, mana_value: int,
-                  house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+def spell_zone_of(board, caster_at: XY, mana_value: int,
+                  house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """A spell's zone under the house rules: 3 × MV around the caster (MT 4.09.a), the whole
     grid while the caster stands on a Temple du Deus (4.09.d)."""
     if board.square(*caster_at).temple:
@@ -42,25 +44,35 @@ def spell_zone_of(board, caster_at: Pos, mana_value: int,
                        house.metric)
 
 
-def why_cannot_move(board, piece: Piece, *, chosen_bonus: str | None = None,
-                    uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> str | None:
-    """Why the piece may not move in the movement phase, or None if it may (MT 3.02, 3.08.a, 5.05).
+def movement_blocker(board, piece: Piece, *, chosen_bonus: str | None = None,
+                     uncertain: Uncertain = NO_UNCERTAINTY,
+                     house: HouseRules = DEFAULT_HOUSE_RULES) -> Message | None:
+    """Why the piece may not move in the movement phase (key and rule), or None if it may
+    (MT 3.02, 3.08.a, 5.05, 5.01.b).
 
-    Haste (keyword or red square, MT 2.02.b.04) lets a summoning-sick creature move
-    unless the house option haste_moves_when_sick is off.
+    Haste (keyword or red square, MT 2.02.b.04, the chosen bonus on a multicoloured square
+    included, 2.02.c) lets a summoning-sick creature move unless the house option
+    haste_moves_when_sick is off.
     """
     if piece.at is None:
-        return "not on the grid (MT 5.01.b)"
+        return Message("game.move.not_on_grid", rule="MT 5.01.b")
     if piece.kind == "player":
         return None
     if piece.tapped:
-        return "tapped (MT 3.02, 5.05)"
+        return Message("game.move.tapped", rule="MT 3.02")
     if piece.kind == "creature" and "defender" in piece.keywords:
-        return "defender: moves only with its {T} ability (MT 3.08)"
+        return Message("game.move.defender", rule="MT 3.08.a")
     if piece.kind == "creature" and piece.summoning_sick:
         if not (house.haste_moves_when_sick and has_haste(board, piece, chosen_bonus, uncertain, house)):
-            return "summoning sick (MT 3.02)"
+            return Message("game.move.sick", rule="MT 3.02")
     return None
+
+
+def why_cannot_move(board, piece: Piece, *, chosen_bonus: str | None = None,
+                    uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> str | None:
+    """`movement_blocker` in English words (for logs and the command line), or None."""
+    blocker = movement_blocker(board, piece, chosen_bonus=chosen_bonus, uncertain=uncertain, house=house)
+    return blocker.text("en") if blocker else None
 
 
 def has_haste(board, piece: Piece, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
@@ -92,12 +104,13 @@ def roll_movement(pieces: Iterable[Piece], roll_die: Callable[[int], int],
     return rolls
 
 
-def movement_allowance(board, piece: Piece, dice: Collection[int], *, uncertain: Uncertain = NO_UNCERTAINTY,
-                       house: HouseRules = DEFAULT_HOUSE_RULES) -> int:
+def movement_allowance(board, piece: Piece, dice: Collection[int], *, chosen_bonus: str | None = None,
+                       uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> int:
     """Maximum squares this turn: the dice summed (MT 3.04.a, 3.04.d), doubled by horsemanship
     (MT 6.04) and doubled again by a landwalk whose colour is on the square the move starts
-    from (MT 6.09, landwalk_reading="start_square"). A piece that cannot move gets 0."""
-    if why_cannot_move(board, piece, uncertain=uncertain, house=house):
+    from (MT 6.09, landwalk_reading="start_square"). A piece that cannot move gets 0.
+    Give the piece as it stood when its movement began (its first move of the turn)."""
+    if movement_blocker(board, piece, chosen_bonus=chosen_bonus, uncertain=uncertain, house=house):
         return 0
     total = sum(dice)
     if "horsemanship" in piece.keywords:
@@ -107,37 +120,56 @@ def movement_allowance(board, piece: Piece, dice: Collection[int], *, uncertain:
     return total
 
 
-def legal_moves(board, piece: Piece, dice: Collection[int], *, occupied: Collection[Pos] = frozenset(),
-                uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
-    """Squares where the piece may end its movement-phase move, its own square included
+def end_doubling_colours(board, piece: Piece, start: XY | None = None, *, uncertain: Uncertain = NO_UNCERTAINTY,
+                         house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[str]:
+    """Colours on which a move ending there goes twice as far (MT 6.09 under the house reading
+    landwalk_reading="start_or_end_square"): the colours of the landwalks of a creature whose
+    movement did not start on one of them (at `start`, its square by default). Empty otherwise."""
+    if (house.landwalk_reading != "start_or_end_square" or piece.kind != "creature"
+            or piece.keywords.isdisjoint(LANDWALKS)):
+        return frozenset()
+    if landwalks_in_force(board, piece, start, uncertain=uncertain, house=house):
+        return frozenset()
+    return frozenset(LANDWALKS[w] for w in piece.keywords & LANDWALKS.keys())
+
+
+def legal_moves(board, piece: Piece, dice: Collection[int] = (), *, left: int | None = None,
+                start: XY | None = None, occupied: Collection[XY] = frozenset(), chosen_bonus: str | None = None,
+                uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
+    """Squares where the piece may end its next movement-phase move, its own square included
     (MT 3.04–3.07, 6.03, 6.04, 6.09, 6.10).
 
-    With landwalk_reading="start_or_end_square" a landwalker not starting on its land's
-    colour may also go twice as far when it ends on that colour (MT 6.09).
+    The squares it may still go: `left` of them when the game counts what it already moved this
+    turn (MT 3.04.a–c; `start` = where its movement began), else the whole allowance of `dice`.
+    With landwalk_reading="start_or_end_square" a landwalker not starting on its land's colour
+    may also go twice as far when it ends on that colour (MT 6.09). `judge_move` agrees with
+    this set square by square.
     """
     if piece.at is None:
         return frozenset()
-    allowance = movement_allowance(board, piece, dice, uncertain=uncertain, house=house)
+    begun = piece if start is None else piece.moved(start)
+    if movement_blocker(board, begun, chosen_bonus=chosen_bonus, uncertain=uncertain, house=house):
+        left = 0
+    elif left is None:
+        left = movement_allowance(board, begun, dice, chosen_bonus=chosen_bonus, uncertain=uncertain, house=house)
     flying = crosses_obstacles(piece)
-    moves = reachable(board, piece.at, allowance, occupied=occupied, flying=flying)
-    if (allowance and house.landwalk_reading == "start_or_end_square" and piece.kind == "creature"
-            and not piece.keywords.isdisjoint(LANDWALKS)
-            and not landwalks_in_force(board, piece, uncertain=uncertain, house=house)):
-        colours = {LANDWALKS[w] for w in piece.keywords & LANDWALKS.keys()}
-        farther = reachable(board, piece.at, 2 * allowance, occupied=occupied, flying=flying)
+    moves = reachable(board, piece.at, left, occupied=occupied, flying=flying)
+    colours = end_doubling_colours(board, piece, start, uncertain=uncertain, house=house) if left else frozenset()
+    if colours:
+        farther = reachable(board, piece.at, 2 * left, occupied=occupied, flying=flying)
         moves |= {q for q in farther if colours & counted_colours(board, q, uncertain, house)}
     return moves
 
 
-def free_squares(board, squares: Iterable[Pos], occupied: Collection[Pos], *, flying: bool = False) -> frozenset[Pos]:
+def free_squares(board, squares: Iterable[XY], occupied: Collection[XY], *, flying: bool = False) -> frozenset[XY]:
     """Squares a piece may stand on: not occupied (MT 3.06.a), not an obstacle unless it flies
     (MT 2.03.b, 6.03, 6.10)."""
     return frozenset(q for q in squares if q not in occupied and (flying or board.walkable(q)))
 
 
-def move_to_target_squares(board, piece: Piece, *, occupied: Collection[Pos] = frozenset(),
+def move_to_target_squares(board, piece: Piece, *, occupied: Collection[XY] = frozenset(),
                            chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
-                           house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[Pos]:
+                           house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """Targets of "move to target square in its action zone": the defender's {T} ability
     (MT 3.08.b) and the planeswalker's loyalty ability (MT 3.09, cost = planeswalker_move_loyalty).
 

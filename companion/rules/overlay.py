@@ -12,13 +12,14 @@ from itertools import repeat
 from operator import attrgetter, is_, or_
 from typing import Collection, Iterable, Mapping
 
+from boards.model import XY
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus
-from companion.rules.combat import AttackerFacts, BlockerTable
-from companion.rules.geometry import Pos, zone_mask
+from companion.rules.combat import AttackerFacts, BlockerTable, Sides, attack_blocker, side_of
+from companion.rules.geometry import zone_mask
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks
 from companion.rules.moves import crosses_obstacles, legal_moves, move_to_target_squares, zone_of
-from companion.rules.pieces import Piece
+from companion.rules.pieces import Piece, Token
 
 
 @dataclass(frozen=True)
@@ -29,16 +30,17 @@ class PieceOverlay:
     its square included (MT 3.04–3.07); jump_targets: its "move to target square" targets
     (MT 3.08.b, 3.09); bonus: its colour bonus (MT 2.02); blockers: opposing pieces that may block
     it where it stands (MT 5.04); attack_squares: free squares touching an opposing player or
-    planeswalker, from which it may attack (MT 5.03.a).
+    planeswalker, from which it may attack (MT 5.03.a) — none while it may not attack this turn
+    (summoning sick without haste, tapped: `attack_blocker`).
     """
 
     piece: Piece
-    zone: frozenset[Pos]
-    moves: frozenset[Pos]
-    jump_targets: frozenset[Pos]
+    zone: frozenset[XY]
+    moves: frozenset[XY]
+    jump_targets: frozenset[XY]
     bonus: ColourBonus
     blockers: tuple[Piece, ...]
-    attack_squares: frozenset[Pos]
+    attack_squares: frozenset[XY]
 
 
 class _Scene:
@@ -49,19 +51,19 @@ class _Scene:
     player's pawn or a planeswalker never needs them.
     """
 
-    def __init__(self, board, pieces: tuple[Piece, ...], house: HouseRules):
-        self.board, self.pieces, self.house = board, pieces, house
+    def __init__(self, board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None = None):
+        self.board, self.pieces, self.house, self.sides = board, pieces, house, sides
         self.on_grid = [p for p in pieces if p.at is not None]
         self.occupied = frozenset(p.at for p in self.on_grid)
         self._blockers: BlockerTable | None = None
         self._touching: list[tuple[int, int]] | None = None
-        self._attack: dict[tuple[int, bool], tuple[int, frozenset[Pos]]] = {}  # touching mask, free squares
+        self._attack: dict[tuple[int, bool], tuple[int, frozenset[XY]]] = {}  # touching mask, free squares
         self._members: frozenset[int] | None = None
 
-    def is_for(self, board, pieces: tuple[Piece, ...], house: HouseRules) -> bool:
+    def is_for(self, board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None) -> bool:
         """Whether this scene was built from these exact objects (pieces are immutable)."""
         return (self.board is board and len(self.pieces) == len(pieces) and all(map(is_, self.pieces, pieces))
-                and (self.house is house or self.house == house))
+                and (self.house is house or self.house == house) and (self.sides is sides or self.sides == sides))
 
     def holds(self, piece: Piece) -> bool:
         """Whether `piece` itself is among the scene's pieces, and alone with its token: then its
@@ -74,21 +76,23 @@ class _Scene:
     @property
     def blockers(self) -> BlockerTable:
         if self._blockers is None:
-            self._blockers = BlockerTable(self.on_grid, self.house)
+            self._blockers = BlockerTable(self.on_grid, self.house, sides=self.sides)
         return self._blockers
 
-    def attack_squares(self, board, piece: Piece, flying: bool) -> frozenset[Pos]:
+    def attack_squares(self, board, piece: Piece, flying: bool) -> frozenset[XY]:
         """Squares touching an opposing player or planeswalker where this creature could stand:
         free ones, plus its own square when it already touches a target. Built as masks once per
-        (player, flying): the union of combat.attack_squares over the opposing targets."""
-        key = (piece.player, flying)
+        (side, flying): the union of combat.attack_squares over the opposing targets."""
+        side = side_of(piece.controller, self.sides)
+        key = (side, flying)
         if key not in self._attack:
             masks = board_masks(board)
             grid = masks.grid
-            if self._touching is None:  # squares touching each target (MT 5.03.a), by the target's player
-                self._touching = [(t.player, zone_mask(grid.width, grid.height, t.at, 1, "chebyshev"))
+            if self._touching is None:  # squares touching each target (MT 5.03.a), by the target's side
+                self._touching = [(side_of(t.controller, self.sides), zone_mask(grid.width, grid.height, t.at, 1,
+                                                                                "chebyshev"))
                                   for t in self.on_grid if t.kind in ("player", "planeswalker")]
-            touching = reduce(or_, (mask for player, mask in self._touching if player != piece.player), 0)
+            touching = reduce(or_, (mask for owner, mask in self._touching if owner != side), 0)
             touching &= grid.full if flying else masks.walkable
             self._attack[key] = (touching, grid.squares(touching & ~grid.mask_of(self.occupied)))
         touching, free = self._attack[key]
@@ -98,11 +102,13 @@ class _Scene:
 
 def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choice: str | None,
                 uncertain: Uncertain, house: HouseRules, bonus: ColourBonus | None = None,
-                stoppers: tuple[Piece, ...] | None = None) -> PieceOverlay:
+                stoppers: tuple[Piece, ...] | None = None, left: int | None = None,
+                start: XY | None = None) -> PieceOverlay:
     """`bonus` and `stoppers` (its blockers), when given, were computed for many pieces at once."""
     if bonus is None:
         bonus = colour_bonus(board, piece, chosen=choice, uncertain=uncertain, house=house)
-    moves = legal_moves(board, piece, dice, occupied=scene.occupied, uncertain=uncertain, house=house)
+    moves = legal_moves(board, piece, dice, left=left, start=start, occupied=scene.occupied, chosen_bonus=choice,
+                        uncertain=uncertain, house=house)
     if piece.kind == "player":
         return PieceOverlay(piece, frozenset(), moves, frozenset(), bonus, (), frozenset())
     zone = zone_of(board, piece, house)
@@ -111,59 +117,66 @@ def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choic
     if piece.kind != "creature":
         return PieceOverlay(piece, zone, moves, jumps, bonus, (), frozenset())
     if stoppers is None:
-        stoppers = scene.blockers.blockers_of(AttackerFacts(board, piece, choice, uncertain, house, bonus))
-    attack = scene.attack_squares(board, piece, crosses_obstacles(piece))
+        stoppers = scene.blockers.blockers_of(AttackerFacts(board, piece, choice, uncertain, house, bonus,
+                                                            sides=scene.sides))
+    attack = (frozenset() if attack_blocker(board, piece, house=house, bonus=bonus)
+              else scene.attack_squares(board, piece, crosses_obstacles(piece)))
     return PieceOverlay(piece, zone, moves, jumps, bonus, stoppers, attack)
 
 
 def overlays(board, pieces: Iterable[Piece], *, dice: Mapping[str, Collection[int]] | None = None,
-             bonus_choices: Mapping[tuple[int, int], str] | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
-             house: HouseRules = DEFAULT_HOUSE_RULES) -> dict[tuple[int, int], PieceOverlay]:
+             left: Mapping[Token, int] | None = None, starts: Mapping[Token, XY] | None = None,
+             bonus_choices: Mapping[Token, str] | None = None, sides: Sides | None = None,
+             uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> dict[Token, PieceOverlay]:
     """Overlays of every piece on the grid, by token (player, number).
 
-    `dice` maps a Piece.roll_key to its movement dice this turn (missing → no move);
-    `bonus_choices` maps a token to the colour chosen at upkeep (MT 2.02.c).
+    `dice` maps a Piece.roll_key to its movement dice this turn (missing → no move), or `left` maps a
+    token to the squares it has left this turn (what `companion.game.Game.movement_left` says; a token
+    missing there has no move) and `starts` to where its movement began; `bonus_choices` maps a token
+    to the colour chosen at upkeep (MT 2.02.c); `sides` maps controllers to teams.
     Players' pawns get moves and no zone (MT 4.08.a); pieces off the grid are skipped.
     """
     dice = dice or {}
-    bonus_choices = bonus_choices or {}
-    scene = _Scene(board, tuple(pieces), house)
+    bonus_choices, starts = bonus_choices or {}, starts or {}
+    scene = _Scene(board, tuple(pieces), house, sides)
     choices = [bonus_choices.get(p.token) for p in scene.on_grid]
     bonuses = [colour_bonus(board, p, chosen=c, uncertain=uncertain, house=house)
                for p, c in zip(scene.on_grid, choices)]
-    attackers = {i: AttackerFacts(board, p, choices[i], uncertain, house, bonuses[i])
+    attackers = {i: AttackerFacts(board, p, choices[i], uncertain, house, bonuses[i], sides=sides)
                  for i, p in enumerate(scene.on_grid) if p.kind == "creature"}
     stoppers = dict(zip(attackers, scene.blockers.blockers_of_each(list(attackers.values())))) if attackers else {}
     return {p.token: _overlay_of(board, p, scene, dice.get(p.roll_key, ()), choices[i], uncertain, house,
-                                 bonuses[i], stoppers.get(i)) for i, p in enumerate(scene.on_grid)}
+                                 bonuses[i], stoppers.get(i), None if left is None else left.get(p.token, 0),
+                                 starts.get(p.token)) for i, p in enumerate(scene.on_grid)}
 
 
 _last_scene: _Scene | None = None
 
 
-def _scene_for(board, pieces: tuple[Piece, ...], house: HouseRules) -> _Scene:
+def _scene_for(board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None) -> _Scene:
     """The scene of these exact piece objects; the last one is reused, since the app asks the
     overlays of many pieces of one unchanged game state in a row."""
     global _last_scene
     last = _last_scene
-    if last is not None and last.is_for(board, pieces, house):
+    if last is not None and last.is_for(board, pieces, house, sides):
         return last
-    _last_scene = scene = _Scene(board, pieces, house)
+    _last_scene = scene = _Scene(board, pieces, house, sides)
     return scene
 
 
-def overlay(board, piece: Piece, pieces: Iterable[Piece], *, dice: Collection[int] = (),
-            bonus_choice: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
-            house: HouseRules = DEFAULT_HOUSE_RULES) -> PieceOverlay | None:
+def overlay(board, piece: Piece, pieces: Iterable[Piece], *, dice: Collection[int] = (), left: int | None = None,
+            start: XY | None = None, bonus_choice: str | None = None, sides: Sides | None = None,
+            uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> PieceOverlay | None:
     """The overlay of one piece among `pieces` (its own entry, if any, is replaced by `piece`);
-    None when it is off the grid."""
+    None when it is off the grid. Its moves: with `left`, the squares it has left this turn from
+    where it stands (`start`: where its movement began), else the allowance of `dice`."""
     if piece.at is None:
         return None
     given = tuple(pieces)
-    scene = _scene_for(board, given, house)
+    scene = _scene_for(board, given, house, sides)
     if not scene.holds(piece):   # an edited piece: the scene of the pieces with it in its token's place
         everyone = tuple(piece if p.token == piece.token else p for p in given)
         if not any(map(is_, everyone, repeat(piece))):
             everyone += (piece,)
-        scene = _scene_for(board, everyone, house)
-    return _overlay_of(board, piece, scene, dice, bonus_choice, uncertain, house)
+        scene = _scene_for(board, everyone, house, sides)
+    return _overlay_of(board, piece, scene, dice, bonus_choice, uncertain, house, left=left, start=start)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from boards.model import XY
+
 KINDS = ("creature", "planeswalker", "player")
+Token = tuple[int, int]  # a token's identity: (player colour, number), MT 1.03.a, 2.05
 
 # Keywords with a grid erratum (MT 6.xx) or a colour bonus (MT 2.02.b), canonical English keys.
 LANDWALKS = {"plainswalk": "W", "islandwalk": "U", "swampwalk": "B", "mountainwalk": "R", "forestwalk": "G"}
@@ -22,11 +25,13 @@ KEYWORDS = frozenset({
 class Piece:
     """A token (player colour, number) and what it represents (MT 2.05).
 
-    `at` is None when the permanent is not on the grid (MT 5.01.b). Copies of
-    the same object share `object_key`, so they share one movement roll (MT 3.03).
+    `player` is the token's colour: its owner (MT 1.03.a). `controller` is who controls it now
+    (a stolen creature keeps its owner's token), its owner unless said. `at` is None when the
+    permanent is not on the grid (MT 5.01.b). Copies of the same object share `object_key`, so
+    they share one movement roll (MT 3.03). `kind` "player" is a player's pawn (MT 2.05).
     """
 
-    player: int                    # token colour 1..5, in the token palette's order
+    player: int                    # token colour 1..5, in the token palette's order: the owner
     number: int                    # token number
     kind: str = "creature"         # "creature" | "planeswalker" | "player" (the player's pawn)
     name: str = ""
@@ -37,8 +42,10 @@ class Piece:
     keywords: frozenset[str] = frozenset()
     tapped: bool = False
     summoning_sick: bool = False
-    at: tuple[int, int] | None = None
+    at: XY | None = None
     object_key: str | None = None
+    controller: int | None = None  # None when built: its owner
+    loyalty: int | None = None     # a planeswalker's loyalty, when the table tracks it (MT 3.09)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -48,9 +55,16 @@ class Piece:
             raise ValueError(f"unknown keywords {sorted(unknown)}; known: {sorted(KEYWORDS)}")
         object.__setattr__(self, "colours", frozenset(self.colours))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
+        if self.controller is None:
+            object.__setattr__(self, "controller", self.player)
 
     @property
-    def token(self) -> tuple[int, int]:
+    def owner(self) -> int:
+        """The token's colour is its owner's (MT 1.03.a)."""
+        return self.player
+
+    @property
+    def token(self) -> Token:
         return self.player, self.number
 
     @property
@@ -58,5 +72,5 @@ class Piece:
         """Identity for movement rolls: copies of one object roll once (MT 3.03, 3.04.a)."""
         return self.object_key or f"{self.player}:{self.number}"
 
-    def moved(self, at: tuple[int, int] | None) -> "Piece":
+    def moved(self, at: XY | None) -> "Piece":
         return replace(self, at=at)

@@ -20,9 +20,9 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
+from boards import XY
 from companion.app.widgets.board_image import BoardPicture
 
-Square = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ OVERLAY_STYLES: dict[str, OverlayStyle] = {
     "moves": OverlayStyle((0.1, 1.0, 0.35, 0.60), 0.22),   # where the piece may end its move (MT 3.04.b)
     "attack": OverlayStyle((1.0, 0.15, 0.1, 0.75), 0.36),  # squares to attack from (MT 5.03.a)
     "doubtful": OverlayStyle((1.0, 0.0, 1.0, 0.45), 0.10), # camera: colour to confirm (MT 2.02.e)
+    "entry": OverlayStyle((0.62, 0.2, 1.0, 0.9), 0.25),    # where a new token may enter (MT 4.09.c, 2.04.a)
 }
 RING_STYLES = {
     "blockers": (1.0, 0.45, 0.0, 1.0),   # pieces that may block the selected one (MT 5.04)
@@ -91,16 +92,16 @@ class BoardSurface(Widget):
             self._ring_group.add(group)
         self._atlas: tuple[tuple, Texture, dict] | None = None  # (token keys, texture, key -> uv quad)
         self._drawn_tokens: tuple | None = None
-        self.drawn: dict[str, frozenset[Square]] = {}  # squares of each layer/ring now on screen
+        self.drawn: dict[str, frozenset[XY]] = {}  # squares of each layer/ring now on screen
 
     # -- geometry ------------------------------------------------------
-    def square_origin(self, at: Square) -> tuple[float, float]:
+    def square_origin(self, at: XY) -> tuple[float, float]:
         """Bottom-left corner of square `at` in surface coordinates."""
         pic: BoardPicture = self.picture
         left, top, side, _ = pic.square_rect(at)
         return float(left), float(pic.image.shape[0] - top - side)
 
-    def square_at(self, x: float, y: float) -> Square | None:
+    def square_at(self, x: float, y: float) -> XY | None:
         """The square under a surface point, or None outside the grid."""
         pic: BoardPicture = self.picture
         if pic is None:
@@ -124,7 +125,7 @@ class BoardSurface(Widget):
             group.clear()
 
     # -- drawing -------------------------------------------------------
-    def _quads(self, squares: Iterable[Square], inset: float) -> np.ndarray:
+    def _quads(self, squares: Iterable[XY], inset: float) -> np.ndarray:
         pic: BoardPicture = self.picture
         side = pic.px_per_square
         pts = np.array(sorted(squares), dtype=np.float32).reshape(-1, 2)
@@ -135,7 +136,7 @@ class BoardSurface(Widget):
                             np.stack([left + size, bottom + size], 1), np.stack([left, bottom + size], 1)], 1)
         return corners
 
-    def _ring_quads(self, squares: Iterable[Square]) -> np.ndarray:
+    def _ring_quads(self, squares: Iterable[XY]) -> np.ndarray:
         """Four thin quads (a frame) inside each square, as an (4n, 4, 2) array."""
         side = self.picture.px_per_square
         width = max(2.0, side / 14)
@@ -146,7 +147,7 @@ class BoardSurface(Widget):
                  for l, b, r, t in bars]
         return np.concatenate(quads)
 
-    def draw_overlays(self, layers: dict[str, Iterable[Square]], rings: dict[str, Iterable[Square]]) -> None:
+    def draw_overlays(self, layers: dict[str, Iterable[XY]], rings: dict[str, Iterable[XY]]) -> None:
         """Show these overlays: filled layers (OVERLAY_STYLES) and rings around squares (RING_STYLES).
         A layer or ring whose squares did not change keeps its Mesh (nothing re-sent to the GPU)."""
         wanted = {name: frozenset(squares) for name, squares in {**layers, **rings}.items()}
@@ -193,7 +194,7 @@ class BoardSurface(Widget):
             self._atlas = (keys, bgr_texture(sheet), uv)
         return self._atlas[1], self._atlas[2]
 
-    def draw_tokens(self, tokens: Iterable[tuple[tuple, Square]], render_token) -> None:
+    def draw_tokens(self, tokens: Iterable[tuple[tuple, XY]], render_token) -> None:
         """Tokens (key, square) drawn with `render_token(key, diameter) -> BGRA`, all in one Mesh;
         nothing is rebuilt when no token moved or changed."""
         tokens = tuple(sorted(tokens))
@@ -276,10 +277,11 @@ class BoardView(StencilView):
         from kivy.graphics.transformation import Matrix
 
         factor = square_dp * dp(1) / self.surface.picture.px_per_square / self.scatter.scale
-        anchor = self.scatter.to_local(*self.to_widget(*window_pos, relative=False))
+        # the scale is applied in the scatter's parent space (pre-multiplied): the anchor is a point there
+        anchor = self.to_widget(*window_pos, relative=False)
         self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=anchor)
 
-    def window_point_of(self, at: Square) -> tuple[float, float]:
+    def window_point_of(self, at: XY) -> tuple[float, float]:
         """Window coordinates of the centre of square `at` (used by tests to tap a token)."""
         x, y = self.surface.square_origin(at)
         half = self.surface.picture.px_per_square / 2
@@ -296,9 +298,8 @@ class BoardView(StencilView):
             if new_scale != self.scatter.scale:
                 from kivy.graphics.transformation import Matrix
 
-                anchor = self.scatter.to_local(*self.to_widget(*touch.pos, relative=False))
                 self.scatter.apply_transform(Matrix().scale(new_scale / self.scatter.scale,
-                                                            new_scale / self.scatter.scale, 1), anchor=anchor)
+                                                            new_scale / self.scatter.scale, 1), anchor=touch.pos)
             return True
         touch.ud.setdefault("board_tap_start", touch.pos)
         return super().on_touch_down(touch)
@@ -318,5 +319,5 @@ class BoardView(StencilView):
                     return True
         return handled
 
-    def on_square_tap(self, square: Square) -> None:
+    def on_square_tap(self, square: XY) -> None:
         """Default handler: screens bind to this event."""

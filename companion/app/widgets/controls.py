@@ -129,3 +129,20 @@ class NumberPad(ModalView):
         self.dismiss(animation=False)
         if agreed and self.typed.lstrip("+−"):
             self.on_enter(self.typed)
+
+
+class TextPopup(ModalView):
+    """Type a short name (the system keyboard opens): `on_enter(text)` gets it."""
+
+    title = StringProperty("")
+    hint = StringProperty("")
+    ok = StringProperty("OK")
+    cancel = StringProperty("")
+
+    def on_enter(self, text: str) -> None:
+        """Replaced by the caller."""
+
+    def answer(self, agreed: bool) -> None:
+        self.dismiss(animation=False)
+        if agreed and self.ids.text.text.strip():
+            self.on_enter(self.ids.text.text.strip())

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from boards import XY, square_label
 from boards.model import Square
 from companion.app.words import colour_words, token_text
-from companion.game import Game, GameState
+from companion.game import Entry, Game, GameState
 from companion.i18n import translate
-from companion.rules import PieceOverlay, overlay, why_cannot_move
+from companion.rules import PieceOverlay, movement_blocker, overlay
 
 Token = tuple[int, int]
 
@@ -44,13 +44,46 @@ def piece_overlay(state: GameState, token: Token | None) -> Overlay:
 
 def _compute_overlay(state: GameState, piece) -> Overlay:
     roll = state.movement_rolls.get(piece.roll_key)
-    rules = overlay(state.board, piece, state.pieces.values(), dice=roll["results"] if roll else (),
-                    bonus_choice=state.bonus_choices.get(piece.token), house=state.house)
+    rules = overlay(state.board, piece, state.pieces.values(), left=state.movement_left(piece.token) or 0,
+                    start=state.movement_start(piece.token), bonus_choice=state.bonus_choices.get(piece.token),
+                    sides=state.sides, uncertain=state.uncertain, house=state.house)
     if rules is None:  # off the grid: nothing to draw
         return NO_OVERLAY
     moves = rules.moves | rules.jump_targets if roll or rules.jump_targets else frozenset()
     return Overlay(rules, layers={"zone": rules.zone, "moves": moves, "attack": rules.attack_squares},
                    rings={"blockers": frozenset(b.at for b in rules.blockers), "selected": frozenset({piece.at})})
+
+
+def entry_overlay(game: Game, token: Token | None) -> Overlay:
+    """While a token off the grid is being placed: where it may enter, drawn as the "entry" layer — a
+    pawn's free start squares (MT 2.04.a; anywhere free once none is left), a creature's or a
+    planeswalker's legal squares as a spell cast (MT 4.09.c, 4.10.b: `Game.entry_squares`)."""
+    state = game.state
+    piece = state.pieces.get(tuple(token)) if token is not None else None
+    if piece is None or piece.at is not None:
+        return NO_OVERLAY
+    occupied = {p.at for p in state.pieces.values() if p.at is not None}
+    if piece.kind == "player":
+        board = state.board
+        squares = frozenset(at for at in board.starts if at not in occupied) or frozenset(
+            at for at in board.positions() if board.walkable(at) and at not in occupied)
+    else:
+        squares = game.entry_squares(piece, Entry("cast")).squares
+    return Overlay(None, layers={"entry": frozenset(squares)}, rings={})
+
+
+def movement_line(game: Game, token: Token | None, lang: str) -> str:
+    """The movement left this turn for the selected piece, in big on the side panel (MT 3.04.a): what
+    the engine says is left of its roll after its moves so far."""
+    state = game.state
+    piece = state.pieces.get(tuple(token)) if token is not None else None
+    if piece is None or piece.at is None:
+        return ""
+    left = game.movement_left(piece.token)
+    if left is None:
+        return translate(lang, "board.not_rolled")
+    roll = game.movement_roll(piece.token)
+    return translate(lang, "board.left", left=left, total=roll["total"] if roll else left)
 
 
 def tokens_on_board(state: GameState) -> list[tuple[int, int, XY]]:
@@ -83,13 +116,13 @@ def describe_piece(game: Game, token: Token, lang: str) -> str:
     if piece.kind != "player":
         lines.append(t("piece.zone", count=len(rules.zone)))
     roll = game.movement_roll(token)
-    allowance = game.movement_allowance(token)
+    allowance = game.movement_left(token)  # what is left this turn (MT 3.04.a)
     if roll is None:
         lines.append(t("piece.no_roll"))
     elif allowance == 0:
-        reason = why_cannot_move(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
-                                 house=state.house) or "0"
-        lines.append(t("piece.cannot_move", reason=reason))
+        blocker = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
+                                   uncertain=state.uncertain, house=state.house)
+        lines.append(t("piece.cannot_move", reason=blocker.text(lang) if blocker else "0"))
     else:
         dice = " + ".join(str(r) for r in roll["results"])
         lines.append(t("piece.moves", count=len(rules.moves), dice=dice, allowance=allowance))

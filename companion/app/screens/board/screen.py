@@ -18,6 +18,7 @@ from companion.app.widgets.board_view import BoardView
 from companion.app.widgets.controls import BigButton
 from companion.app.widgets.token_art import screen_token
 from companion.app.words import turn_text
+from companion.game import Entry
 
 load_kv_beside(__file__)
 
@@ -30,6 +31,7 @@ def _draw_token(key, diameter: int):
 class BoardScreen(Screen):
     info = StringProperty("")
     turn = StringProperty("")
+    movement = StringProperty("")   # the movement left this turn for the selected piece
     board_view: BoardView = ObjectProperty(None)
 
     def on_kv_post(self, *_):
@@ -63,7 +65,9 @@ class BoardScreen(Screen):
         state = app.game.state
         token = app.selected if app.selected is not None and tuple(app.selected) in state.pieces else None
         overlay = presenter.piece_overlay(state, token)
-        self.board_view.surface.draw_overlays(overlay.layers, overlay.rings)
+        entry = presenter.entry_overlay(app.game, token)  # a token off the grid: where it may enter
+        self.board_view.surface.draw_overlays({**overlay.layers, **entry.layers}, overlay.rings)
+        self.movement = presenter.movement_line(app.game, token, app.lang)
         self.info = presenter.describe_piece(app.game, token, app.lang) if token else self._square_info
         self._offer_bonus_choice(token)
 
@@ -90,7 +94,13 @@ class BoardScreen(Screen):
             app.selected = None if app.selected == piece.token else piece.token
             return
         if app.selected is not None and presenter.may_move_to(state, app.selected, at):
-            app.play("move_piece", tuple(app.selected), tuple(at))
+            chosen = state.pieces[tuple(app.selected)]
+            if chosen.at is not None:
+                app.play("move_piece", chosen.token, tuple(at))
+            elif chosen.kind == "player":  # a pawn the table places (no start square was left for it)
+                app.play("place_pawn", chosen.player, tuple(at))
+            else:  # a new token enters as a creature spell (MT 4.09.c)
+                app.play("place_piece", chosen.token, tuple(at), entry=Entry("cast"))
             return
         app.selected = None
         self._square_info = presenter.describe_square(state, at, app.lang)

@@ -8,7 +8,7 @@ from companion.game import Game
 from companion.i18n import translate
 
 _TIME = re.compile(r"^\d\d:\d\d ")
-UNDO_LABEL_CHARS = 34  # the Undo button names the action in one short line
+UNDO_LABEL_CHARS = 60  # the Undo button names the action in two short lines
 
 
 def history_lines(game: Game | None, lang: str) -> list[str]:

@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from boards import Board, library_boards, load_board
-from companion.game import EventDeckList, GameError, GameSetup, PlayerSetup, prebuilt_event_deck
+from companion.game import EventDeckList, GameError, GameSetup, PlayerSetup, board_warnings, prebuilt_event_deck
 from companion.i18n import translate
 from companion.rules import HouseRules
 
@@ -43,6 +43,11 @@ def board_choices() -> list[str]:
     return [*library_boards(), *BOARD_CHOICES_EXTRA]
 
 
+def board_label(choice: str, lang: str) -> str:
+    """A bundled board by its name; a generated or scanned one in words."""
+    return translate(lang, f"newgame.{choice}") if choice in BOARD_CHOICES_EXTRA else choice
+
+
 def board_from_choice(choice: str, players: int) -> Board:
     """A bundled board by name, or a freshly generated fair one of the recommended size (MT 1.02.a)."""
     boards = library_boards()
@@ -53,7 +58,7 @@ def board_from_choice(choice: str, players: int) -> Board:
 
         width, height = (20, 12) if players <= 2 else (40, 25)
         return generate_board(width, height, max(players, 2), seed=secrets.randbits(32))
-    raise GameError(f"unknown board {choice!r}; choose one of {', '.join(boards)} or 'generated'")
+    raise GameError("game.error.unknown_board", board=str(choice)[:60], boards=[*boards, "generated"])
 
 
 def game_setup(choices: NewGameChoices) -> GameSetup:
@@ -74,6 +79,16 @@ def game_setup(choices: NewGameChoices) -> GameSetup:
                      horde_difficulty=choices.horde_difficulty, house_rules=choices.house_rules,
                      starting_player=choices.starting_player,
                      doubtful_squares=tuple(choices.doubtful_squares) if scanned else (), **life)
+
+
+def setup_warnings(choice: str, scanned: Board | None, names: list[str], lang: str) -> str:
+    """What the table should know about the chosen board for these players before starting (from the
+    engine: a board under 20×12, MT 2.01; fewer start squares than players, MT 2.04.a — the table
+    then places the extra pawns). A generated board is made for the players: nothing to say."""
+    if choice == "generated" or (choice == "scanned" and scanned is None) or len(names) < 1:
+        return ""
+    board = scanned if choice == "scanned" else board_from_choice(choice, len(names))
+    return "\n".join(message.text(lang) for message in board_warnings(board, names))
 
 
 def deck_name(deck: EventDeckList, lang: str) -> str:

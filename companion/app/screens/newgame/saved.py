@@ -1,11 +1,12 @@
 """The saved games of the data folder as the Game screen lists them: when, who, where, which turn,
-and whether it can be continued. Pure (no kivy)."""
+and whether it can be continued (`companion.game.list_games`: status and summary). Pure (no kivy)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
-from companion.game import list_games
+from companion.game import SavedGame, list_games
 from companion.game.store import delete_game as store_delete_game
 from companion.i18n import translate
 
@@ -19,16 +20,44 @@ class SavedRow:
     current: bool
 
 
+def _when(moment: datetime, lang: str) -> str:
+    return moment.strftime("%d/%m/%Y %H:%M") if lang == "fr" else moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _state_words(game: SavedGame, lang: str) -> str:
+    """What the table should know before opening it: damaged, read-only, or open in another app."""
+    if game.status == "damaged":
+        return translate(lang, "saves.damaged_restorable" if game.restorable else "saves.damaged")
+    if game.status in ("read-only", "locked"):
+        return translate(lang, f"saves.{game.status.replace('-', '_')}")
+    return ""
+
+
+def row(game: SavedGame, current: Path | None, lang: str) -> SavedRow:
+    """One line of the list: '[b]when[/b] · Anna, Bruno · duel-20x12 (20×12) · turn 5', then its state."""
+    summary = game.summary
+    is_current = game.open_here or (current is not None and Path(game.path) == Path(current))
+    when = _when(summary.updated or game.updated if summary else game.updated, lang)
+    if summary is None:
+        text = translate(lang, "saves.row_unreadable", when=when)
+    else:
+        turn = (translate(lang, "saves.over") if summary.over else
+                translate(lang, "saves.turn", turn=summary.turn) if summary.turn else translate(lang, "saves.pregame"))
+        width, height = summary.board_size
+        text = translate(lang, "saves.row", when=when, players=", ".join(name for name, _ in summary.players),
+                         board=summary.board, size=f"{width}×{height}", turn=turn,
+                         variant=translate(lang, f"variants.{summary.format}"))
+    state = _state_words(game, lang)
+    openable = not is_current and (game.status in ("ok", "read-only") or game.status == "damaged" and game.restorable)
+    label = (translate(lang, "saves.playing") if is_current else
+             translate(lang, "saves.look") if game.status == "read-only" else translate(lang, "saves.continue"))
+    return SavedRow(Path(game.path), f"{text}\n[color=ffb040]{state}[/color]" if state else text, label, openable,
+                    is_current)
+
+
 def saved_games(folder: Path, current: Path | None, lang: str) -> list[SavedRow]:
-    """One row per saved game, most recently played first."""
-    rows = []
-    for game in list_games(folder):
-        is_current = current is not None and Path(game.path) == Path(current)
-        when = game.updated.strftime("%d/%m/%Y %H:%M") if lang == "fr" else game.updated.strftime("%Y-%m-%d %H:%M")
-        text = translate(lang, "saves.row", when=when, name=Path(game.path).stem)
-        label = translate(lang, "saves.playing") if is_current else translate(lang, "saves.continue")
-        rows.append(SavedRow(Path(game.path), text, label, True, is_current))
-    return rows
+    """One row per saved game, most recently played first (replays each game: call off the UI thread)."""
+    return [row(game, current, lang) for game in list_games(folder)]
 
 
 def delete_game(path: Path) -> None:

@@ -7,10 +7,13 @@ the app starts it — over a game in progress, after asking (that game stays sav
 """
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
@@ -28,6 +31,7 @@ from companion.game import SaveError, load_event_deck, minimum_deck_size, prebui
 from companion.rules import HouseRules
 
 load_kv_beside(__file__)
+log = logging.getLogger(__name__)
 
 DOUBTS_LISTED = 12  # a scanned board's doubtful squares named on the form (the camera screen lists all)
 SEATS_SHOWN_AT_START = 2
@@ -56,7 +60,8 @@ class SavedGameRow(BoxLayout):
 
 class NewGameScreen(Screen):
     mode = OptionProperty("form", options=("form", "saved"))
-    board_names = ListProperty([])
+    board_labels = ListProperty([])     # the boards offered, as the table reads them
+    board_label = StringProperty("")
     variant = StringProperty("free_for_all")
     horde_difficulty = StringProperty("beginner")
     movement_die = StringProperty("D12")
@@ -80,6 +85,7 @@ class NewGameScreen(Screen):
     starting_player_choices = ListProperty([])
     saved_count = NumericProperty(0)
     saved_note = StringProperty("")
+    busy = BooleanProperty(False)                 # the saved games are being read (the autopilot waits)
 
     def on_kv_post(self, *_):
         app = App.get_running_app()
@@ -88,15 +94,17 @@ class NewGameScreen(Screen):
         for part in self._parts.values():
             self.remove_widget(part)
         self.ids.body.add_widget(self._parts["form"])
-        self.board_names = presenter.board_choices()
-        self.board_choice = self.board_names[0] if self.board_names else ""
+        self._boards = presenter.board_choices()
+        self.board_choice = self._boards[0] if self._boards else ""
         self.house_base = HouseRules()
         self.event_deck = prebuilt_event_deck()
-        app.bind(lang=lambda *_: self._reword(), revision=lambda *_: self.list_saved())
+        self._listing = 0
+        app.bind(lang=lambda *_: self._reword())
         rows = self.ids.players
         for index in range(MAX_PLAYERS):
             row = PlayerRow(seat=index + 1, colour=index + 1, enabled=index < SEATS_SHOWN_AT_START)
             row.bind(enabled=lambda *_: self.check_deck())
+            row.ids.name.bind(text=lambda *_: self.check_setup())
             rows.add_widget(row)
         self.bind(events=lambda *_: self.check_deck(), variant=lambda *_: self.check_deck())
         self._reword()
@@ -109,7 +117,8 @@ class NewGameScreen(Screen):
         body = self.ids.body
         body.clear_widgets()
         body.add_widget(self._parts[self.mode])
-        self.list_saved()
+        if self.mode == "saved":
+            self.list_saved()
 
     def find_widget(self, path: str):
         """'player-3.name': a widget of a player row; 'saved-0.open': of the first saved game listed
@@ -134,14 +143,37 @@ class NewGameScreen(Screen):
     def rows(self) -> list[PlayerRow]:
         return sorted(self.ids.players.children, key=lambda r: r.seat)
 
+    def on_board_choice(self, *_):
+        self.board_label = presenter.board_label(self.board_choice, App.get_running_app().lang)
+        self.check_setup()
+
+    def check_setup(self) -> None:
+        """The board's warnings for the seats playing (a small board, fewer start squares than players)."""
+        app = App.get_running_app()
+        if not hasattr(self, "_boards"):
+            return
+        names = [row.ids.name.text.strip() or app.t("newgame.default_name", n=row.seat) for row in self.rows()
+                 if row.enabled]
+        scanned = self.scanned.board if self.scanned else None
+        self.setup_warning = presenter.setup_warnings(self.board_choice, scanned, names, app.lang)
+
+    def pick_board(self, label: str) -> None:
+        app = App.get_running_app()
+        chosen = next((b for b in self._boards if presenter.board_label(b, app.lang) == label), None)
+        if chosen is not None:
+            self.board_choice = chosen
+
     def _reword(self) -> None:
         app = App.get_running_app()
+        self.board_labels = [presenter.board_label(b, app.lang) for b in self._boards]
+        self.on_board_choice()
         self.colour_names = [colour_name(n, app.lang) for n in range(1, MAX_PLAYERS + 1)]
         for row in self.ids.players.children:
             row.colour_names = self.colour_names
         self._describe_deck()
         self.offer_starting_players()
-        self.list_saved()
+        if self.manager is not None and self.manager.current == self.name:
+            self.list_saved()
 
     def on_planechase(self, *_):
         for row in self.ids.players.children:
@@ -176,7 +208,9 @@ class NewGameScreen(Screen):
         self.starting_player_label = next(k for k, v in self._starters.items() if v == self.starting_player)
 
     def pick_starting_player(self, label: str) -> None:
-        if label in getattr(self, "_starters", {}):
+        if label not in getattr(self, "_starters", {}):
+            self.offer_starting_players()  # names typed since the list was made
+        if label in self._starters:
             self.starting_player = self._starters[label]
             self.starting_player_label = label
 
@@ -196,6 +230,7 @@ class NewGameScreen(Screen):
         self.scan_text = app.t("newgame.scanned_ok", width=board.width, height=board.height, count=len(doubts),
                                squares=listed or "–")
         self.board_choice = "scanned"
+        self.check_setup()
 
     # -- event deck (MT 7.02.a) ----------------------------------------
     def load_events(self) -> None:
@@ -225,6 +260,7 @@ class NewGameScreen(Screen):
         self.deck_warning = (app.t("newgame.deck_too_small", count=have, players=players, needed=needed)
                              if self.events and have < needed else "")
         self.offer_starting_players()
+        self.check_setup()
 
     def play_without_events(self) -> None:
         self.events = False
@@ -283,25 +319,45 @@ class NewGameScreen(Screen):
         try:
             setup = presenter.game_setup(choices)
         except ValueError as exc:
-            app.say(str(exc))
+            app.say(refusal(exc, app.lang))
             return
         app.start_game(setup)
 
     # -- saved games -------------------------------------------------------
     def list_saved(self) -> None:
-        """Every saved game of the data folder, newest first, the one being played marked."""
+        """Every saved game of the data folder, newest first, the one being played marked. Listing
+        replays each game: it runs off the UI thread, and the list fills in when done."""
         app = App.get_running_app()
         if not hasattr(app, "prefs"):
             return
         current = app.game.store.path if app.game is not None and app.game.store is not None else None
-        listing = saved.saved_games(app.save_dir, current, app.lang)
-        self.saved_count = len(listing)
-        self.saved_note = "" if listing else app.t("saves.none")
+        self._listing += 1
+        ticket, folder, lang = self._listing, app.save_dir, app.lang
+        self.busy = True
+        self.saved_note = app.t("saves.loading")
+
+        def work() -> None:
+            try:
+                rows = saved.saved_games(folder, current, lang)
+            except Exception:  # never for one bad file (list_games); a folder gone: an empty list, logged
+                log.exception("listing %s", folder)
+                rows = []
+            Clock.schedule_once(lambda dt: self._show_saved(ticket, rows))
+
+        threading.Thread(target=work, name="saved-games", daemon=True).start()
+
+    def _show_saved(self, ticket: int, rows) -> None:
+        if ticket != self._listing:
+            return  # a newer listing is on its way
+        app = App.get_running_app()
+        self.saved_count = len(rows)
+        self.saved_note = "" if rows else app.t("saves.none")
         box = self.ids.saved_list
         box.clear_widgets()
-        for row in listing:
+        for row in rows:
             box.add_widget(SavedGameRow(text=row.text, path=row.path, open_label=row.open_label,
                                         openable=row.openable, current=row.current, screen=self))
+        self.busy = False
 
     def open_saved(self, path: Path) -> None:
         App.get_running_app().open_game(path)

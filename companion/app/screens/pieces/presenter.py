@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from companion.app.words import token_text
-from companion.game import GameState
+from companion.game import PAWN_NUMBER, GameState
 from companion.i18n import translate
 from companion.rules import KEYWORDS
 
@@ -29,6 +29,7 @@ def token_list(state: GameState, lang: str) -> list[tuple[Token, str]]:
 
 
 def next_number(state: GameState, player: int) -> int:
-    """The smallest token number of `player` not in play (a number left by a piece is free again, MT 5.02.d)."""
-    used = {number for owner, number in state.pieces if owner == player}
-    return next(n for n in range(1, len(used) + 2) if n not in used)
+    """The smallest token number of `player` for a permanent not in play: 1 is the player's pawn
+    (MT 2.05), and a number left by a piece is free again (MT 5.02.d)."""
+    used = {number for owner, number in state.pieces if owner == player} | {PAWN_NUMBER}
+    return next(n for n in range(PAWN_NUMBER + 1, len(used) + 2) if n not in used)

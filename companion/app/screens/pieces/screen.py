@@ -19,6 +19,7 @@ from companion.app.screens.pieces import presenter
 from companion.app.widgets import controls  # noqa: F401
 from companion.app.widgets.controls import BigToggle
 from companion.app.words import player_rgba, token_text
+from companion.game import PAWN_NUMBER
 from companion.rules import Piece
 
 load_kv_beside(__file__)
@@ -103,8 +104,18 @@ class PiecesScreen(Screen):
         popup.open()
 
     def add_token(self, owner: int, kind: str) -> None:
+        """A creature or planeswalker: a new token off the grid, to place on the board. A pawn: each
+        player has one (token 1, MT 2.05): it is chosen, to place where it has no square yet."""
         app = App.get_running_app()
-        token = (owner, presenter.next_number(app.game.state, owner))
+        state = app.game.state
+        if kind == "player":
+            pawn = state.pawn(owner)
+            if pawn is None and app.play("add_piece", Piece(owner, PAWN_NUMBER, kind="player")) is None:
+                return
+            app.selected = (owner, PAWN_NUMBER)
+            app.show("board")
+            return
+        token = (owner, presenter.next_number(state, owner))
         if app.play("add_piece", Piece(*token, kind=kind)) is not None:
             app.selected = token
             app.show("board")
@@ -142,7 +153,7 @@ class NewTokenPopup(ModalView):
     owner = NumericProperty(0)
     kind = StringProperty("creature")
 
-    def on_open(self) -> None:
+    def on_kv_post(self, *_):
         row = self.ids.owners
         row.clear_widgets()
         for player, name, rgba in self.owners:

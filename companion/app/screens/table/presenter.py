@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from companion.app.words import player_rgba
-from companion.game import PREGAME, Game, GameState
+from companion.game import PREGAME, Game, GameState, commander_key
 from companion.i18n import translate
 
 ROTATIONS = (0, 90, 180, 270)
@@ -17,14 +17,17 @@ RECENT_CHANGE_S = 8.0  # a life change is shown beside the total this long after
 
 @dataclass(frozen=True)
 class CommanderSource:
-    """An opponent whose commander may deal damage to a player, and how much it has dealt."""
+    """An opponent's commander (or one of their partners, counted apart) that may deal damage to a
+    player, and how much it has dealt."""
 
     player: int
     name: str
     damage: int
+    partner: str = ""        # the partner's name; "" for the player's commander
 
     def label(self, lang: str) -> str:
-        return translate(lang, "table.commander_source", name=self.name, damage=self.damage)
+        key = "table.partner_source" if self.partner else "table.commander_source"
+        return translate(lang, key, name=self.name, damage=self.damage)
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ class PanelView:
     hand: str
     sources: tuple[CommanderSource, ...]   # opponents in the game, or who already dealt damage
     default_source: int | None             # the active player's commander: who attacks now
-    elimination: str          # the game proposes that this player leaves: why ("" = no)
+    elimination: str          # the game proposes that this player leaves: why, worded ("" = no)
 
 
 @dataclass(frozen=True)
@@ -52,46 +55,51 @@ class CityView:
     start: int
     wave: str
     result: str
+    boss: str          # the boss on the battlefield ("" when none): the table says when it leaves (HO 202.2)
 
 
-def panels(game: Game, lang: str) -> list[PanelView]:
+def panels(game: Game, lang: str, partners: dict[int, set[str]] | None = None) -> list[PanelView]:
+    """One view per seat. `partners`: the partner commanders the table named for each player (their
+    damage is counted apart, CR 702.124); those already dealt damage are known from the game."""
     state = game.state
     active = set(state.turn.active)
     pregame = state.turn.phase == PREGAME
-    losing = set(game.losing_players()) if not state.over else set()
+    proposed = {e.player: e for e in game.eliminations()} if not state.over else {}
+    known = known_partners(state, partners or {})
     views = []
     for player in state.players:
         opponents = [p for p in state.players if p.id != player.id and not _allies(state, p, player)]
-        sources = tuple(CommanderSource(p.id, p.name, player.commander_damage.get(p.id, 0)) for p in opponents
-                        if not p.left or player.commander_damage.get(p.id))
-        live = [s.player for s in sources if not state.player(s.player).left]
+        sources = tuple(CommanderSource(p.id, name, player.commander_damage.get(commander_key(p.id, partner), 0),
+                                        partner)
+                        for p in opponents for partner, name in [("", p.name)] + [(n, n) for n in sorted(known[p.id])]
+                        if not p.left or player.commander_damage.get(commander_key(p.id, partner)))
+        live = [s.player for s in sources if not state.player(s.player).left and not s.partner]
         default = next((s for s in live if s in active), live[0] if live else None)
+        out = proposed.get(player.id)
         views.append(PanelView(
             player=player.id, name=player.name, rgba=player_rgba(player.id),
             life="" if state.horde else str(player.life), poison=player.poison,
             active=player.id in active, left=player.left, pregame=pregame and not player.left, kept=player.kept,
             hand=translate(lang, "table.hand", n=game.hand_size(player.id)) if pregame else "",
             sources=sources if not player.left else (), default_source=default,
-            elimination=elimination_reason(state, player.id, lang) if player.id in losing else ""))
+            elimination=" · ".join(reason.text(lang) for reason in out.reasons) if out else ""))
     return views
+
+
+def known_partners(state: GameState, named: dict[int, set[str]]) -> dict[int, set[str]]:
+    """Each player's partner commanders: those the table named, and those the game has damage from."""
+    known = {p.id: set(named.get(p.id, ())) for p in state.players}
+    for player in state.players:
+        for key in player.commander_damage:
+            source, _, partner = key.partition(":")
+            if partner and int(source) in known:
+                known[int(source)].add(partner)
+    return known
 
 
 def _allies(state: GameState, a, b) -> bool:
     """Horde: every player is on the same side; Two-Headed Giant: teammates are no opponents."""
     return state.horde is not None or (state.format == "two_headed_giant" and a.team == b.team)
-
-
-def elimination_reason(state: GameState, player_id: int, lang: str) -> str:
-    """Why the game proposes that a player leaves: life ≤ 0 (BR), 10 poison, 21 damage from one commander."""
-    player = state.player(player_id)
-    if player.life <= 0:
-        return translate(lang, "table.out_life", life=player.life)
-    if player.poison >= 10:
-        return translate(lang, "table.out_poison", poison=player.poison)
-    worst = max(player.commander_damage.items(), key=lambda item: item[1], default=None)
-    if worst and worst[1] >= 21:
-        return translate(lang, "table.out_commander", damage=worst[1], name=state.names.get(worst[0], "?"))
-    return translate(lang, "table.out_other")
 
 
 def city(state: GameState, lang: str) -> CityView | None:
@@ -101,8 +109,9 @@ def city(state: GameState, lang: str) -> CityView | None:
     wave = translate(lang, "horde.wave", wave=horde.wave, total=horde.wave_total,
                      level=translate(lang, f"horde.level_{horde.level}") if horde.level else "–",
                      cards=len(horde.library))
+    boss = horde.boss if horde.boss_on_battlefield and not horde.result else ""
     return CityView(horde.city_life, horde.city_start, wave,
-                    translate(lang, f"horde.result_{horde.result}") if horde.result else "")
+                    translate(lang, f"horde.result_{horde.result}") if horde.result else "", boss)
 
 
 def horde_draw_due(game: Game) -> bool:
@@ -113,7 +122,7 @@ def horde_draw_due(game: Game) -> bool:
     for entry in reversed(game.history_entries()):
         if entry.action.kind == "horde_draw":
             return False
-        if "turn" in entry.summary:
+        if any(m.key in ("game.history.turn", "game.history.turn_horde") for m in entry.messages):
             return True
     return True
 
@@ -157,9 +166,12 @@ def plane_text(state: GameState, lang: str) -> str:
 
 # -- where the panels sit ------------------------------------------------------------------------
 
-def grid_shape(count: int) -> list[int]:
+def grid_shape(count: int, city: bool = False) -> list[int]:
     """Panels per row, far row first: one row up to 3 seats, then two rows (the far one fuller).
-    Cells stay close to square, so a panel reads as well turned 90° as upright."""
+    Cells stay close to square, so a panel reads as well turned 90° as upright. With the Horde's
+    City (HO 300.3), the City has the first row to itself and the players (1 to 4) share the other."""
+    if city:
+        return [1, count]
     if count <= 3:
         return [count]
     far = math.ceil(count / 2)

@@ -13,7 +13,8 @@ import time
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
@@ -23,12 +24,13 @@ from companion.app.kv import load_kv_beside
 from companion.app.screens.table import presenter
 from companion.app.screens.table.presenter import RecentChange
 from companion.app.widgets import controls  # noqa: F401
-from companion.app.widgets.controls import ConfirmPopup, NumberPad
+from companion.app.widgets.controls import ConfirmPopup, NumberPad, TextPopup
 from companion.app.words import turn_text
 
 load_kv_beside(__file__)
 
 GAP = dp(8)
+CITY_ROW = 0.56  # Horde: the City's share of the height (its life is the big number)
 
 
 class PlayerPanel(BoxLayout):
@@ -46,9 +48,10 @@ class PlayerPanel(BoxLayout):
     kept = BooleanProperty(False)
     hand = StringProperty("")
     horde = BooleanProperty(False)           # Horde: no life of one's own, no commander damage
-    sources = ListProperty([])               # labels of the opponents whose commander may deal damage
-    source_ids = DictProperty({})            # label -> player id
-    source = NumericProperty(0)              # the opponent picked (0: none)
+    sources = ListProperty([])               # labels of the commanders that may deal damage (partners apart),
+    # then one "partner of …" entry per opponent to name a partner
+    source_ids = DictProperty({})            # label -> (player id, partner name) or (player id, None): name one
+    source = ObjectProperty(None, allownone=True)  # the commander picked: (player id, partner name "" or a name)
     source_label = StringProperty("")
     elimination = StringProperty("")         # why the game proposes that this player leaves
 
@@ -57,9 +60,15 @@ class PlayerPanel(BoxLayout):
         self.remove_widget(self.ids.life if self.horde else self.ids.horde_filler)
 
     def pick_source(self, label: str) -> None:
-        if label in self.source_ids:
-            self.source = self.source_ids[label]
-            self.source_label = label
+        if label not in self.source_ids:
+            return
+        player, partner = self.source_ids[label]
+        if partner is None:  # "partner of …": the table names the partner first
+            App.get_running_app().screen("table").name_partner(self.player_id, player)
+            self.ids.source.text = self.source_label
+            return
+        self.source = (player, partner)
+        self.source_label = label
 
 
 class CityPanel(BoxLayout):
@@ -71,6 +80,7 @@ class CityPanel(BoxLayout):
     wave = StringProperty("")
     result = StringProperty("")
     draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
+    boss = StringProperty("")                # the boss on the battlefield: its leaving is a button (HO 202.2)
 
 
 class SeatFrame(Widget):
@@ -106,6 +116,7 @@ class SeatGrid(Widget):
     turned as upright."""
 
     frames = ListProperty([])
+    city = BooleanProperty(False)   # the first frame is the Horde's City: a row of its own
 
     def on_frames(self, *_):
         self.clear_widgets()
@@ -122,16 +133,18 @@ class SeatGrid(Widget):
     def _layout(self) -> None:
         if not self.frames:
             return
-        rows = presenter.grid_shape(len(self.frames))
-        row_height = (self.height - GAP * (len(rows) - 1)) / len(rows)
+        rows = presenter.grid_shape(len(self.frames) - self.city, self.city)
+        free = self.height - GAP * (len(rows) - 1)
+        heights = [free * CITY_ROW, free * (1 - CITY_ROW)] if self.city else [free / len(rows)] * len(rows)
         frames = iter(self.frames)
-        for index, count in enumerate(rows):
+        top = self.top
+        for row_height, count in zip(heights, rows):
             width = (self.width - GAP * (count - 1)) / count
-            top = self.top - index * (row_height + GAP)
             for column in range(count):
                 frame = next(frames)
                 frame.size = (width, row_height)
                 frame.pos = (self.x + column * (width + GAP), top - row_height)
+            top -= row_height + GAP
 
 
 class TableScreen(Screen):
@@ -152,6 +165,7 @@ class TableScreen(Screen):
         self._frames: dict[int, SeatFrame] = {}
         self._city: CityPanel | None = None
         self._recent: dict[int, RecentChange] = {}
+        self._partners: dict[int, set[str]] = {}  # partner commanders named at this table (damage apart)
         self._turn_seen = None
         self._fade = None
         self.refresh()
@@ -160,16 +174,18 @@ class TableScreen(Screen):
         self.refresh()
 
     def find_widget(self, path: str):
-        """'seat-2.leave': a widget of player 2's panel; 'city.plus_1' of the City's (driven by the
+        """'seat-2.leave': a widget of player 2's panel; 'city.life.plus_1' of the City's (driven by the
         autopilot like a tap)."""
-        head, _, rest = path.partition(".")
-        panel = self._city if head == "city" else self._panels[int(head.split("-")[1])]
-        return panel.ids[rest] if rest else panel
+        head, *rest = path.split(".")
+        widget = self._city if head == "city" else self._panels[int(head.split("-")[1])]
+        for name in rest:  # 'seat-2.life.minus_5': ids of the parts inside the panel too
+            widget = widget.ids[name]
+        return widget
 
     def autopilot_report(self) -> dict:
         return {"rotations": {str(pid): frame.seat_rotation for pid, frame in self._frames.items()},
                 "sources": {str(pid): list(panel.sources) for pid, panel in self._panels.items()},
-                "source": {str(pid): panel.source for pid, panel in self._panels.items()},
+                "source": {str(pid): list(panel.source) if panel.source else None for pid, panel in self._panels.items()},
                 "recent": {str(pid): panel.recent for pid, panel in self._panels.items()},
                 "life_shown": {str(pid): panel.life for pid, panel in self._panels.items()},
                 "elimination": {str(pid): panel.elimination for pid, panel in self._panels.items()},
@@ -195,6 +211,7 @@ class TableScreen(Screen):
             self._recent[player.id] = RecentChange()
             frames.append(self._frames[player.id])
         self._recent[0] = RecentChange()  # the City's
+        self.ids.seats.city = self._city is not None
         self.ids.seats.frames = frames
 
     def reset_rotations(self) -> None:
@@ -230,7 +247,7 @@ class TableScreen(Screen):
         now = time.monotonic()
         turn = (state.turn.number, tuple(state.turn.active), state.turn.horde)
         new_turn, self._turn_seen = turn != self._turn_seen, turn
-        for view in presenter.panels(app.game, app.lang):
+        for view in presenter.panels(app.game, app.lang, self._partners):
             panel = self._panels[view.player]
             panel.name, panel.rgba, panel.life = view.name, list(view.rgba), view.life
             panel.recent = RecentChange.text(self._recent[view.player].update(
@@ -238,16 +255,20 @@ class TableScreen(Screen):
             panel.poison, panel.active, panel.left = view.poison, view.active, view.left
             panel.pregame, panel.kept, panel.hand = view.pregame, view.kept, view.hand
             panel.elimination = view.elimination
-            labels = {source.label(app.lang): source.player for source in view.sources}
+            labels = {source.label(app.lang): (source.player, source.partner) for source in view.sources}
+            commanders = set(labels.values())
+            for opponent in dict.fromkeys(source.player for source in view.sources
+                                          if not state.player(source.player).left):
+                labels[app.t("table.name_partner", name=state.player(opponent).name)] = (opponent, None)
             panel.source_ids = labels
             panel.sources = list(labels)
-            if new_turn or panel.source not in labels.values():  # each turn: who attacks now
-                panel.source = view.default_source or 0
-            panel.source_label = next((label for label, pid in labels.items() if pid == panel.source), "")
+            if new_turn or panel.source not in commanders:  # each turn: who attacks now
+                panel.source = (view.default_source, "") if view.default_source else None
+            panel.source_label = next((label for label, key in labels.items() if key == panel.source), "")
         city = presenter.city(state, app.lang)
         if city is not None and self._city is not None:
-            self._city.life, self._city.start, self._city.wave, self._city.result = (
-                str(city.life), city.start, city.wave, city.result)
+            self._city.life, self._city.start, self._city.wave, self._city.result, self._city.boss = (
+                str(city.life), city.start, city.wave, city.result, city.boss)
             self._city.recent = RecentChange.text(self._recent[0].update(city.life, now))
         self.turn_text = turn_text(state, app.lang)
         self.event_text = presenter.event_text(state, app.lang)
@@ -297,7 +318,24 @@ class TableScreen(Screen):
     def commander(self, player_id: int, amount: int) -> None:
         panel = self._panels[player_id]
         if panel.source:
-            App.get_running_app().play("commander_damage", player_id, panel.source, amount)
+            source, partner = panel.source
+            App.get_running_app().play("commander_damage", player_id, source, amount, partner=partner)
+
+    def name_partner(self, player_id: int, opponent: int) -> None:
+        """An opponent plays partner commanders (CR 702.124): the table names one, its damage counts apart."""
+        app = App.get_running_app()
+        popup = TextPopup(title=app.t("table.partner_title", name=app.game.state.player(opponent).name),
+                          hint=app.t("table.partner_hint"), ok=app.t("table.ok"), cancel=app.t("table.cancel"))
+
+        def named(text: str) -> None:
+            name = " ".join(text.split())[:40].replace(":", " ")
+            if name:
+                self._partners.setdefault(opponent, set()).add(name)
+                self._panels[player_id].source = (opponent, name)
+                self.refresh()
+
+        popup.on_enter = named
+        popup.open()
 
     def confirm_leave(self, player_id: int) -> None:
         """Leaving the game cannot be taken back by mistake: ask first (undo still works after)."""

@@ -1,0 +1,298 @@
+"""Chequered boards (a chessboard, a ChArUco board): OpenCV's `findChessboardCornersSB`, then grown.
+
+A chequer without ink lines is exactly what OpenCV's sector-based corner finder is made for: it
+finds the inner corners (where four squares meet, two dark and two light) to a fraction of a
+pixel, in 30–60 ms on a 640×480 photo, with a lens bending the board or not (it works locally).
+What it does not do is say how big a board is: asked for more corners than show it fails, and its
+"larger" mode stops early on some photos. So here:
+
+1. SB on a reduced copy of the photo (squares of `min_square_px` or more: SB is slow and no more
+   accurate on large squares), for the inner corners of the requested size — or, size unknown or
+   not all visible, for any chequer of 3×3 corners or more (`CALIB_CB_LARGER`);
+2. the corners are refined on the full photo (`cornerSubPix`) and the lattice is **grown**: each
+   missing neighbour of the corners found is predicted by a homography of its nearest known
+   corners (local: a lens bends the board, not a neighbourhood of it), refined, and kept when it
+   is a saddle of the right parity — each of its four quadrants differs from the two beside it
+   by a good part of the board's own contrast. A board's border, a hinge, the paper around it:
+   no saddle, growth stops;
+3. the squares are the corners' rectangle plus one ring (a saddle needs its four squares);
+   their mapping (homography and lens) is fitted on every corner (`calibration.lens`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.lens import fit_mapping
+from calibration.mapping import GridMapping
+
+
+@dataclass(frozen=True)
+class ChequerConfig:
+    """Thresholds of the chequer candidate."""
+
+    min_square_px: float = 12.0       # SB runs on a copy reduced until squares would be this small ...
+    board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
+    unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
+    min_corners: int = 3              # smallest chequer (inner corners per side) looked for
+    larger_starts: tuple = ((5, 1), (3, 1), (4, 2))   # SB "larger" tries: (start pattern side, random seed)
+    min_saddle: float = 15.0          # grey levels: SB's corners must show at least this median step ...
+    min_parity: float = 0.9           # ... with this share of them in the chequer's alternation
+    saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners
+    side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
+    max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
+    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
+
+
+@dataclass(frozen=True)
+class ChequerFit:
+    """Inner corners of a chequer: `corners[j, i]` photo pixels of the corner between squares
+    (i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1), NaN where not seen; squares = corners + 1."""
+
+    corners: np.ndarray
+    mapping: GridMapping     # grid units of the squares (corner (i, j) at grid point (i + 1, j + 1))
+
+    @property
+    def squares(self) -> tuple[int, int]:
+        return self.corners.shape[1] + 1, self.corners.shape[0] + 1
+
+
+def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
+                 config: ChequerConfig | None = None) -> ChequerFit | None:
+    """The chequered board in a photo (module docstring), or None when SB finds no chequer.
+
+    `grid` (w, h): squares asked for, either orientation — the fit may still be smaller (a board
+    running out of the frame) or larger; the caller decides. Grid units of the fit: corner
+    rows/columns as SB ordered them (not yet turned upright)."""
+    cfg = config or ChequerConfig()
+    gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
+    scale = _working_scale(gray.shape, grid, cfg)
+    small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    corners = None
+    if grid is not None:   # SB at the size asked for: it succeeds only on a whole chequer of that size
+        for pattern in sorted({(grid[0] - 1, grid[1] - 1), (grid[1] - 1, grid[0] - 1)}):
+            found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
+            if found is not None:
+                corners = _refined(gray, found / scale)
+                break
+    if corners is None:   # any chequer, grown from what SB's "larger" mode gives
+        for start, seed in cfg.larger_starts:
+            found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
+            if found is None and start <= cfg.min_corners:
+                break   # not even the smallest chequer: there is none
+            grown = None if found is None else _grown(gray, _refined(gray, found / scale), cfg)
+            grown = None if grown is None else _trimmed(grown, gray.shape, cfg)
+            if grown is not None and min(grown.shape[:2]) >= cfg.min_corners:
+                corners = grown   # the first seed that alternates like a chequer: grown to its board
+                break
+    if corners is None or min(corners.shape[:2]) < cfg.min_corners:
+        return None
+    rows, cols = corners.shape[:2]
+    seen = np.isfinite(corners[..., 0])
+    ji = np.argwhere(seen)
+    grid_points = np.stack([ji[:, 1] + 1.0, ji[:, 0] + 1.0], axis=1)
+    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen])
+    if fit is None:
+        return None
+    return ChequerFit(corners, fit.mapping)
+
+
+def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig) -> float:
+    short, long_side = min(shape), max(shape)
+    if grid is None:
+        return min(1.0, cfg.unknown_long_side / long_side)
+    square = cfg.board_fraction * short / max(grid)
+    return min(1.0, max(cfg.min_square_px / square, 0.05))
+
+
+SB_SEED = 1   # SB draws from OpenCV's random generator: seeded before each call, same photo, same answer
+
+
+def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, seed: int = SB_SEED) -> np.ndarray | None:
+    """SB's inner corners as a (rows, cols, 2) array, or None. (SB samples with OpenCV's
+    thread-local random generator: it is seeded first, so a photo always gives the same corners.)"""
+    cv2.setRNGSeed(seed)
+    try:
+        ok, corners, meta = cv2.findChessboardCornersSBWithMeta(gray, pattern, flags)
+    except cv2.error:
+        return None
+    if not ok or corners is None:
+        return None
+    rows, cols = (meta.shape if meta is not None and meta.size == len(corners) else (pattern[1], pattern[0]))
+    return corners.reshape(rows, cols, 2).astype(np.float64)
+
+
+def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Corners refined on the full photo, in a window a quarter of the local square."""
+    flat = corners.reshape(-1, 2)
+    ok = np.isfinite(flat[:, 0])
+    side = _local_side(corners)
+    win = int(np.clip(round(0.25 * np.nanmedian(side)), 2, 15))
+    pts = flat[ok].astype(np.float32).reshape(-1, 1, 2)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+    refined = cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria).reshape(-1, 2)
+    out = flat.copy()
+    moved = np.linalg.norm(refined - flat[ok], axis=1) <= 0.2 * np.nanmedian(side)
+    out[np.flatnonzero(ok)[moved]] = refined[moved]
+    return out.reshape(corners.shape)
+
+
+def _local_side(corners: np.ndarray) -> np.ndarray:
+    """(rows, cols) distance to the nearest lattice neighbour (px), NaN where unknown."""
+    gaps = []
+    for axis in (0, 1):
+        d = np.linalg.norm(np.diff(corners, axis=axis), axis=-1)
+        pad = [(0, 0), (0, 0)]
+        pad[axis] = (1, 0)
+        before = np.pad(d, pad, constant_values=np.nan)
+        pad[axis] = (0, 1)
+        after = np.pad(d, pad, constant_values=np.nan)
+        gaps += [before, after]
+    gaps = np.stack(gaps)
+    return np.where(np.isfinite(gaps).any(axis=0), np.fmin.reduce(gaps, axis=0), np.nan)
+
+
+def _quadrants(gray: np.ndarray, local: np.ndarray, index: tuple[int, int], at: np.ndarray) -> np.ndarray | None:
+    """Mean grey of the four squares around corner (j, i) seen at `at` (px): their centres from
+    `local` (lattice (i, j) -> px, a homography of the corners around), in lattice order TL, TR, BR,
+    BL, each a patch of 0.3 of the local square's side."""
+    j, i = index
+    d = QUADRANT_REACH
+    lattice = np.array([[i, j], [i - d, j - d], [i + d, j - d], [i + d, j + d], [i - d, j + d]], float)
+    mapped = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), local).reshape(-1, 2)
+    centres = mapped[1:] - mapped[0] + at
+    side = float(np.linalg.norm(mapped[2] - mapped[1])) / (2 * d)
+    radius = max(1, int(round(QUADRANT_RADIUS * side)))
+    h, w = gray.shape
+    values = []
+    for x, y in centres:
+        x0, y0 = int(round(x)) - radius, int(round(y)) - radius
+        if x0 < 0 or y0 < 0 or x0 + 2 * radius + 1 > w or y0 + 2 * radius + 1 > h:
+            return None
+        values.append(float(gray[y0:y0 + 2 * radius + 1, x0:x0 + 2 * radius + 1].mean()))
+    return np.array(values)
+
+
+def _saddle_step(q: np.ndarray) -> float:
+    """Signed weakest step of a chequer corner: each quadrant against the two beside it; > 0 when
+    TL/BR are the light pair, < 0 when they are the dark one, ~0 when it is no saddle."""
+    tl, tr, br, bl = q
+    light_diagonal = min(tl - tr, tl - bl, br - tr, br - bl)
+    dark_diagonal = min(tr - tl, bl - tl, tr - br, bl - br)
+    return light_diagonal if light_diagonal > 0 else -max(dark_diagonal, 0.0)
+
+
+QUADRANT_REACH = 0.3   # a quadrant is sampled this far (squares) from the corner along both axes ...
+QUADRANT_RADIUS = 0.1  # ... in a patch of this half-side: inside the visible part of a partly hidden square
+GROWTH_ROOM = 48   # corners the lattice may grow by on each side (a 50×50 board from a 3×3 seed)
+
+
+def _grown(gray: np.ndarray, corners: np.ndarray, cfg: ChequerConfig) -> np.ndarray | None:
+    """SB's corners checked (its "larger" mode takes a board's edge against a dark frame for
+    corners; None when they do not alternate like a chequer's), then the lattice grown outward
+    while the next corner is a saddle of the right parity where a homography of its known
+    neighbours predicts it."""
+    room = GROWTH_ROOM
+    canvas = np.pad(corners, ((room, room), (room, room), (0, 0)), constant_values=np.nan)   # even pad: parity kept
+    known = np.isfinite(canvas[..., 0])
+    steps = {}
+    for j, i in np.argwhere(known):
+        local = _local_homography(canvas, known, j, i)
+        q = None if local is None else _quadrants(gray, local, (j, i), canvas[j, i])
+        steps[(j, i)] = np.nan if q is None else _saddle_step(q) * (1 if (i + j) % 2 == 0 else -1)
+    values = np.array([v for v in steps.values() if np.isfinite(v)])
+    if len(values) == 0:
+        return None
+    level = float(np.median(np.abs(values)))
+    needed = cfg.saddle_share * level
+    saddles = values[np.abs(values) >= needed]
+    parity = 1.0 if np.median(saddles) > 0 else -1.0
+    # a seed that alternates is a chequer's; SB's "larger" mode sometimes strings corners two
+    # squares apart, or none, into a lattice: their saddles do not alternate
+    if level < cfg.min_saddle or (saddles * parity > 0).mean() < cfg.min_parity:
+        return None
+    typical = float(np.nanmedian(_local_side(canvas)))
+    for (j, i), step in steps.items():
+        if np.isfinite(step) and step * parity < needed:
+            canvas[j, i] = np.nan
+    h, w = gray.shape
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+    tried: set[tuple[int, int]] = set()
+    while True:
+        known = np.isfinite(canvas[..., 0])
+        sides = _local_side(canvas)
+        added = {}
+        for j, i in np.argwhere(cv2.dilate(known.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~known):
+            if (j, i) in tried or not (1 <= j < canvas.shape[0] - 1 and 1 <= i < canvas.shape[1] - 1):
+                continue
+            if not (known[j, i - 1] or known[j, i + 1] or known[j - 1, i] or known[j + 1, i]):
+                continue
+            local = _local_homography(canvas, known, j, i)
+            if local is None:
+                continue
+            tried.add((j, i))
+            p = local @ np.array([i, j, 1.0])
+            predicted = p[:2] / p[2]
+            side = float(np.nanmedian(sides[max(j - 2, 0):j + 3, max(i - 2, 0):i + 3]))
+            if not cfg.side_range[0] * typical <= side <= cfg.side_range[1] * typical:
+                continue
+            win = int(np.clip(round(0.25 * side), 2, 15))
+            if not (win <= predicted[0] < w - win and win <= predicted[1] < h - win):
+                continue
+            refined = cv2.cornerSubPix(gray, predicted.astype(np.float32).reshape(1, 1, 2), (win, win), (-1, -1),
+                                       criteria).reshape(2).astype(np.float64)
+            if np.linalg.norm(refined - predicted) > cfg.max_shift * side:
+                continue
+            q = _quadrants(gray, local, (j, i), refined)
+            if q is not None and _saddle_step(q) * (1 if (i + j) % 2 == 0 else -1) * parity >= needed:
+                added[(j, i)] = refined
+        if not added:
+            return _crop(canvas)
+        for (j, i), p in added.items():
+            canvas[j, i] = p
+
+
+def _local_homography(corners: np.ndarray, known: np.ndarray, j: int, i: int) -> np.ndarray | None:
+    """Lattice (i, j) -> px from the known corners within two lattice steps of (j, i) (local: a
+    lens bends the whole board, hardly a few squares of it)."""
+    j0, j1, i0, i1 = max(j - 2, 0), min(j + 3, known.shape[0]), max(i - 2, 0), min(i + 3, known.shape[1])
+    jj, ii = np.nonzero(known[j0:j1, i0:i1])
+    if len(jj) < 4 or len(set(jj.tolist())) < 2 or len(set(ii.tolist())) < 2:
+        return None
+    src = np.stack([ii + i0, jj + j0], axis=1).astype(np.float64)
+    h, _ = cv2.findHomography(src, corners[jj + j0, ii + i0], 0)
+    return h
+
+
+def _crop(corners: np.ndarray) -> np.ndarray:
+    """The corner array without rows and columns that hold no corner."""
+    known = np.isfinite(corners[..., 0])
+    rows, cols = np.flatnonzero(known.any(axis=1)), np.flatnonzero(known.any(axis=0))
+    return corners[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+
+
+def _trimmed(corners: np.ndarray, shape: tuple[int, int], cfg: ChequerConfig) -> np.ndarray | None:
+    """The corner rectangle, outer rows/columns dropped while too few of their corners were seen
+    (`fill_share`, among those the lattice puts inside the photo: a board running out of the frame
+    keeps its last rows): growth along a border may run a little past the board."""
+    corners = _crop(corners)
+    h, w = shape
+    while min(corners.shape[:2]) >= 2:
+        known = np.isfinite(corners[..., 0])
+        jj, ii = np.nonzero(known)
+        src = np.stack([ii, jj], axis=1).astype(np.float64)
+        model, _ = cv2.findHomography(src, corners[known], 0) if len(src) >= 4 else (None, None)
+        if model is None:
+            return None
+        gi, gj = np.meshgrid(np.arange(corners.shape[1], dtype=float), np.arange(corners.shape[0], dtype=float))
+        where = cv2.perspectiveTransform(np.stack([gi, gj], -1).reshape(-1, 1, 2), model).reshape(corners.shape)
+        inside = (where[..., 0] >= 0) & (where[..., 0] < w) & (where[..., 1] >= 0) & (where[..., 1] < h)
+        edges = [(known[0], inside[0]), (known[-1], inside[-1]), (known[:, 0], inside[:, 0]), (known[:, -1], inside[:, -1])]
+        shares = [k.sum() / max(1, (k | i).sum()) for k, i in edges]
+        worst = int(np.argmin(shares))
+        if shares[worst] >= cfg.fill_share:
+            return corners
+        corners = _crop([corners[1:], corners[:-1], corners[:, 1:], corners[:, :-1]][worst])
+    return None

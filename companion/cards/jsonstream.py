@@ -1,0 +1,221 @@
+"""An incremental JSON reader: the members of one object (or the elements of one array) deep in a
+file, one at a time, in bounded memory.
+
+The card files are 100–160 MB of JSON whose bulk is one object of ~30 000 small entries
+(MTGJSON's `data`) or one array of small objects (Scryfall). The standard library parses only
+whole documents, so this reader walks the outer structure itself — braces, keys, commas — and
+hands each entry to the standard library's C decoder (`JSONDecoder.raw_decode`) as soon as the
+entry is complete in its buffer. Memory is the buffer (about a megabyte) plus one entry.
+
+Everything is checked as it goes, including what follows the entries, so a truncated or
+malformed file raises `JsonStreamError` with the line, column and key path where it went wrong.
+"""
+from __future__ import annotations
+
+import json
+from json.decoder import scanstring
+from typing import Any, Iterator, TextIO
+
+CHUNK_CHARS = 1 << 20
+MAX_ENTRY_CHARS = 64 << 20   # one card entry is a few kB: a longer one means a broken file
+_WHITESPACE = " \t\n\r"
+_AFTER_VALUE = ",]}:" + _WHITESPACE
+_DECODER = json.JSONDecoder()
+
+
+class JsonStreamError(ValueError):
+    """A JSON file that is not what it should be, located (1-based line and column)."""
+
+    def __init__(self, message: str, line: int, column: int, path: tuple = ()):
+        self.reason, self.line, self.column, self.path = message, line, column, path
+        where = "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in path)
+        super().__init__(f"line {line}, column {column}{' in ' + where if where else ''}: {message}")
+
+
+class JsonReader:
+    """Reads one JSON document from a text stream, in chunks."""
+
+    def __init__(self, stream: TextIO, chunk_chars: int = CHUNK_CHARS):
+        self._stream = stream
+        self._chunk = chunk_chars
+        self._buf = ""
+        self._i = 0
+        self._eof = False
+        self._line = 1          # line number at the start of the buffer
+        self._line_start = 0    # absolute offset of that line's first character
+        self._offset = 0        # absolute offset of the buffer's first character
+        self.path: list = []    # keys and indexes leading to where the reader is
+
+    # -- public ---------------------------------------------------------
+    def first_char(self) -> str:
+        """The document's first non-blank character ('' for an empty stream), without consuming it."""
+        return self._skip_ws()
+
+    def items(self, path: tuple = ()) -> Iterator[tuple[str | int, Any]]:
+        """(key, value) of each member of the object at `path` — or (index, value) of each element
+        of the array there — then checks the rest of the document. `path` names object keys from
+        the top; every other value is read and dropped."""
+        yield from self._walk(tuple(path))
+        if self._skip_ws():
+            raise self.error("unexpected data after the end of the document")
+
+    def error(self, message: str, at: int | None = None) -> JsonStreamError:
+        """A located error at buffer index `at` (default: where the reader is)."""
+        line, column = self._line_column(self._i if at is None else at)
+        return JsonStreamError(message, line, column, tuple(self.path))
+
+    def location(self) -> str:
+        """Where the reader is, as error messages say it: "line 1, column 5812 in ['data']['Serra Angel']"."""
+        return str(self.error("")).rsplit(":", 1)[0]
+
+    def _line_column(self, at: int) -> tuple[int, int]:
+        line = self._line + self._buf.count("\n", 0, at)
+        newline = self._buf.rfind("\n", 0, at)
+        start = self._offset + newline + 1 if newline >= 0 else self._line_start
+        return line, self._offset + at - start + 1
+
+    # -- structure ------------------------------------------------------
+    def _walk(self, path: tuple) -> Iterator[tuple[str | int, Any]]:
+        c = self._skip_ws()
+        if not path:
+            if c == "{":
+                for key in self._keys():
+                    yield key, self._value()
+            elif c == "[":
+                yield from self._elements()
+            else:
+                raise self.error(f"expected an object or an array, found {self._shown(c)}")
+            return
+        if c != "{":
+            raise self.error(f"expected an object holding {path[0]!r}, found {self._shown(c)}")
+        found = False
+        for key in self._keys():
+            if key == path[0] and not found:
+                found = True
+                yield from self._walk(path[1:])
+            else:
+                self._value()
+        if not found:
+            raise self.error(f"no {path[0]!r} in this object")
+
+    def _keys(self) -> Iterator[str]:
+        """At '{': yields each key with the reader on its value (which the caller consumes)."""
+        self._i += 1
+        c = self._skip_ws()
+        if c == "}":
+            self._i += 1
+            return
+        while True:
+            if c != '"':
+                raise self.error(f"expected a key in quotes, found {self._shown(c)}")
+            key = self._decode(lambda buf, i: scanstring(buf, i + 1))
+            if self._skip_ws() != ":":
+                raise self.error(f"expected ':' after the key {key!r}")
+            self._i += 1
+            self._skip_ws()
+            self.path.append(key)
+            yield key
+            self.path.pop()
+            c = self._skip_ws()
+            if c == "}":
+                self._i += 1
+                return
+            if c != ",":
+                raise self.error(f"expected ',' or '}}' after the value of {key!r}, found {self._shown(c)}")
+            self._i += 1
+            c = self._skip_ws()
+
+    def _elements(self) -> Iterator[tuple[int, Any]]:
+        self._i += 1
+        if self._skip_ws() == "]":
+            self._i += 1
+            return
+        index = 0
+        while True:
+            self.path.append(index)
+            yield index, self._value()
+            self.path.pop()
+            c = self._skip_ws()
+            if c == "]":
+                self._i += 1
+                return
+            if c != ",":
+                raise self.error(f"expected ',' or ']' after element {index}, found {self._shown(c)}")
+            self._i += 1
+            self._skip_ws()
+            index += 1
+
+    # -- values ---------------------------------------------------------
+    def _value(self) -> Any:
+        if not self._skip_ws():
+            raise self.error("the file ends where a value should be (truncated?)")
+        return self._decode(_DECODER.raw_decode)
+
+    def _decode(self, decode) -> Any:
+        """Run a decoder of the standard library at the reader's position, reading more of the
+        file until the value is complete in the buffer (or the file or the size limit ends)."""
+        while True:
+            try:
+                value, end = decode(self._buf, self._i)
+            except json.JSONDecodeError as exc:
+                if self._eof:
+                    if self._cut_short(exc):
+                        raise self.error("the file ends in the middle of a value (truncated?)", exc.pos) from None
+                    raise self.error(exc.msg, exc.pos) from None
+                if len(self._buf) - self._i > MAX_ENTRY_CHARS:
+                    raise self.error(f"{exc.msg} (in a value longer than {MAX_ENTRY_CHARS >> 20} M characters)",
+                                     exc.pos) from None
+                self._fill()
+                continue
+            if (not self._eof and isinstance(value, (int, float)) and len(self._buf) - end < 32
+                    and (end == len(self._buf) or self._buf[end] not in _AFTER_VALUE)):
+                self._fill()  # "12" or "0." at the end of the buffer: the number may go on
+                continue
+            self._i = end
+            return value
+
+    def _cut_short(self, exc: json.JSONDecodeError) -> bool:
+        """Whether a decoding error at the end of the file is the file being cut (not malformed)."""
+        rest = self._buf[exc.pos:].rstrip()
+        if exc.pos >= len(self._buf.rstrip()) or exc.msg.startswith("Unterminated"):
+            return True
+        if exc.msg.startswith("Invalid \\uXXXX"):
+            return len(rest) < 6
+        return exc.msg.startswith("Expecting value") and any(w.startswith(rest) for w in ("true", "false", "null"))
+
+    def _skip_ws(self) -> str:
+        """Skip blanks; the next character, or '' at the end of the document."""
+        while True:
+            buf, i, n = self._buf, self._i, len(self._buf)
+            while i < n and buf[i] in _WHITESPACE:
+                i += 1
+            self._i = i
+            if i < n:
+                return buf[i]
+            if self._eof:
+                return ""
+            self._fill()
+
+    def _fill(self) -> None:
+        """Read the next chunk, first dropping what is consumed (keeping line numbers right)."""
+        if self._i:
+            consumed = self._buf[:self._i]
+            newlines = consumed.count("\n")
+            if newlines:
+                self._line += newlines
+                self._line_start = self._offset + consumed.rfind("\n") + 1
+            self._offset += self._i
+            self._buf = self._buf[self._i:]
+            self._i = 0
+        wanted = max(self._chunk, len(self._buf))  # doubles the buffer while an entry is unfinished
+        try:
+            chunk = self._stream.read(wanted)
+        except UnicodeDecodeError as exc:
+            raise self.error(f"the file is not UTF-8 text ({exc.reason})", len(self._buf)) from None
+        if not chunk:
+            self._eof = True
+        self._buf += chunk
+
+    @staticmethod
+    def _shown(c: str) -> str:
+        return repr(c) if c else "the end of the file (truncated?)"

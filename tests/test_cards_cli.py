@@ -1,0 +1,35 @@
+"""`tactical cards import|search|show|info` through the real command line."""
+from pathlib import Path
+
+from companion.cli.main import main
+
+ATOMIC = Path(__file__).parent / "fixtures" / "cards" / "AtomicCards.fixture.json"
+
+
+def test_import_then_search_show_and_info(tmp_path, capsys):
+    folder = ["--data-dir", str(tmp_path)]
+    assert main(["cards", *folder, "import", str(ATOMIC)]) == 0
+    out = capsys.readouterr()
+    assert "35 cards" in out.out and "100%" in out.err
+    assert main(["cards", *folder, "--lang", "fr", "search", "serr"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Ange de Serra — Serra Angel")
+    assert main(["cards", *folder, "show", "Tarmogoyf"]) == 0
+    out = capsys.readouterr().out
+    assert "creature, mana value 2, colours G, */1+*" in out and "power: Printed *" in out
+    assert main(["cards", *folder, "show", "naya"]) == 0
+    assert "Not on the grid (MT 5.01.b)" in capsys.readouterr().out
+    assert main(["cards", *folder, "info"]) == 0
+    assert "35 cards (25 with a French name, 4 planes and phenomena)" in capsys.readouterr().out
+
+
+def test_without_data_every_query_says_how_to_import(tmp_path, capsys):
+    assert main(["cards", "--data-dir", str(tmp_path), "search", "serra"]) == 1
+    assert "tactical cards import" in capsys.readouterr().err
+
+
+def test_a_bad_file_is_an_error_message_not_a_traceback(tmp_path, capsys):
+    bad = tmp_path / "AtomicCards.json"
+    bad.write_text('{"data": {"Serra Angel": [{"manaValue": 5', encoding="utf-8")
+    assert main(["cards", "--data-dir", str(tmp_path / "data"), "import", str(bad)]) == 1
+    assert "truncated" in capsys.readouterr().err
