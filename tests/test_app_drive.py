@@ -52,6 +52,7 @@ def session_run(tmp_path_factory):
         {"tap_square": [0, 0]}, {"report": "tapped_far"},  # the far corner: out of reach of 2 D10 here
         {"tap_token": list(TOKEN)}, {"tap_drawn": "moves"}, {"report": "moved"},
         {"show": "dice"}, {"tap": "dice.d6"}, {"report": "d6"},
+        {"show": "board"}, {"report": "before_refusal"}, {"tap": "board.roll"}, {"report": "refused"},
     ]
     report = run_autopilot(tmp_path, steps)
     game = load_game(latest_game(tmp_path / "save"))
@@ -145,3 +146,12 @@ def test_tapping_a_legal_move_square_moves_the_token_there(session_run):
     assert after != before
     assert list(after) in report["redone"]["drawn"]["moves"]
     assert game.state.pieces[TOKEN].at == after
+
+
+def test_a_refusal_is_said_without_moving_the_board(session_run):
+    """MT 3.03: a second roll for the same object in a turn is refused; the message floats over the
+    screen, so the board (and the next tap on it) stays where it was."""
+    report, _ = session_run
+    assert report["before_refusal"]["message"] == "" and report["refused"]["message"]
+    assert report["refused"]["rolls"] == report["before_refusal"]["rolls"]
+    assert report["refused"]["board_view_pos"] == report["before_refusal"]["board_view_pos"]

@@ -75,15 +75,21 @@ def _table_game(count: int, lang: str, out: Path, first: bool) -> list[dict]:
             steps.append({"tap": f"newgame.player-{seat}.enabled"})
         if enabled:
             steps.append({"type": [f"newgame.player-{seat}.name", TABLE_NAMES[seat - 1]]})
-    steps += [{"pick": ["newgame.starting_player", TABLE_NAMES[0]]}, {"tap": "newgame.start"}]
+    board = "duel-20x12" if count == 2 else "quatuor-40x25"  # MT 1.02.a: the sizes advised
+    steps += [{"pick": ["newgame.board", board]}, {"pick": ["newgame.starting_player", TABLE_NAMES[0]]},
+              {"tap": "newgame.start"}]
     if not first:
         steps.append({"tap_text": {"fr": "Lancer la nouvelle partie", "en": "Start the new game"}[lang]})
+    for seat in range(5, count + 1):  # four start squares: the table places the other pawns (MT 2.04.a)
+        steps += [{"show": "pieces"}, {"tap": "pieces.new"}, {"tap_text": TABLE_NAMES[seat - 1]},
+                  {"tap_text": {"fr": "pion du joueur", "en": "player's pawn"}[lang]},
+                  {"tap_text": {"fr": "Ajouter et placer", "en": "Add and place"}[lang]}, {"tap_drawn": "entry"}]
     steps += [{"show": "settings"}, {"tap": f"settings.{LAYOUT_FOR[count]}"}, {"show": "table"},
               {"tap": "table.next_phase"}, {"tap": "table.seat-2.life.minus_5"}, {"tap": "table.seat-2.life.minus_1"},
               {"tap": "table.seat-1.poison.plus"}, {"tap": "table.seat-2.commander_hit"}]
     if count >= 4:
         steps += [{"tap": "table.seat-3.life.minus_5"} for _ in range(4)]  # Cléo at 0: proposed out
-    return steps + [{"screenshot": str(out / f"table-{count}-{lang}.png")}]
+    return steps + [{"report": f"table-{count}"}, {"screenshot": str(out / f"table-{count}-{lang}.png")}]
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +102,10 @@ def table_shots(tmp_path_factory) -> Path:
         steps = [step for index, count in enumerate(TABLE_SIZES)
                  for step in _table_game(count, lang, out, first=index == 0)]
         (out / lang).mkdir()
-        run_autopilot(out / lang, steps, name=f"tables-{lang}", lang=lang, demo=False, screen="newgame", timeout=240)
+        report = run_autopilot(out / lang, steps, name=f"tables-{lang}", lang=lang, demo=False, screen="newgame",
+                               timeout=240)
+        for count in TABLE_SIZES:  # every table is shown playing its first turn, not still setting up
+            assert report[f"table-{count}"]["turn"]["number"] == 1, report[f"table-{count}"]["message"]
     if os.environ.get("UPDATE_SCREENSHOTS"):
         for png in out.glob("table-*.png"):
             shutil.copy(png, DOCS / png.name)

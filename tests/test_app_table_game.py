@@ -252,3 +252,12 @@ def test_the_finished_game_is_listed_among_the_saved_games(five_players):
     report, _ = five_players
     saved = report["inspected"]["fr-saved"]
     assert any("Reprendre" in t or "En cours" in t for t in saved["texts"])
+
+
+@pytest.mark.parametrize("run", ["five_players", "horde"])
+def test_no_plural_after_zero_or_one(run, request):
+    """'1 blessures', '0 cases': a count of 0 or 1 is never followed by a plural noun."""
+    report, _ = request.getfixturevalue(run)
+    wrong = {match for seen in report["inspected"].values() for text in seen["texts"]
+             for match in re.findall(r"(?<![\d,.])[01] [^\W\d_]+s\b", text)}
+    assert wrong == set()

@@ -32,3 +32,14 @@ def test_rules_benchmark_runs_and_reports_machine_and_baseline(capsys):
     for line in ("action_zone, cold", "reachable(24), warm", "baseline: naive BFS reachable(24)",
                  "overlays of all 120 pieces, warm"):
         assert line in out
+
+
+def test_game_benchmark_plays_its_game_past_the_first_turn():
+    """`tactical bench game` plays 1000 actions of a 4-player game: its setup must satisfy the rules it measures
+    (MT 2.04.a: every pawn on the grid before turn 1), or the benchmark stops at its first `next_phase`."""
+    from companion.bench.game import bench_game
+
+    game = bench_game()
+    assert game.unplaced_pawns == []
+    game.next_phase()
+    assert game.state.turn.number == 1 and len(game.state.pieces) == 4 * 31

@@ -41,6 +41,7 @@ def _state_summary(app) -> dict:
         "info": board_screen.info,
         "drawn": {k: sorted(map(list, v)) for k, v in board_screen.board_view.surface.drawn.items()},
         "square_dp": board_screen.board_view.square_dp,
+        "board_view_pos": list(board_screen.board_view.to_window(*board_screen.board_view.pos)),
         "dice_result": app.screen("dice").result,
         "screens": {name: screen.autopilot_report() for name, screen in
                     ((s.name, s) for s in app.root.ids.manager.screens) if hasattr(screen, "autopilot_report")},

@@ -35,6 +35,8 @@ def bench_game(save_dir=None) -> Game:
     events = [EventCard(f"E{i}", "mythic", "natural", 2) for i in range(33)]
     game = Game.new(GameSetup(players, board, planechase=True, events=events, starting_player=1),
                     dice=Dice.seeded(1), save_dir=save_dir)
+    for player in game.unplaced_pawns:  # the board has no start squares: the pawns go on its last row (MT 2.04.a)
+        game.place_pawn(player, (player * 8, HEIGHT - 1))
     for player in range(1, 5):
         for number in range(2, PIECES_PER_PLAYER + 2):  # token 1 is the player's pawn
             game.add_piece(Piece(player, number, name=f"c{number}", power=2, toughness=2,
