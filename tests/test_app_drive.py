@@ -22,12 +22,13 @@ TOKEN = (1, 3)  # Anna's Savannah Lions (2/1, MV 1) in the demo: the active play
 
 
 def run_autopilot(tmp_path: Path, steps: list[dict], *, name: str = "run", timeout: float = 120,
-                  lang: str = "en", demo: bool = True, screen: str = "board") -> dict:
+                  lang: str = "en", demo: bool = True, screen: str = "board", options: dict | None = None) -> dict:
+    """`options`: more keys of the script (see companion.app.autopilot), e.g. "cards_dir"."""
     data_dir = tmp_path / "save"
     script = tmp_path / f"{name}.json"
     report = tmp_path / f"{name}-report.json"
     script.write_text(json.dumps({"data_dir": str(data_dir), "demo": demo, "lang": lang, "screen": screen,
-                                  "steps": steps}))
+                                  "steps": steps, **(options or {})}))
     env = {**os.environ, "KIVY_NO_ARGS": "1"}
     done = subprocess.run([sys.executable, "-m", "companion.app.autopilot", str(script), str(report)],
                           capture_output=True, text=True, timeout=timeout, env=env)

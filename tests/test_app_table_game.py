@@ -197,13 +197,17 @@ def test_milling_the_horde_to_its_boss_and_the_boss_leaving_defeats_the_horde(ho
 
 # -- touch targets and words ---------------------------------------------------------------------------
 
+def small_targets(report: dict) -> list[tuple]:
+    """Every inspected touch target narrower or lower than a finger (48 dp), where it was seen."""
+    return [(label, t["kind"], t["text"], t["w"], t["h"]) for label, seen in report["inspected"].items()
+            for t in seen["targets"] if min(t["w"], t["h"]) < FINGER_DP]
+
+
 @pytest.mark.parametrize("run", ["five_players", "horde"])
 def test_every_touch_target_measures_at_least_48_dp(run, request):
     report, _ = request.getfixturevalue(run)
-    small = [(label, t["kind"], t["text"], t["w"], t["h"]) for label, seen in report["inspected"].items()
-             for t in seen["targets"] if min(t["w"], t["h"]) < FINGER_DP]
     assert len(report["inspected"]) >= len(SCREENS) + 4
-    assert small == []
+    assert small_targets(report) == []
 
 
 def _words(text: str) -> set[str]:

@@ -10,7 +10,7 @@ def test_import_then_search_show_and_info(tmp_path, capsys):
     folder = ["--data-dir", str(tmp_path)]
     assert main(["cards", *folder, "import", str(ATOMIC)]) == 0
     out = capsys.readouterr()
-    assert "35 cards" in out.out and "100%" in out.err
+    assert "36 cards" in out.out and "100%" in out.err
     assert main(["cards", *folder, "--lang", "fr", "search", "serr"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("Ange de Serra — Serra Angel")
@@ -20,7 +20,7 @@ def test_import_then_search_show_and_info(tmp_path, capsys):
     assert main(["cards", *folder, "show", "naya"]) == 0
     assert "Not on the grid (MT 5.01.b)" in capsys.readouterr().out
     assert main(["cards", *folder, "info"]) == 0
-    assert "35 cards (25 with a French name, 4 planes and phenomena)" in capsys.readouterr().out
+    assert "36 cards (25 with a French name, 5 planes and phenomena)" in capsys.readouterr().out
 
 
 def test_without_data_every_query_says_how_to_import(tmp_path, capsys):

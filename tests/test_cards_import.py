@@ -48,7 +48,7 @@ def test_atomic_cards_import_in_every_compression(tmp_path, kind):
     source = ATOMIC if kind == "json" else compressed(ATOMIC, tmp_path, kind)
     steps = []
     report = cards.import_file(source, tmp_path / "data", progress=steps.append)
-    assert (report.source, report.cards, report.faces, report.planes) == ("mtgjson", 35, 38, 4)
+    assert (report.source, report.cards, report.faces, report.planes) == ("mtgjson", 36, 39, 5)
     assert report.skipped == 1  # the Alchemy card
     assert steps[-1].step == "cards.step.done" and steps[-1].fraction == 1.0
     assert [s.fraction for s in steps] == sorted(s.fraction for s in steps)
@@ -77,7 +77,7 @@ def test_french_names_come_from_foreign_data_and_double_faced_cards_by_either_fa
 def test_scryfall_oracle_cards_give_the_same_facts_in_english(tmp_path):
     cards.import_file(ATOMIC, tmp_path / "mtgjson")
     report = cards.import_file(ORACLE, tmp_path / "scryfall")
-    assert (report.source, report.cards, report.french_names, report.skipped) == ("scryfall", 35, 0, 2)
+    assert (report.source, report.cards, report.french_names, report.skipped) == ("scryfall", 36, 0, 2)
     with cards.open_database(tmp_path / "mtgjson") as a, cards.open_database(tmp_path / "scryfall") as b:
         for name in ("Serra Angel", "Insectile Aberration", "Tergrid's Lantern", "Tarmogoyf", "Shanodin Dryads",
                      "Lord of Atlantis", "Liliana of the Veil", "Fire", "Naya", "Stonecoil Serpent"):
@@ -125,7 +125,10 @@ def test_a_bad_truncated_or_foreign_file_is_refused_and_the_previous_cards_stay(
         cards.import_file(bad, folder)
     assert caught.value.key == key
     assert str(bad) in str(caught.value)
-    assert cards.error_text(caught.value, "fr") and "[" not in cards.error_text(caught.value, "fr")[:1]
+    for lang in ("fr", "en"):  # worded whole in each language: no "[key]", no English detail in French
+        text = cards.error_text(caught.value, lang)
+        assert str(bad) in text and "[" not in text.replace(str(bad), "")
+        assert lang == "en" or caught.value.fields.get("reason", "§") not in text
     assert cards.database_path(folder).read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == [cards.DATABASE_NAME]  # no temporary file left
 

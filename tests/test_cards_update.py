@@ -88,7 +88,7 @@ def test_update_downloads_checks_and_imports(tmp_path, payload):
     steps = []
     with CardServer(payload) as server:
         report = run_update(tmp_path, server.url, progress=steps.append)
-    assert (report.source, report.cards) == ("mtgjson", 35)
+    assert (report.source, report.cards) == ("mtgjson", 36)
     assert not list((tmp_path / "downloads").iterdir())      # the download is removed once imported
     kinds = [s.step for s in steps]
     assert "cards.step.downloading" in kinds and "cards.step.checking" in kinds and kinds[-1] == "cards.step.done"
@@ -101,7 +101,7 @@ def test_update_downloads_checks_and_imports(tmp_path, payload):
 def test_a_connection_dropped_mid_download_is_resumed_with_a_range_request(tmp_path, payload):
     with CardServer(payload, drop_after=len(payload) // 3) as server:
         report = run_update(tmp_path, server.url)
-    assert report.cards == 35
+    assert report.cards == 36
     assert server.requests[0] is None and server.requests[1] == f"bytes={len(payload) // 3}-"
 
 
@@ -123,13 +123,13 @@ def test_a_part_of_an_older_published_file_is_not_resumed(tmp_path, payload):
     part.write_bytes(b"yesterday's bytes" * 50)
     (part.parent / "AtomicCards.json.xz.part.sha256").write_text("1" * 64)
     with CardServer(payload) as server:
-        assert run_update(tmp_path, server.url).cards == 35
+        assert run_update(tmp_path, server.url).cards == 36
     assert server.requests == [None]
 
 
 def test_a_server_that_ignores_ranges_gets_the_file_again_whole(tmp_path, payload):
     with CardServer(payload, drop_after=500, ranges=False) as server:
-        assert run_update(tmp_path, server.url).cards == 35
+        assert run_update(tmp_path, server.url).cards == 36
 
 
 def test_a_wrong_checksum_deletes_the_download_and_keeps_the_cards(tmp_path, payload):

@@ -28,10 +28,12 @@ def run_app(*, demo: bool = False, screenshot: Path | None = None, screen: str |
 
     say = say or _say
     lang = lang or system_language()
+    cards_dir = data_dir  # the cards stay in the app's data folder, not in the demo's temporary one
     data_dir = data_dir or (_fresh_demo_dir() if demo else None)
     if not ON_ANDROID:
         from companion.app.games import desktop_data_dir
 
+        cards_dir = cards_dir or desktop_data_dir()
         log_to_file((data_dir or desktop_data_dir()) / "app.log")
     if screenshot is None and no_display():
         out = Path(tempfile.mkdtemp(prefix="tactical-screens-"))
@@ -48,7 +50,7 @@ def run_app(*, demo: bool = False, screenshot: Path | None = None, screen: str |
     from companion.app.main import TacticalApp
 
     shots = [(screen or "board", lang, Path(screenshot))] if screenshot else None
-    app = TacticalApp(demo=demo, shots=shots, start_screen=screen, lang=lang, data_dir=data_dir)
+    app = TacticalApp(demo=demo, shots=shots, start_screen=screen, lang=lang, data_dir=data_dir, cards_dir=cards_dir)
     if screenshot is None:
         _say_when_shown(app, lambda: say(translate(lang, "start.window", where=_where())))
     app.run()

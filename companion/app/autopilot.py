@@ -5,11 +5,12 @@ event loop per process) and handy to reproduce a bug report. Run as::
 
     python -m companion.app.autopilot SCRIPT.json REPORT.json
 
-SCRIPT is {"data_dir": str, "demo": bool, "lang": "fr"|"en", "steps": [...]}; steps are
+SCRIPT is {"data_dir": str, "demo": bool, "lang": "fr"|"en", "steps": [...]} (optional: "cards_dir",
+the card database's folder, and "demo_cards": false for a demo without the fixture's cards); steps are
 {"tap_token": [player, number]}, {"tap_square": [x, y]}, {"tap_drawn": layer} (the first
 square drawn in that overlay layer, the selected token's own square excepted), {"tap": id}
-('undo'/'redo' of the top bar, '<screen>.<kv id>', or '<screen>.<part>.<kv id>' for a part the
-screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
+('undo'/'redo' of the top bar, '<screen>.<kv id>', '<screen>.<kv id>.<kv id inside that widget>',
+or '<screen>.<part>.<kv id>' for a part the screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
 showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
 (a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
 {"inspect": label} (every touch target with its size in dp and every text shown, for the
@@ -190,7 +191,12 @@ def _find_target(app, target: str):
     if "." in target:
         name, wid = target.split(".", 1)
         screen = app.screen(name)
-        return screen.ids[wid] if wid in screen.ids else screen.find_widget(wid)
+        part, _, inner = wid.partition(".")
+        if wid in screen.ids:
+            return screen.ids[wid]
+        if inner in getattr(screen.ids.get(part), "ids", {}):  # '<screen>.<widget id>.<its own kv id>'
+            return screen.ids[part].ids[inner]
+        return screen.find_widget(wid)
     return app.root.ids[target]
 
 
@@ -258,7 +264,8 @@ def run_script(script: dict, report_path: Path) -> int:
     report: dict = {}
     steps = list(script.get("steps", []))
     app = TacticalApp(demo=script.get("demo", True), lang=script.get("lang", "en"),
-                      data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"))
+                      data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"),
+                      cards_dir=script.get("cards_dir"), demo_cards=script.get("demo_cards"))
 
     def write_report():
         """Atomically (temp file + rename): a test may read it while the app is being killed."""

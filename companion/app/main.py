@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import i18n
 from companion.app import games
+from companion.app.card_library import DEMO_CARD_FILE, CardLibrary
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
 from companion.app.preferences import Preferences
@@ -64,10 +65,14 @@ class TacticalApp(App):
     camera_source = StringProperty("")     # camera screen: "0", a stream URL or a file; "" = the default camera
     camera_view = ObjectProperty(None, allownone=True)  # what the camera sees against the game (the Board
     # screen's "seen by the camera, to confirm"), set by the camera screen
+    cards_revision = NumericProperty(0)    # bumped after a card import: searches, hints and plane texts reread
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,
-                 start_screen: str | None = None, lang: str | None = None, data_dir: Path | None = None, **kwargs):
-        """`shots`: (screen, lang, out.png) to render one after the other, then the app stops."""
+                 start_screen: str | None = None, lang: str | None = None, data_dir: Path | None = None,
+                 cards_dir: Path | None = None, demo_cards: bool | None = None, **kwargs):
+        """`shots`: (screen, lang, out.png) to render one after the other, then the app stops.
+        `cards_dir`: where the card database is (default: the data folder); `demo_cards`: search the
+        project's card fixture while that folder has none (default: in the demo)."""
         super().__init__(**kwargs)
         self.title = "Magic Tactical"
         self.icon = str(Path(__file__).parent / "data" / "icon.png")
@@ -77,6 +82,8 @@ class TacticalApp(App):
         self.forced_lang = lang
         self.lang = lang or system_language()
         self.forced_data_dir = data_dir
+        self.forced_cards_dir = cards_dir
+        self.demo_cards = demo if demo_cards is None else demo_cards
         self.exit_code = 0
         self._message_clear = None
 
@@ -96,8 +103,16 @@ class TacticalApp(App):
 
         return Path(self.user_data_dir) if ON_ANDROID else games.desktop_data_dir(self.name)
 
+    @property
+    def cards_dir(self) -> Path:
+        """Where the card database is: the app's data folder, kept between games (the demo's games go
+        to a temporary folder, its cards do not), unless a folder was given."""
+        return Path(self.forced_cards_dir) if self.forced_cards_dir else self.save_dir
+
     def build(self):
         load_kv_beside(__file__)
+        self.card_library = CardLibrary(self.cards_dir, demo_file=DEMO_CARD_FILE if self.demo_cards else None,
+                                        demo_folder=self.save_dir / "demo-cards")
         self.prefs = Preferences.load(self.save_dir)
         if self.forced_lang is None and self.prefs.lang:
             self.lang = self.prefs.lang
@@ -134,6 +149,7 @@ class TacticalApp(App):
 
     def on_stop(self):
         keep_screen_awake(False)
+        self.card_library.close()
         games.close(self.game)
 
     def screen(self, name: str):

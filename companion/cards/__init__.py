@@ -36,8 +36,12 @@ def no_data_line(lang: str) -> str:
 
 
 def error_text(error: CardDataError, lang: str) -> str:
-    """A card error worded for the table, in `lang`."""
-    return translate(lang, error.key, **error.fields)
+    """A card error worded for the table, in `lang`: its `detail_key` (what is wrong in the file)
+    is worded too, never the English detail of `str(error)`."""
+    fields = dict(error.fields)
+    if "detail_key" in fields:
+        fields["detail"] = translate(lang, fields.pop("detail_key"))
+    return translate(lang, error.key, **fields)
 
 
 def progress_text(progress: Progress, lang: str) -> str:

@@ -20,6 +20,17 @@ SUPERTYPES = frozenset({"Basic", "Legendary", "Snow", "World", "Ongoing", "Elite
 # On the battlefield a modal double-faced card has the mana value of the face that is up (CR 712.8);
 # the back of a transforming card has its front's (which is what the data's card-level value is).
 OWN_FACE_VALUE = frozenset({"modal_dfc"})
+
+
+class EntryError(ValueError):
+    """An entry of a card file that is not what the format says. `kind` names the problem in a word
+    the app translates ("not_faces", "no_mana_value", "not_scryfall"); the message is the English detail."""
+
+    def __init__(self, kind: str, message: str):
+        self.kind = kind
+        super().__init__(message)
+
+
 _REMINDER = re.compile(r"\([^)]*\)")
 _KEYWORD_TAIL = re.compile(r"^(?:\{|\d|—|-|from |over |x\b|\[)")
 
@@ -66,7 +77,8 @@ def is_alchemy(name: str) -> bool:
 def mtgjson_faces(key: str, entries) -> list[Card]:
     """The faces of one AtomicCards entry (`data[key]`: a list of faces), or [] to skip it."""
     if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
-        raise ValueError("expected a list of card faces (is this AtomicCards? AllPrintings is sorted by set)")
+        raise EntryError("not_faces",
+                         "expected a list of card faces (is this AtomicCards? AllPrintings is sorted by set)")
     faces = []
     for face in entries:
         layout = face.get("layout", "normal")
@@ -74,7 +86,7 @@ def mtgjson_faces(key: str, entries) -> list[Card]:
         if layout in SKIPPED_LAYOUTS or is_alchemy(key):
             continue
         if "manaValue" not in face and "convertedManaCost" not in face:
-            raise ValueError(f"card {name!r} has no manaValue: not MTGJSON card data")
+            raise EntryError("no_mana_value", f"card {name!r} has no manaValue: not MTGJSON card data")
         value = face.get("manaValue", face.get("convertedManaCost", 0))
         if layout in OWN_FACE_VALUE:
             value = face.get("faceManaValue", face.get("faceConvertedManaCost", value))
@@ -107,7 +119,7 @@ def mtgjson_faces(key: str, entries) -> list[Card]:
 def scryfall_faces(card: dict) -> list[Card]:
     """The faces of one Scryfall card object, or [] to skip it (tokens, other languages …)."""
     if not isinstance(card, dict) or card.get("object") != "card":
-        raise ValueError("expected a Scryfall card object (\"object\": \"card\")")
+        raise EntryError("not_scryfall", "expected a Scryfall card object (\"object\": \"card\")")
     layout = card.get("layout", "normal")
     if layout in SKIPPED_LAYOUTS or card.get("lang", "en") != "en" or is_alchemy(card.get("name", "")):
         return []

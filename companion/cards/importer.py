@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from companion.cards.database import database_path, write_database
-from companion.cards.formats import mtgjson_faces, scryfall_faces
+from companion.cards.formats import EntryError, mtgjson_faces, scryfall_faces
 from companion.cards.jsonstream import JsonReader, JsonStreamError
 from companion.cards.model import Card, CardDataError, ImportCancelled, ImportReport, Progress
 
@@ -110,7 +110,9 @@ def read_faces(path: Path, progress: ProgressCallback | None = None, cancel: thr
                 faces = to_faces(key, entry)
             except ValueError as exc:
                 raise CardDataError("cards.errors.bad_entry", f"{path}: {reader.location()}, entry {key!r}: {exc}",
-                                    path=str(path), entry=str(key), reason=str(exc)) from None
+                                    path=str(path), entry=str(key), reason=str(exc),
+                                    detail_key="cards.errors.entry."
+                                    + (exc.kind if isinstance(exc, EntryError) else "unreadable")) from None
             card_name = faces[0].card_name if faces else None
             if not faces or card_name in seen:
                 meta["skipped"] += 1
@@ -129,7 +131,7 @@ def read_faces(path: Path, progress: ProgressCallback | None = None, cancel: thr
                                 path=str(path))
     except JsonStreamError as exc:
         raise CardDataError("cards.errors.bad_json", f"{path}: {exc}", path=str(path), line=exc.line,
-                            column=exc.column, reason=exc.reason) from None
+                            column=exc.column, reason=exc.reason, detail_key=f"cards.errors.json.{exc.kind}") from None
     except (EOFError, lzma.LZMAError, zipfile.BadZipFile, zlib.error, OSError) as exc:
         raise CardDataError("cards.errors.bad_archive", f"{path}: the compressed file is damaged or "
                             f"incomplete ({exc})", path=str(path)) from None
@@ -157,6 +159,8 @@ def import_file(file: str | os.PathLike, folder: str | os.PathLike, *, progress:
         progress(Progress("cards.step.reading", 0.0, {"cards": 0}))
     try:
         info = write_database(temporary, read_faces(path, progress, cancel, meta), meta, progress=progress)
+        if cancel is not None and cancel.is_set():  # asked while indexing (or a file too small to ask before)
+            raise ImportCancelled("cards.errors.cancelled", "import cancelled; the previous cards are kept")
         with open(temporary, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(temporary, target)

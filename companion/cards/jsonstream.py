@@ -24,10 +24,16 @@ _DECODER = json.JSONDecoder()
 
 
 class JsonStreamError(ValueError):
-    """A JSON file that is not what it should be, located (1-based line and column)."""
+    """A JSON file that is not what it should be, located (1-based line and column).
 
-    def __init__(self, message: str, line: int, column: int, path: tuple = ()):
-        self.reason, self.line, self.column, self.path = message, line, column, path
+    `kind` says what went wrong in a word the app can translate (`message` is the English detail):
+    "truncated" (the file ends too early), "encoding" (not UTF-8), "missing" (a key that should be
+    there is not), "too_long" (an entry beyond the size limit) or "syntax"."""
+
+    KINDS = ("truncated", "encoding", "missing", "too_long", "syntax")
+
+    def __init__(self, message: str, line: int, column: int, path: tuple = (), kind: str = "syntax"):
+        self.reason, self.line, self.column, self.path, self.kind = message, line, column, path, kind
         where = "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in path)
         super().__init__(f"line {line}, column {column}{' in ' + where if where else ''}: {message}")
 
@@ -59,10 +65,10 @@ class JsonReader:
         if self._skip_ws():
             raise self.error("unexpected data after the end of the document")
 
-    def error(self, message: str, at: int | None = None) -> JsonStreamError:
+    def error(self, message: str, at: int | None = None, kind: str = "syntax") -> JsonStreamError:
         """A located error at buffer index `at` (default: where the reader is)."""
         line, column = self._line_column(self._i if at is None else at)
-        return JsonStreamError(message, line, column, tuple(self.path))
+        return JsonStreamError(message, line, column, tuple(self.path), kind)
 
     def location(self) -> str:
         """Where the reader is, as error messages say it: "line 1, column 5812 in ['data']['Serra Angel']"."""
@@ -84,10 +90,10 @@ class JsonReader:
             elif c == "[":
                 yield from self._elements()
             else:
-                raise self.error(f"expected an object or an array, found {self._shown(c)}")
+                raise self.error(f"expected an object or an array, found {self._shown(c)}", kind=self._kind(c))
             return
         if c != "{":
-            raise self.error(f"expected an object holding {path[0]!r}, found {self._shown(c)}")
+            raise self.error(f"expected an object holding {path[0]!r}, found {self._shown(c)}", kind=self._kind(c))
         found = False
         for key in self._keys():
             if key == path[0] and not found:
@@ -96,7 +102,7 @@ class JsonReader:
             else:
                 self._value()
         if not found:
-            raise self.error(f"no {path[0]!r} in this object")
+            raise self.error(f"no {path[0]!r} in this object", kind="missing")
 
     def _keys(self) -> Iterator[str]:
         """At '{': yields each key with the reader on its value (which the caller consumes)."""
@@ -107,7 +113,7 @@ class JsonReader:
             return
         while True:
             if c != '"':
-                raise self.error(f"expected a key in quotes, found {self._shown(c)}")
+                raise self.error(f"expected a key in quotes, found {self._shown(c)}", kind=self._kind(c))
             key = self._decode(lambda buf, i: scanstring(buf, i + 1))
             if self._skip_ws() != ":":
                 raise self.error(f"expected ':' after the key {key!r}")
@@ -121,7 +127,8 @@ class JsonReader:
                 self._i += 1
                 return
             if c != ",":
-                raise self.error(f"expected ',' or '}}' after the value of {key!r}, found {self._shown(c)}")
+                raise self.error(f"expected ',' or '}}' after the value of {key!r}, found {self._shown(c)}",
+                                 kind=self._kind(c))
             self._i += 1
             c = self._skip_ws()
 
@@ -140,7 +147,8 @@ class JsonReader:
                 self._i += 1
                 return
             if c != ",":
-                raise self.error(f"expected ',' or ']' after element {index}, found {self._shown(c)}")
+                raise self.error(f"expected ',' or ']' after element {index}, found {self._shown(c)}",
+                                 kind=self._kind(c))
             self._i += 1
             self._skip_ws()
             index += 1
@@ -148,7 +156,7 @@ class JsonReader:
     # -- values ---------------------------------------------------------
     def _value(self) -> Any:
         if not self._skip_ws():
-            raise self.error("the file ends where a value should be (truncated?)")
+            raise self.error("the file ends where a value should be (truncated?)", kind="truncated")
         return self._decode(_DECODER.raw_decode)
 
     def _decode(self, decode) -> Any:
@@ -160,11 +168,12 @@ class JsonReader:
             except json.JSONDecodeError as exc:
                 if self._eof:
                     if self._cut_short(exc):
-                        raise self.error("the file ends in the middle of a value (truncated?)", exc.pos) from None
+                        raise self.error("the file ends in the middle of a value (truncated?)", exc.pos,
+                                         "truncated") from None
                     raise self.error(exc.msg, exc.pos) from None
                 if len(self._buf) - self._i > MAX_ENTRY_CHARS:
                     raise self.error(f"{exc.msg} (in a value longer than {MAX_ENTRY_CHARS >> 20} M characters)",
-                                     exc.pos) from None
+                                     exc.pos, "too_long") from None
                 self._fill()
                 continue
             if (not self._eof and isinstance(value, (int, float)) and len(self._buf) - end < 32
@@ -211,10 +220,15 @@ class JsonReader:
         try:
             chunk = self._stream.read(wanted)
         except UnicodeDecodeError as exc:
-            raise self.error(f"the file is not UTF-8 text ({exc.reason})", len(self._buf)) from None
+            raise self.error(f"the file is not UTF-8 text ({exc.reason})", len(self._buf), "encoding") from None
         if not chunk:
             self._eof = True
         self._buf += chunk
+
+    @staticmethod
+    def _kind(c: str) -> str:
+        """What an unexpected character means: the file cut short when there is none."""
+        return "syntax" if c else "truncated"
 
     @staticmethod
     def _shown(c: str) -> str:

@@ -24,7 +24,7 @@ from companion.app.kv import load_kv_beside
 from companion.app.screens.newgame import presenter, saved
 from companion.app.screens.newgame.presenter import NewGameChoices
 from companion.app.screens.newgame.scanning import ScannedBoard, scan_board
-from companion.app.widgets import controls  # noqa: F401
+from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.controls import ConfirmPopup, NumberPad
 from companion.app.words import MAX_PLAYERS, colour_name, refusal
 from companion.game import SaveError, load_event_deck, minimum_deck_size, prebuilt_event_deck

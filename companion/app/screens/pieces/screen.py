@@ -3,8 +3,9 @@
 Steppers instead of typing for numbers, toggles for colours and for the keywords that change
 geometry (companion.rules.KEYWORDS, in the shown language's alphabetical order), one Save that
 sends the whole piece to `companion.game` as one undoable action. A new token gets its owner and
-kind first (a pop-up), then is placed on the board. The name field is the top row of the form:
-the place for a card search with suggestions.
+kind first (a pop-up), then is placed on the board. Above the token list, the card search
+(`widgets.card_search.PieceCardSearch`): a card chosen there fills the selected piece, or a new
+token when none is selected; the hand controls stay for what the table changes.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from kivy.uix.screenmanager import Screen
 from boards import COLOURS
 from companion.app.kv import load_kv_beside
 from companion.app.screens.pieces import presenter
-from companion.app.widgets import controls  # noqa: F401
+from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
+from companion.app.widgets.card_search_presenter import piece_changes
 from companion.app.widgets.controls import BigToggle
 from companion.app.words import player_rgba, token_text
 from companion.game import PAWN_NUMBER
@@ -88,24 +90,34 @@ class PiecesScreen(Screen):
         for toggle in self.ids.keywords.children:
             toggle.state = "down" if toggle.keyword in piece.keywords else "normal"
 
+    def autopilot_report(self) -> dict:
+        """The card search and the form as shown (for the tests)."""
+        return {"search": self.ids.card_search.report(),
+                "form": {"name": self.ids.name.text, "mana_value": self.mana_value, "power": self.power,
+                         "toughness": self.toughness, "colours": list(self.colours), "keywords": list(self.keywords)}}
+
     def choose(self, index: int) -> None:
         App.get_running_app().selected = self._tokens[index]
 
-    def new_token(self) -> None:
-        """Ask whose token it is and what it stands for, then add it off the grid, to place on the board."""
+    def new_token(self, card=None, answers=None) -> None:
+        """Ask whose token it is and what it stands for, then add it off the grid, to place on the board.
+        `card`: the PieceDraft of a card chosen in the search with no token selected (its kind first)."""
         app = App.get_running_app()
         if app.game is None:
             return
         state = app.game.state
         default = app.selected[0] if app.selected is not None and tuple(app.selected) in state.pieces else \
             (state.turn.active[0] if state.turn.active else state.alive[0].id)
-        popup = NewTokenPopup(owners=[(p.id, p.name, player_rgba(p.id)) for p in state.alive], owner=default)
-        popup.on_add = self.add_token
+        popup = NewTokenPopup(owners=[(p.id, p.name, player_rgba(p.id)) for p in state.alive], owner=default,
+                              kind=card.kind if card is not None and card.kind else "creature")
+        popup.on_add = lambda owner, kind: self.add_token(
+            owner, kind, piece_changes(card, kind, answers or {}) if card is not None else {})
         popup.open()
 
-    def add_token(self, owner: int, kind: str) -> None:
-        """A creature or planeswalker: a new token off the grid, to place on the board. A pawn: each
-        player has one (token 1, MT 2.05): it is chosen, to place where it has no square yet."""
+    def add_token(self, owner: int, kind: str, fields: dict | None = None) -> None:
+        """A creature or planeswalker: a new token off the grid, to place on the board (`fields`: what a
+        card chosen in the search says of it). A pawn: each player has one (token 1, MT 2.05): it is
+        chosen, to place where it has no square yet."""
         app = App.get_running_app()
         state = app.game.state
         if kind == "player":
@@ -116,7 +128,8 @@ class PiecesScreen(Screen):
             app.show("board")
             return
         token = (owner, presenter.next_number(state, owner))
-        if app.play("add_piece", Piece(*token, kind=kind)) is not None:
+        fields = {key: value for key, value in (fields or {}).items() if key != "kind"}
+        if app.play("add_piece", Piece(*token, kind=kind, **fields)) is not None:
             app.selected = token
             app.show("board")
 

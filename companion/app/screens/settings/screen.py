@@ -1,18 +1,24 @@
-"""Settings: UI language (French by default on a French system) and seat orientation on the table screen."""
+"""Settings: UI language (French by default on a French system), seat orientation on the table screen,
+the card data (import a card file)."""
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.properties import BooleanProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import LANGUAGES
 from companion.app.kv import load_kv_beside
-from companion.app.widgets import controls  # noqa: F401
+from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 
 load_kv_beside(__file__)
 
 
 class SettingsScreen(Screen):
     languages = LANGUAGES
+    busy = BooleanProperty(False)   # a card import is running (the autopilot waits, as a person would)
+
+    def autopilot_report(self) -> dict:
+        return {"cards": self.ids.cards_import.report()}
 
     def set_language(self, lang: str) -> None:
         App.get_running_app().set_language(lang)

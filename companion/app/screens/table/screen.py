@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 from companion.app.kv import load_kv_beside
 from companion.app.screens.table import presenter
 from companion.app.screens.table.presenter import RecentChange
-from companion.app.widgets import controls  # noqa: F401
+from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.controls import ConfirmPopup, NumberPad, TextPopup
 from companion.app.words import turn_text
 
