@@ -25,25 +25,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.config import ChequerConfig
 from calibration.lens import fit_mapping
 from calibration.mapping import GridMapping
-
-
-@dataclass(frozen=True)
-class ChequerConfig:
-    """Thresholds of the chequer candidate."""
-
-    min_square_px: float = 12.0       # SB runs on a copy reduced until squares would be this small ...
-    board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
-    unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
-    min_corners: int = 3              # smallest chequer (inner corners per side) looked for
-    larger_starts: tuple = ((5, 1), (3, 1), (4, 2))   # SB "larger" tries: (start pattern side, random seed)
-    min_saddle: float = 15.0          # grey levels: SB's corners must show at least this median step ...
-    min_parity: float = 0.9           # ... with this share of them in the chequer's alternation
-    saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners
-    side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
-    max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
-    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
 
 
 @dataclass(frozen=True)
@@ -60,25 +44,26 @@ class ChequerFit:
 
 
 def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
-                 config: ChequerConfig | None = None) -> ChequerFit | None:
+                 config: ChequerConfig | None = None, exact: bool = True, larger: bool = True) -> ChequerFit | None:
     """The chequered board in a photo (module docstring), or None when SB finds no chequer.
 
     `grid` (w, h): squares asked for, either orientation — the fit may still be smaller (a board
-    running out of the frame) or larger; the caller decides. Grid units of the fit: corner
-    rows/columns as SB ordered them (not yet turned upright)."""
+    running out of the frame) or larger; the caller decides. `exact`: SB at that size first;
+    `larger`: SB's "larger" mode, grown (the size unknown, or not all of the board in view). Grid
+    units of the fit: corner rows/columns as SB ordered them (not yet turned upright)."""
     cfg = config or ChequerConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = _working_scale(gray.shape, grid, cfg)
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners = None
-    if grid is not None:   # SB at the size asked for: it succeeds only on a whole chequer of that size
+    if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
         for pattern in sorted({(grid[0] - 1, grid[1] - 1), (grid[1] - 1, grid[0] - 1)}):
             found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
             if found is not None:
                 corners = _refined(gray, found / scale)
                 break
-    if corners is None:   # any chequer, grown from what SB's "larger" mode gives
-        for start, seed in cfg.larger_starts:
+    if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
+        for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
             found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
             if found is None and start <= cfg.min_corners:
                 break   # not even the smallest chequer: there is none

@@ -42,11 +42,15 @@ class RegistrationConfig:
     fast_threshold_offset: float = 12.0    # ...a pixel this much darker than around it is ink: a printed
                                            # marker is; the faint grid lines, each square a closed candidate, are not
     full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
+    plenty_of_quads: int = 12              # the fast pass rejected this many quads and found no marker: the
+                                           # photo's ink is clear (washed-out photos of ours show 0-1): no second bar
     subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
     min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this
     fit_lens: bool = True                  # fit the lens (calibration.lens) where the markers show bending:
     lens_trigger_px: float = 0.8           # ... markers off one homography, or a mean corner error above this
     lens_ransac_share: float = 0.04        # ... then markers within this share of the board's span seed the fit
+    line_refine_sides: int = 3             # inlier markers on fewer sides of the board: refit on the grid lines too
+    line_min_contrast: float = 3.0         # ... edges weaker than this (grey levels / px) are no line
     track_roi_margin: float = 0.8          # fast path: ROI margin around a marker, in marker sides
     track_markers: int = 4                 # fast path: markers re-detected per check
     track_tolerance_px: float = 3.0        # fast path: a marker moved more than this -> full scan
@@ -138,10 +142,147 @@ class SymbolConfig:
 
 
 @dataclass(frozen=True)
+class LensConfig:
+    """When a photo's bending is worth a lens, and how it is fitted."""
+
+    min_gain: float = 0.1           # the lens must cut the residual RMS by this share ...
+    min_shift_px: float = 0.75      # ... and move some grid point by at least this much (px)
+    min_points: int = 12            # fewer correspondences (or line points) than this: no lens
+    fit_k2: bool = True             # also k2 (kept only when it cuts the RMS by `k2_gain` more)
+    k2_gain: float = 0.1
+    k2_ridge: float = 0.02          # weight (in px per unit of k2 per point, squared) pulling k2 to 0
+    huber_px: float = 1.5           # residuals beyond this count linearly (a stray point weighs less)
+    max_line_points: int = 1500     # line points fitted at most (every k-th beyond: the fit's time)
+    max_k1: float = 1.0             # |k1| above this is no lens we know
+    iterations: int = 20
+
+
+@dataclass(frozen=True)
+class ChequerConfig:
+    """Thresholds of the chequer candidate."""
+
+    min_square_px: float = 12.0       # SB runs on a copy reduced until squares would be this small ...
+    board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
+    unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
+    min_corners: int = 3              # smallest chequer (inner corners per side) looked for
+    larger_starts: tuple = ((5, 1), (3, 1))   # SB "larger" tries (start pattern side, random seed): the size
+                                              # unknown tries both, a size given (SB at that size failed) the first
+    min_saddle: float = 15.0          # grey levels: SB's corners must show at least this median step ...
+    min_parity: float = 0.9           # ... with this share of them in the chequer's alternation
+    saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners
+    side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
+    max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
+    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
+
+
+@dataclass(frozen=True)
+class GridFinderConfig:
+    """Thresholds of the finder. Defaults are tuned on the real photos and the synthetic set."""
+    working_size: int = 1000             # long side (px) of the image the finder works on ...
+    min_square_px: float = 20.0          # ... or more when a requested grid would otherwise have squares
+    min_board_fraction: float = 0.45     #     smaller than this while spanning this share of the short side
+    max_working_size: int = 2000         # (never more than this, nor than the photo itself)
+    min_segment_squares: float = 0.6     # shortest segment kept is also at most this many such squares
+    clahe_clip: float = 3.0              # local contrast normalisation, for faint drawn grids
+    min_segment_frac: float = 0.012      # shortest segment kept, fraction of the working long side
+    family_separation_deg: float = 12.0  # candidate directions (histogram peaks) at least this far apart
+    direction_candidates: int = 4        # strongest line directions considered
+    min_pair_angle_deg: float = 25.0     # two directions closer than this are not a grid's two families
+    max_hypotheses: int = 4              # pairs of directions searched for a grid, most lattice lines first
+    family_tolerance_deg: float = 20.0   # first assignment of a segment to a direction
+    vp_tolerance_deg: float = 1.5        # segment agrees with a vanishing point within this angle
+    min_family_segments: int = 6
+    sharp_edge_contrast: float = 8.0     # grey levels/px across a segment (plain photo) for full weight
+    cross_family_gap: float = 0.2        # a segment counts only where the other family is: its segments, gaps
+    cross_family_reach: float = 0.03     # up to this share of the long side closed, widened by this share
+                                         # (wood grain beside a board is not a grid line)
+    max_squares: int = 40                # largest grid side searched for
+    min_squares: int = 3                 # smallest grid side accepted when the size is unknown
+    min_periodicity: float = 0.5         # share of lattice lines present between the outer ones, each axis
+    comb_tolerance: float = 0.15         # a line within this many periods of a comb tooth is on it
+    lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
+    min_edge_contrast: float = 3.0       # grey levels per px (after CLAHE); weaker edges never count as lines
+    min_plain_contrast: float = 1.8      # ... nor edges weaker than this in the photo itself (before CLAHE)
+    relative_edge_contrast: float = 0.12 # ... nor edges weaker than this share of the strong ones
+    empty_edge_cost: float = 0.5         # cost of an unsupported edge inside the grid (a supported one gains 1 - this)
+    min_border_support: float = 0.3      # share of supported edges on each border line (a chequer's
+                                         # white squares on white paper show no border: 1/3 on a 3x3)
+    min_separator_support: float = 0.5   # share of supported separators across each outer row/column
+    subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
+    subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
+    min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
+    min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
+    min_score: float = 0.6               # below this confidence: no grid
+    good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
+    min_known_edges: int = 12            # fewer measurable edges than this: no grid
+    continuation_support: float = 0.4    # size unknown: the grid goes on past a border when the next line
+                                         # and the separators across the strip are both supported this much;
+    max_growth_rounds: int = 3           # ... its extent is searched again this many times, then refused
+    max_finer_comb: int = 5              # size unknown: squares holding lines at 1/2 .. 1/this of a square are
+                                         # groups of the true squares (a too coarse comb): no board ...
+    finer_comb_support: float = 0.5      # ... when that share of their edges is supported ...
+    finer_comb_window: int = 6           # ... in the middle 6x6 squares (time)
+    recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
+    recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
+                                         # over the squares) is searched again where its size would put its
+                                         # squares at min_square_px (a 40x25 at 1080p: the full frame)
+    outline_support: float = 0.8         # size given, few inside edges seen (no lines inside): a rectangle whose
+    outline_inside: float = 0.1          # border lines are this supported, with this share of inside edges
+    chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
+    chequer: ChequerConfig = ChequerConfig()
+    fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
+    lens: LensConfig = LensConfig()
+
+
+@dataclass(frozen=True)
+class TokenConfig:
+    """Tunable tolerances of `detect_tokens`; defaults measured on the synthetic bench."""
+
+    size_tolerance: float = 0.35        # marker side in grid units may differ this much (relative)
+    shape_tolerance: float = 0.25       # max relative difference between the marker's sides/diagonals
+    min_colour_agreement: float = 0.6   # share of colour samples that must name the decoded player
+    max_colour_distance: float = 45.0   # Lab ΔE above which a sample names no player at all
+    upsample_below_px: float = 3.0      # search a 2× enlarged image when a marker cell is smaller
+    upsample_region_below_px: float = 5.0  # the same for a few squares re-read (cheap to enlarge)
+    region_squares: int = 30            # up to this many squares, a read counts as a few squares
+    margin_squares: float = 0.3         # extra search border around the grid, in squares
+    read_pictures: bool = True          # second reader for tokens whose code is too small to decode
+    reliable_cell_px: float = 2.5       # marker cell (px) from which tokens are read ≥ 99.5 % (token bench)
+    picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
+    picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
+    picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
+    picture_min_contrast: float = 10.0  # grey spread under which a lit square is plain (no token) ...
+    picture_lit_level: float = 200.0    # ... lit: its brightest grey level this or more; dimmer, the
+    picture_min_light: float = 0.25     # spread asked for falls with it, down to this share
+    picture_min_pose: float = 0.50      # average-token match under which a square holds no token (read ones: ≥ 0.59)
+    picture_pose_hypotheses: int = 2    # places tried per square: the average token's best fits ...
+    picture_pose_apart: float = 0.15    # ... this far apart (squares); the best decoded one is kept
+    picture_min_first: float = 0.40     # first look's best token under which no variant is tried (read: ≥ 0.48)
+    picture_candidates: int = 24        # printed tokens compared in every pose variant (best of a first look)
+    picture_min_score: float = 0.78     # correlation the best printed token must reach ...
+    picture_min_margin: float = 0.02    # ... and by how much it must beat every other token
+    picture_sure_score: float = 0.88    # from this score, half the margin will do (wrong reads seen: ≤ 0.85)
+    picture_min_part: float = 0.6       # every quarter of the picture must match this well (partly hidden)
+    picture_colour_slack: float = 20.0  # ΔE by which another player's colour may fit better
+    max_code_parts: int = 40            # given the squares to examine: searched for codes group by group ...
+    max_code_share: float = 0.35        # ... unless more groups than this, or their boxes cover more of the board
+
+
+@dataclass(frozen=True)
 class VisionConfig:
+    """Every stage's section. The grid finder's own nested stages (`grid.chequer`, `grid.lens`) are
+    sections of their own here (`chequer`, `lens`), joined by `grid_finder()`."""
     registration: RegistrationConfig = field(default_factory=RegistrationConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)
     symbols: SymbolConfig = field(default_factory=SymbolConfig)
+    grid: GridFinderConfig = field(default_factory=GridFinderConfig)
+    chequer: ChequerConfig = field(default_factory=ChequerConfig)
+    lens: LensConfig = field(default_factory=LensConfig)
+    tokens: TokenConfig = field(default_factory=TokenConfig)
+
+    def grid_finder(self) -> GridFinderConfig:
+        """The markerless finder's configuration with its chequer and lens stages."""
+        return replace(self.grid, chequer=self.chequer, lens=self.lens)
 
     @classmethod
     def from_dict(cls, data, *, source: str = "config") -> "VisionConfig":
@@ -161,7 +302,8 @@ class VisionConfig:
 
     @classmethod
     def load(cls, path: Path) -> "VisionConfig":
-        """Read a YAML file with sections registration/colour/symbols (bounded reader, safe constructor only)."""
+        """Read a YAML file with sections registration, colour, symbols, grid, chequer, lens, tokens
+        (bounded reader, safe constructor only)."""
         return cls.from_dict(read_yaml_file(path, limits=Limits(max_bytes=256 << 10, max_depth=4), error=_error))
 
 
@@ -181,12 +323,19 @@ def _kind(name: str, default) -> Kind:
     raise TypeError(f"config field {name}: no check for {type(default).__name__} values")
 
 
+def _settable(value) -> bool:
+    """Numbers, flags and texts are set from YAML; a stage nested in another (its own section)
+    and tuples (a list of tries, a range) are not."""
+    return isinstance(value, (bool, int, float, str))
+
+
 def _schema(config_cls) -> Record:
     """Sections → fields → checks, derived from the dataclasses (a new stage's section is checked too)."""
     sections = {}
     for section in fields(config_cls):
         instance = section.default_factory()
-        sections[section.name] = Record({f.name: _kind(f.name, getattr(instance, f.name)) for f in fields(instance)},
+        sections[section.name] = Record({f.name: _kind(f.name, getattr(instance, f.name)) for f in fields(instance)
+                                         if _settable(getattr(instance, f.name))},
                                         say=f"a mapping of {section.name} settings")
     return Record(sections)
 

@@ -35,6 +35,8 @@ import numpy as np
 
 from calibration.grid_lines import (
     Segments,
+    lines_seen,
+    sample,
     angle_to_point,
     angle_tolerance,
     apply_h,
@@ -45,8 +47,9 @@ from calibration.grid_lines import (
     rectifying_transform,
     vanishing_point,
 )
-from calibration.chequer import ChequerConfig, ChequerFit, find_chequer
-from calibration.lens import LensConfig, LineEvidence, fit_mapping
+from calibration.chequer import ChequerFit, find_chequer
+from calibration.config import GridFinderConfig
+from calibration.lens import LineEvidence, fit_mapping
 from calibration.mapping import GridMapping
 
 
@@ -65,65 +68,6 @@ class GridFit:
     def homography(self) -> np.ndarray:
         """The plain 3x3 fit, grid units -> image pixels."""
         return self.mapping.homography
-
-
-@dataclass(frozen=True)
-class GridFinderConfig:
-    """Thresholds of the finder. Defaults are tuned on the real photos and the synthetic set."""
-    working_size: int = 1000             # long side (px) of the image the finder works on ...
-    min_square_px: float = 20.0          # ... or more when a requested grid would otherwise have squares
-    min_board_fraction: float = 0.45     #     smaller than this while spanning this share of the short side
-    max_working_size: int = 2000         # (never more than this, nor than the photo itself)
-    min_segment_squares: float = 0.6     # shortest segment kept is also at most this many such squares
-    clahe_clip: float = 3.0              # local contrast normalisation, for faint drawn grids
-    min_segment_frac: float = 0.012      # shortest segment kept, fraction of the working long side
-    family_separation_deg: float = 12.0  # candidate directions (histogram peaks) at least this far apart
-    direction_candidates: int = 4        # strongest line directions considered
-    min_pair_angle_deg: float = 25.0     # two directions closer than this are not a grid's two families
-    max_hypotheses: int = 4              # pairs of directions searched for a grid, most lattice lines first
-    family_tolerance_deg: float = 20.0   # first assignment of a segment to a direction
-    vp_tolerance_deg: float = 1.5        # segment agrees with a vanishing point within this angle
-    min_family_segments: int = 6
-    sharp_edge_contrast: float = 8.0     # grey levels/px across a segment (plain photo) for full weight
-    cross_family_gap: float = 0.2        # a segment counts only where the other family is: its segments, gaps
-    cross_family_reach: float = 0.03     # up to this share of the long side closed, widened by this share
-                                         # (wood grain beside a board is not a grid line)
-    max_squares: int = 40                # largest grid side searched for
-    min_squares: int = 3                 # smallest grid side accepted when the size is unknown
-    min_periodicity: float = 0.5         # share of lattice lines present between the outer ones, each axis
-    comb_tolerance: float = 0.15         # a line within this many periods of a comb tooth is on it
-    lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
-    min_edge_contrast: float = 3.0       # grey levels per px (after CLAHE); weaker edges never count as lines
-    min_plain_contrast: float = 1.8      # ... nor edges weaker than this in the photo itself (before CLAHE)
-    relative_edge_contrast: float = 0.12 # ... nor edges weaker than this share of the strong ones
-    empty_edge_cost: float = 0.5         # cost of an unsupported edge inside the grid (a supported one gains 1 - this)
-    min_border_support: float = 0.3      # share of supported edges on each border line (a chequer's
-                                         # white squares on white paper show no border: 1/3 on a 3x3)
-    min_separator_support: float = 0.5   # share of supported separators across each outer row/column
-    subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
-    subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
-    min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
-    min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
-    min_score: float = 0.6               # below this confidence: no grid
-    good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
-    min_known_edges: int = 12            # fewer measurable edges than this: no grid
-    continuation_support: float = 0.4    # size unknown: the grid goes on past a border when the next line
-                                         # and the separators across the strip are both supported this much;
-    max_growth_rounds: int = 3           # ... its extent is searched again this many times, then refused
-    max_finer_comb: int = 5              # size unknown: squares holding lines at 1/2 .. 1/this of a square are
-                                         # groups of the true squares (a too coarse comb): no board ...
-    finer_comb_support: float = 0.5      # ... when that share of their edges is supported ...
-    finer_comb_window: int = 6           # ... in the middle 6x6 squares (time)
-    recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
-    recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
-                                         # over the squares) is searched again where its size would put its
-                                         # squares at min_square_px (a 40x25 at 1080p: the full frame)
-    outline_support: float = 0.8         # size given, few inside edges seen (no lines inside): a rectangle whose
-    outline_inside: float = 0.1          # border lines are this supported, with this share of inside edges
-    chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
-    chequer: ChequerConfig = ChequerConfig()
-    fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
-    lens: LensConfig = LensConfig()
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -179,12 +123,29 @@ def open_sides(mapping: GridMapping, width: int, height: int, image_size: tuple[
 
 
 def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
-    """The chequer candidate, then the line finder (module docstring)."""
+    """The chequer candidate, then the line finder (module docstring). Size given: SB at that size,
+    the lines, and only then SB's "larger" mode (a chequer partly out of view; it costs as much as
+    SB itself on every photo that is no chequer); size unknown: SB's "larger" mode first (a chessboard
+    read by its lines comes out in parts where a lens bends it)."""
     if cfg.chequer_candidate:
-        chequer = find_chequer(image_bgr, grid, config=cfg.chequer)
-        fit = None if chequer is None else _chequer_fit(chequer, grid)
-        if fit is not None and fit.score >= cfg.min_score:
+        fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
+        if fit is not None:
             return fit
+    found = _line_search(image_bgr, grid, cfg)
+    if found is None and grid is not None and cfg.chequer_candidate:
+        return _chequer_candidate(image_bgr, grid, cfg, exact=False, larger=True)
+    return found
+
+
+def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig, *, exact: bool, larger: bool
+                       ) -> GridFit | None:
+    chequer = find_chequer(image_bgr, grid, config=cfg.chequer, exact=exact, larger=larger)
+    fit = None if chequer is None else _chequer_fit(chequer, grid)
+    return fit if fit is not None and fit.score >= cfg.min_score else None
+
+
+def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The line finder on its working image (and, size unknown, again where small squares need)."""
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
     found = _Finder(gray, plain, grid, cfg).run(grid)
     if found is not None and grid is None:
@@ -333,6 +294,7 @@ class _Finder:
         # plain one (CLAHE also lifts a table's smooth grain to the strength of a drawn line)
         self.gradients = cv2.merge([cv2.Sobel(cv2.GaussianBlur(g, (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
                                     for g in (gray, plain) for dx in (1, 0)])
+        self._clahe_gradients: np.ndarray | None = None   # its first two channels, contiguous (line following)
 
     def run(self, grid: tuple[int, int] | None) -> GridFit | None:
         """Pair the strongest line directions and search the pairs for a grid, best score wins.
@@ -399,7 +361,7 @@ class _Finder:
         along = np.linspace(0.1, 0.9, 5)[None, :, None, None]
         across = np.linspace(-1.5, 1.5, 5)[None, None, :, None]
         pts = segs.p[:, None, None, :] + d[:, None, None, :] * along + normal[:, None, None, :] * across
-        grads = _sample(self.gradients, pts[..., 0], pts[..., 1])[..., 2:]
+        grads = sample(self.gradients, pts[..., 0], pts[..., 1])[..., 2:]
         size = np.abs(grads[..., 0] * normal[:, None, None, 0] + grads[..., 1] * normal[:, None, None, 1])
         contrast = np.nan_to_num(_nanmedian_last(size.max(axis=2)))   # points outside the photo are NaN
         return Segments(segs.p, segs.q, np.clip(contrast / self.cfg.sharp_edge_contrast, 0.0, 1.0) ** 2)
@@ -481,63 +443,11 @@ class _Finder:
             lattice = _Lattice(np.linalg.inv(curved.homography), curved)
         return lattice
 
-    def _line_points(self, lattice: _Lattice, rect: tuple[int, int, int, int], reach: float = 0.35,
-                     step: float = 0.25) -> LineEvidence | None:
-        """Where each lattice line of the rectangle is in the photo: every `step` square along it,
-        the gradient across the line (CLAHE image, signed) is read within `reach` squares of where
-        the lattice puts it. A printed line is a dark (or light) stripe: a falling and a rising
-        edge within a quarter square of each other — its middle is between them, however thick
-        the line; a colour border is one edge. A point counts when its edge stands clear of the
-        profile (3× its median, and the finder's edge floor). Weight: that edge's contrast."""
-        a0, a1, b0, b1 = rect
-        samples = 29
-        offsets = np.linspace(-reach, reach, samples)
-        pitch = offsets[1] - offsets[0]
-        pair_reach = int(round(0.25 / pitch))   # both sides of a line: at most a quarter square apart
-        points, axes, values, weights = [], [], [], []
-        for axis in (0, 1):
-            lines = np.arange(a0, a1 + 1) if axis == 0 else np.arange(b0, b1 + 1)
-            lo, hi = (b0, b1) if axis == 0 else (a0, a1)
-            k, t = np.meshgrid(lines, np.arange(lo + step / 2, hi, step), indexing="ij")
-            k, t = k.ravel().astype(float), t.ravel()
-            base = np.stack([k, t], 1) if axis == 0 else np.stack([t, k], 1)
-            across = np.zeros(2)
-            across[axis] = 1.0
-            probe = base[:, None, :] + offsets[None, :, None] * across   # lattice units, across the line
-            with np.errstate(divide="ignore", invalid="ignore"):
-                pix = lattice.image_of(probe.reshape(-1, 2)).reshape(len(base), samples, 2)
-            normal = pix[:, -1] - pix[:, 0]
-            normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
-            grads = _sample(self.gradients, pix[..., 0], pix[..., 1])
-            signed = np.nan_to_num(grads[..., 0] * normal[:, None, 0] + grads[..., 1] * normal[:, None, 1], nan=0.0)
-            signed = (np.roll(signed, 1, axis=1) + 2 * signed + np.roll(signed, -1, axis=1)) / 4
-            signed[:, [0, -1]] = 0.0
-            rows = np.arange(len(signed))
-            strength = np.abs(signed)
-            top_at = np.argmax(strength, axis=1)
-            top = strength[rows, top_at]
-            up, down = np.argmax(signed, axis=1), np.argmin(signed, axis=1)
-            paired = (signed[rows, up] >= 0.5 * top) & (-signed[rows, down] >= 0.5 * top) & \
-                (np.abs(up - down) <= pair_reach)
-            where = np.where(paired, (_refined_peak(signed, up) + _refined_peak(-signed, down)) / 2,
-                             _refined_peak(strength, top_at))
-            clear = (top >= 3.0 * np.maximum(np.median(strength, axis=1), 0.5)) & (top >= self.cfg.min_edge_contrast) \
-                & np.isfinite(pix[:, [0, -1]].reshape(len(pix), -1)).all(axis=1)
-            if not clear.any():
-                continue
-            at = where[clear]
-            cell = np.clip(np.floor(at).astype(int), 0, samples - 2)
-            frac = (at - cell)[:, None]
-            chosen = pix[clear]
-            idx = np.arange(len(chosen))
-            points.append(chosen[idx, cell] * (1 - frac) + chosen[idx, cell + 1] * frac)
-            axes.append(np.full(len(at), axis))
-            values.append(k[clear])
-            weights.append(top[clear])
-        if not points:
-            return None
-        weight = np.concatenate(weights)
-        return LineEvidence(np.concatenate(points), np.concatenate(axes), np.concatenate(values), weight / weight.mean())
+    def _line_points(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> LineEvidence | None:
+        """Where each lattice line of the rectangle is in the working image (`lines_seen`)."""
+        if self._clahe_gradients is None:
+            self._clahe_gradients = np.ascontiguousarray(self.gradients[..., :2])
+        return lines_seen(self._clahe_gradients, lattice.image_of, rect, self.cfg.min_edge_contrast)
 
     def _whole_grid(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments,
                     rect: tuple[int, int, int, int], score: float):
@@ -795,7 +705,7 @@ class _Finder:
         on_off = np.concatenate([np.linspace(-1, 1, 5)[None, :] * r, -(2 * r + 2), 2 * r + 2], axis=1)
         xs = pc[:, 0:1] + on_off * normal[:, 0:1]
         ys = pc[:, 1:2] + on_off * normal[:, 1:2]
-        grads = _sample(self.gradients, xs, ys)
+        grads = sample(self.gradients, xs, ys)
         hgt, wid = self.gray.shape
         inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2)
         medians = []
@@ -806,18 +716,6 @@ class _Finder:
             known = np.isfinite(contrast).mean(axis=-1) >= 0.6
             medians.append(np.where(known, _nanmedian_last(contrast), np.nan))
         return medians
-
-
-def _refined_peak(profile: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Sub-sample position of the peak of each row of `profile` found at index `at` (a parabola
-    through it and its two neighbours)."""
-    rows = np.arange(len(profile))
-    inner = np.clip(at, 1, profile.shape[1] - 2)
-    left, mid, right = profile[rows, inner - 1], profile[rows, inner], profile[rows, inner + 1]
-    curve = left - 2 * mid + right
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(np.abs(curve) > 1e-9, 0.5 * (left - right) / curve, 0.0)
-    return inner + np.clip(frac, -0.5, 0.5)
 
 
 def _nanmedian_last(values: np.ndarray) -> np.ndarray:
@@ -852,20 +750,6 @@ def _weighted_percentiles(values: np.ndarray, weights: np.ndarray, percents: tup
     if cum[-1] <= 0:
         return np.percentile(values, percents)
     return values[order][np.searchsorted(cum, np.array(percents) / 100 * cum[-1]).clip(0, len(values) - 1)]
-
-
-def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Bilinear samples of a float image (channels on the last axis of the result)
-    at (xs, ys), NaN outside. cv2.remap limits its maps to 32767 rows, so the points are
-    laid out in rows of 1024."""
-    n = xs.size
-    rows = -(-n // 1024)
-    pad = rows * 1024 - n
-    mx = np.concatenate([xs.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
-    my = np.concatenate([ys.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
-    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 4)
-    channels = image.shape[2] if image.ndim == 3 else 1
-    return out.reshape(rows * 1024, channels)[:n].reshape(*xs.shape, channels)
 
 
 def _coarser_lattice(vert: np.ndarray, horiz: np.ndarray, rect: tuple[int, int, int, int],

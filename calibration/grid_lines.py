@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.lens import LineEvidence
+
 
 @dataclass(frozen=True)
 class Segments:
@@ -262,3 +264,88 @@ def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float
         return p_max, 0.0, 0.0, 0.0
     quality = float((best_at[h, start: end + 1] > 0).sum() / (end - start + 1))
     return float(period), float(phase), quality, score
+
+
+def sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a float image (channels on the last axis of the result)
+    at (xs, ys), NaN outside. cv2.remap limits its maps to 32767 rows, so the points are
+    laid out in rows of 1024."""
+    n = xs.size
+    rows = -(-n // 1024)
+    pad = rows * 1024 - n
+    mx = np.concatenate([xs.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
+    my = np.concatenate([ys.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
+    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 4)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    return out.reshape(rows * 1024, channels)[:n].reshape(*xs.shape, channels)
+
+
+def _refined_peak(profile: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Sub-sample position of the peak of each row of `profile` found at index `at` (a parabola
+    through it and its two neighbours)."""
+    rows = np.arange(len(profile))
+    inner = np.clip(at, 1, profile.shape[1] - 2)
+    left, mid, right = profile[rows, inner - 1], profile[rows, inner], profile[rows, inner + 1]
+    curve = left - 2 * mid + right
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(np.abs(curve) > 1e-9, 0.5 * (left - right) / curve, 0.0)
+    return inner + np.clip(frac, -0.5, 0.5)
+
+
+def lines_seen(gradients: np.ndarray, image_of, rect: tuple[int, int, int, int], min_contrast: float,
+               reach: float = 0.35, step: float = 0.25) -> LineEvidence | None:
+    """Where each grid line of the rectangle (x0, x1, y0, y1) is in the photo, followed where it
+    bends: every `step` square along it, the gradient across the line (`gradients`: (h, w, 2)
+    x and y derivatives) is read within `reach` squares of where `image_of` (grid points (n, 2) ->
+    pixels: a homography or a mapping through a lens) puts it. A printed line is a dark (or light)
+    stripe: a falling and a rising edge within a quarter square of each other — its middle is
+    between them, however thick the line; a colour border is one edge. A point counts when its
+    edge stands clear of the profile (3× its median) and above `min_contrast`. Weight: that
+    edge's contrast (mean 1)."""
+    a0, a1, b0, b1 = rect
+    samples = 29
+    offsets = np.linspace(-reach, reach, samples)
+    pair_reach = int(round(0.25 / (offsets[1] - offsets[0])))   # both sides of a line: a quarter square apart at most
+    points, axes, values, weights = [], [], [], []
+    for axis in (0, 1):
+        lines = np.arange(a0, a1 + 1) if axis == 0 else np.arange(b0, b1 + 1)
+        lo, hi = (b0, b1) if axis == 0 else (a0, a1)
+        k, t = np.meshgrid(lines, np.arange(lo + step / 2, hi, step), indexing="ij")
+        k, t = k.ravel().astype(float), t.ravel()
+        base = np.stack([k, t], 1) if axis == 0 else np.stack([t, k], 1)
+        across = np.zeros(2)
+        across[axis] = 1.0
+        probe = base[:, None, :] + offsets[None, :, None] * across   # grid units, across the line
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pix = image_of(probe.reshape(-1, 2)).reshape(len(base), samples, 2)
+        normal = pix[:, -1] - pix[:, 0]
+        normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+        grads = sample(gradients, pix[..., 0], pix[..., 1])
+        signed = np.nan_to_num(grads[..., 0] * normal[:, None, 0] + grads[..., 1] * normal[:, None, 1], nan=0.0)
+        signed = (np.roll(signed, 1, axis=1) + 2 * signed + np.roll(signed, -1, axis=1)) / 4
+        signed[:, [0, -1]] = 0.0
+        rows = np.arange(len(signed))
+        strength = np.abs(signed)
+        top_at = np.argmax(strength, axis=1)
+        top = strength[rows, top_at]
+        up, down = np.argmax(signed, axis=1), np.argmin(signed, axis=1)
+        paired = (signed[rows, up] >= 0.5 * top) & (-signed[rows, down] >= 0.5 * top) & (np.abs(up - down) <= pair_reach)
+        where = np.where(paired, (_refined_peak(signed, up) + _refined_peak(-signed, down)) / 2,
+                         _refined_peak(strength, top_at))
+        clear = (top >= 3.0 * np.maximum(np.median(strength, axis=1), 0.5)) & (top >= min_contrast) \
+            & np.isfinite(pix[:, [0, -1]].reshape(len(pix), -1)).all(axis=1)
+        if not clear.any():
+            continue
+        at = where[clear]
+        cell = np.clip(np.floor(at).astype(int), 0, samples - 2)
+        frac = (at - cell)[:, None]
+        chosen = pix[clear]
+        idx = np.arange(len(chosen))
+        points.append(chosen[idx, cell] * (1 - frac) + chosen[idx, cell + 1] * frac)
+        axes.append(np.full(len(at), axis))
+        values.append(k[clear])
+        weights.append(top[clear])
+    if not points:
+        return None
+    weight = np.concatenate(weights)
+    return LineEvidence(np.concatenate(points), np.concatenate(axes), np.concatenate(values), weight / weight.mean())

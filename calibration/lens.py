@@ -19,25 +19,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.config import LensConfig
 from calibration.mapping import GridMapping, RadialLens
 
 
-@dataclass(frozen=True)
-class LensConfig:
-    """When a photo's bending is worth a lens, and how it is fitted."""
-
-    min_gain: float = 0.1           # the lens must cut the residual RMS by this share ...
-    min_shift_px: float = 0.75      # ... and move some grid point by at least this much (px)
-    min_points: int = 12            # fewer correspondences (or line points) than this: no lens
-    fit_k2: bool = True             # also k2 (kept only when it cuts the RMS by `k2_gain` more)
-    k2_gain: float = 0.1
-    k2_ridge: float = 0.02          # weight (in px per unit of k2 per point, squared) pulling k2 to 0
-    huber_px: float = 1.5           # residuals beyond this count linearly (a stray point weighs less)
-    max_k1: float = 1.0             # |k1| above this is no lens we know
-    iterations: int = 20
-
-
-DEFAULT_LENS = LensConfig()
+DEFAULT_LENS = LensConfig()   # (also VisionConfig().lens: the `lens` section of the vision YAML)
 
 
 @dataclass(frozen=True)
@@ -83,6 +69,8 @@ def fit_mapping(image_size: tuple[int, int], extent: tuple[int, int], grid_point
         initial, _ = cv2.findHomography(grid_points, image_points, 0)
         if initial is None:
             return None
+    if lines is not None and len(lines) > config.max_line_points:   # evenly thinned: the fit's time, not its aim
+        lines = lines.subset(np.linspace(0, len(lines) - 1, config.max_line_points).round().astype(int))
     problem = _Problem(RadialLens.for_image(image_size, 0.0), grid_points, image_points, lines, config)
     plain = problem.solve(problem.params_from(np.asarray(initial, np.float64)), free=8)
     if plain is None:

@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from boards.markers import ARUCO_DICTIONARY, BOARD_MARKER_IDS, board_markers
-from calibration.config import DEFAULT_CONFIG, RegistrationConfig
+from calibration.config import DEFAULT_CONFIG, LensConfig, RegistrationConfig
+from calibration.grid_lines import lines_seen
 from calibration.lens import fit_mapping
 from calibration.mapping import GridMapping, RadialLens
 
@@ -34,6 +35,8 @@ class Registration:
     mean_error_px: float    # mean corner reprojection error of the inliers (through the lens, if any)
     lens: RadialLens | None = None          # the photo's lens, when its markers show bending
     lens_homography: np.ndarray | None = None   # ... and grid units -> pinhole pixels under it
+    marker_ids: tuple[int, ...] = ()        # the inlier markers
+    grid_lines: bool = False                # refined on the printed grid lines too (markers on few sides)
 
     @property
     def mapping(self) -> GridMapping:
@@ -59,10 +62,11 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | None = None
-            ) -> tuple[list, np.ndarray | None]:
+            ) -> tuple[list, np.ndarray | None, tuple]:
+    """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`."""
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = _detector(window, offset).detectMarkers(small)
-    return [c.reshape(4, 2) / scale for c in corners], ids
+    corners, ids, rejected = _detector(window, offset).detectMarkers(small)
+    return [c.reshape(4, 2) / scale for c in corners], ids, rejected
 
 
 def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_CONFIG.registration
@@ -71,18 +75,22 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
 
     Searched on a downscaled frame first (fast: one threshold window, and first only clear ink,
     so that the faint grid lines do not make every square a marker candidate; then the detector's
-    own bar, for a washed-out photo), again at full resolution with the detector's defaults when
-    too few are found (small or far boards); corners refined on the full frame."""
+    own bar, for a washed-out photo — not when the first pass saw `plenty_of_quads` dark quads and
+    no marker among them: a washed-out photo shows few, a chessboard or a ChArUco board dozens),
+    again at full resolution with the detector's defaults when too few are found (small or far
+    boards); corners refined on the full frame."""
     gray = _gray(image_bgr)
     scale = min(1.0, config.detect_max_side_px / max(gray.shape))
     board_ids = set(BOARD_MARKER_IDS)
     for offset in (config.fast_threshold_offset, None):
-        corners, ids = _detect(gray, scale, config.fast_threshold_window, offset)
+        corners, ids, rejected = _detect(gray, scale, config.fast_threshold_window, offset)
         found = 0 if ids is None else sum(int(i) in board_ids for i in ids.ravel())
         if found >= config.full_resolution_retry:
             break
+        if found == 0 and len(rejected) >= config.plenty_of_quads:
+            break   # clear ink everywhere and no marker in it (a chessboard): a lower bar finds none either
     if found < config.full_resolution_retry and scale < 1.0:
-        corners, ids = _detect(gray, 1.0)
+        corners, ids, _ = _detect(gray, 1.0)
     if ids is None:
         return []
     keep = [k for k, i in enumerate(ids.ravel()) if int(i) in board_ids]
@@ -101,28 +109,29 @@ def _layout(width: int, height: int) -> dict[int, np.ndarray]:
 
 
 def _fit(detections: list[MarkerDetection], width: int, height: int, config: RegistrationConfig,
-         image_size: tuple[int, int] | None = None) -> Registration | None:
+         image_size: tuple[int, int] | None = None, lens: LensConfig = DEFAULT_CONFIG.lens) -> Registration | None:
     layout = _layout(width, height)
     usable = [d for d in detections if d.id in layout]
     if len(usable) < config.min_markers:
         return None
     src = np.concatenate([layout[d.id] for d in usable])
     dst = np.concatenate([d.corners for d in usable])
-    plain = _plain_fit(src, dst, width, height, config)
+    ids = [d.id for d in usable]
+    plain = _plain_fit(src, dst, width, height, config, ids)
     if image_size is None or not config.fit_lens:
         return plain
     bending = plain is None or plain.markers_used < len(usable) or plain.mean_error_px > config.lens_trigger_px
     if not bending:
         return plain   # every marker agrees with one homography to a fraction of a pixel: no lens to see
-    bent = _lens_fit(src, dst, width, height, image_size, config)
+    bent = _lens_fit(src, dst, width, height, image_size, config, lens, ids)
     if bent is None or (plain is not None and (bent.markers_used, -bent.mean_error_px)
                         <= (plain.markers_used, -plain.mean_error_px)):
         return plain
     return bent
 
 
-def _plain_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, config: RegistrationConfig
-               ) -> Registration | None:
+def _plain_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, config: RegistrationConfig,
+               ids: list[int]) -> Registration | None:
     """One homography, RANSAC over every corner (a marker counts when all four agree)."""
     homography, mask = cv2.findHomography(src, dst, cv2.RANSAC, config.ransac_reprojection_px)
     if homography is None:
@@ -133,11 +142,12 @@ def _plain_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, config
     keep = np.repeat(inlier_markers, 4)
     projected = cv2.perspectiveTransform(src[keep].reshape(-1, 1, 2), homography).reshape(-1, 2)
     error = float(np.linalg.norm(projected - dst[keep], axis=1).mean())
-    return Registration(homography, width, height, int(inlier_markers.sum()), error)
+    return Registration(homography, width, height, int(inlier_markers.sum()), error,
+                        marker_ids=tuple(i for i, ok in zip(ids, inlier_markers) if ok))
 
 
 def _lens_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, image_size: tuple[int, int],
-              config: RegistrationConfig) -> Registration | None:
+              config: RegistrationConfig, lens: LensConfig, ids: list[int]) -> Registration | None:
     """The homography and the lens together (calibration.lens), where a wide lens bends the
     markers' corners off any one homography: markers agreeing with a loose homography (RANSAC
     within `lens_ransac_share` of the board's size in the photo) give the first fit; every
@@ -151,7 +161,7 @@ def _lens_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, image_s
     for _ in range(2):
         if keep.sum() < 4 * config.min_markers:
             return None
-        fit = fit_mapping(image_size, (width, height), src[keep], dst[keep], initial=homography)
+        fit = fit_mapping(image_size, (width, height), src[keep], dst[keep], initial=homography, config=lens)
         if fit is None or fit.mapping.lens is None:
             return None
         errors = np.linalg.norm(fit.mapping.to_image(src) - dst, axis=1).reshape(-1, 4)
@@ -161,16 +171,17 @@ def _lens_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, image_s
         return None
     mapping = fit.mapping
     return Registration(mapping.homography, width, height, int(agreeing.sum()), float(errors[agreeing].mean()),
-                        mapping.lens, mapping.lens_homography)
+                        mapping.lens, mapping.lens_homography, tuple(i for i, ok in zip(ids, agreeing) if ok))
 
 
 def fit_homography(detections: list[MarkerDetection], width: int, height: int,
                    config: RegistrationConfig = DEFAULT_CONFIG.registration,
-                   image_size: tuple[int, int] | None = None) -> Registration | None:
+                   image_size: tuple[int, int] | None = None, lens: LensConfig = DEFAULT_CONFIG.lens
+                   ) -> Registration | None:
     """Homography grid units -> pixels for a width×height board, or None when the
     detected markers do not agree with that layout (not our board, or too few). Given the
     photo's `image_size` (width, height), a lens is fitted too where the markers show bending."""
-    registration = _fit(detections, width, height, config, image_size)
+    registration = _fit(detections, width, height, config, image_size, lens)
     if registration is None or registration.mean_error_px > config.max_mean_error_px:
         return None
     return registration
@@ -178,7 +189,8 @@ def fit_homography(detections: list[MarkerDetection], width: int, height: int,
 
 def infer_board_size(detections: list[MarkerDetection], config: RegistrationConfig = DEFAULT_CONFIG.registration,
                      *, max_width: int = 60, max_height: int = 40, shortlist: int = 6, id_slack: int = 12,
-                     image_size: tuple[int, int] | None = None) -> Registration | None:
+                     image_size: tuple[int, int] | None = None, lens: LensConfig = DEFAULT_CONFIG.lens
+                     ) -> Registration | None:
     """For an unknown board (calibration): the size whose marker layout best explains
     the detections. A least-squares fit of marker centres ranks every size cheaply;
     the best few get the full RANSAC fit (most inlier markers, then smallest error)."""
@@ -200,7 +212,7 @@ def infer_board_size(detections: list[MarkerDetection], config: RegistrationConf
             ranked.append((float(np.linalg.norm(projected - seen, axis=1).mean()), width, height))
     best: Registration | None = None
     for _, width, height in sorted(ranked)[:shortlist]:
-        candidate = fit_homography(detections, width, height, config, image_size)
+        candidate = fit_homography(detections, width, height, config, image_size, lens)
         if candidate is None:
             continue
         if best is None or (candidate.markers_used, -candidate.mean_error_px) > (best.markers_used, -best.mean_error_px):
@@ -209,7 +221,8 @@ def infer_board_size(detections: list[MarkerDetection], config: RegistrationConf
 
 
 def register_board(image_bgr: np.ndarray, width: int | None = None, height: int | None = None,
-                   config: RegistrationConfig = DEFAULT_CONFIG.registration) -> Registration | None:
+                   config: RegistrationConfig = DEFAULT_CONFIG.registration,
+                   lens: LensConfig = DEFAULT_CONFIG.lens) -> Registration | None:
     """Detect markers and fit (with the photo's lens where the markers show bending); the size
     is inferred when not given."""
     detections = detect_markers(image_bgr, config)
@@ -217,8 +230,67 @@ def register_board(image_bgr: np.ndarray, width: int | None = None, height: int 
         return None
     image_size = (image_bgr.shape[1], image_bgr.shape[0])
     if width is None or height is None:
-        return infer_board_size(detections, config, image_size=image_size)
-    return fit_homography(detections, width, height, config, image_size)
+        registration = infer_board_size(detections, config, image_size=image_size, lens=lens)
+    else:
+        registration = fit_homography(detections, width, height, config, image_size, lens)
+    if registration is not None and len(_sides(registration)) < config.line_refine_sides:
+        registration = _with_grid_lines(image_bgr, registration, detections, config, lens)
+    return registration
+
+
+def _sides(registration: Registration) -> set[str]:
+    """The board's sides (top, right, bottom, left) its inlier markers lie on."""
+    layout = _layout(registration.width, registration.height)
+    sides = set()
+    for marker_id in registration.marker_ids:
+        x, y = layout[marker_id].mean(axis=0)
+        sides.add("top" if y < 0 else "bottom" if y > registration.height else "left" if x < 0 else "right")
+    return sides
+
+
+def _with_grid_lines(image_bgr: np.ndarray, registration: Registration, detections: list[MarkerDetection],
+                     config: RegistrationConfig, lens: LensConfig) -> Registration:
+    """The registration refitted on the printed grid lines as well as the markers, where the
+    markers seen lie on fewer than `line_refine_sides` sides of the board (the rest outside the
+    frame or under a hand): markers along one edge leave the far side of the board a square or
+    more off. Lines are followed from the markers outward (`lines_seen`: each line read where the
+    mapping so far puts it, within a third of a square), the rectangle doubling each round, the
+    mapping refitted each time (with the lens where the photo shows one). Kept only when the
+    markers agree with it as well as before (within `max_mean_error_px`)."""
+    width, height = registration.width, registration.height
+    layout = _layout(width, height)
+    used = [d for d in detections if d.id in registration.marker_ids]
+    src = np.concatenate([layout[d.id] for d in used])
+    dst = np.concatenate([d.corners for d in used])
+    inside = src.clip([0, 0], [width, height])
+    rect = [int(np.floor(inside[:, 0].min())), int(np.ceil(inside[:, 0].max())),
+            int(np.floor(inside[:, 1].min())), int(np.ceil(inside[:, 1].max()))]
+    rect = [max(0, rect[0] - 2), min(width, rect[1] + 2), max(0, rect[2] - 2), min(height, rect[3] + 2)]
+    gray = _gray(image_bgr)
+    gradients = cv2.merge([cv2.Sobel(cv2.GaussianBlur(gray, (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
+                           for dx in (1, 0)])
+    image_size = (image_bgr.shape[1], image_bgr.shape[0])
+    mapping = registration.mapping
+    refined = None
+    for _ in range(6):
+        lines = lines_seen(gradients, mapping.to_image, tuple(rect), config.line_min_contrast)
+        start = mapping.lens_homography if mapping.lens is not None else mapping.homography
+        fit = fit_mapping(image_size, (width, height), src, dst, lines=lines, initial=start, config=lens)
+        if fit is None:
+            break
+        mapping = refined = fit.mapping
+        if rect == [0, width, 0, height]:
+            break
+        grow_x, grow_y = max(2, rect[1] - rect[0]), max(2, rect[3] - rect[2])
+        rect = [max(0, rect[0] - grow_x), min(width, rect[1] + grow_x), max(0, rect[2] - grow_y),
+                min(height, rect[3] + grow_y)]
+    if refined is None:
+        return registration
+    error = float(np.linalg.norm(refined.to_image(src) - dst, axis=1).mean())
+    if error > max(config.max_mean_error_px, registration.mean_error_px):
+        return registration
+    return Registration(refined.homography, width, height, registration.markers_used, error, refined.lens,
+                        refined.lens_homography, registration.marker_ids, grid_lines=True)
 
 
 class RegistrationTracker:

@@ -1,6 +1,8 @@
 """White balance from the paper, colour profiles and the configuration (issue 5, MT 2.02.d)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -81,6 +83,37 @@ def test_config_loads_from_yaml_and_refuses_unknown_keys(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("colour:\n  min_covr: 0.2\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="min_covr"):
+        VisionConfig.load(bad)
+
+
+def test_every_stage_is_set_from_the_vision_yaml_and_used_by_the_scan(tmp_path):
+    """Issue 18: the grid finder, its chequer and lens stages and the token reader are sections of
+    the vision YAML like the others (unknown keys named), and `scan` reads with them: with the
+    chequer candidate off a real chessboard is found by its lines."""
+    import cv2
+
+    from vision import scan
+
+    path = tmp_path / "vision.yaml"
+    path.write_text("grid:\n  chequer_candidate: false\n  min_score: 0.65\nlens:\n  min_gain: 0.2\n"
+                    "chequer:\n  min_square_px: 14\ntokens:\n  read_pictures: false\n", encoding="utf-8")
+    config = VisionConfig.load(path)
+    finder = config.grid_finder()
+    assert (finder.chequer_candidate, finder.min_score, finder.lens.min_gain, finder.chequer.min_square_px,
+            config.tokens.read_pictures) == (False, 0.65, 0.2, 14.0, False)
+    photo = cv2.imread(str(Path(__file__).parent / "fixtures" / "real_photos_2" / "webcam-chess-10x7-c.jpg"))
+    from calibration.grid_finder import find_grid
+
+    assert find_grid(photo, (10, 7)).method == "chequer"
+    without = find_grid(photo, (10, 7), config=finder)
+    assert without is None or without.method == "lines"
+    assert scan(photo, grid=(10, 7)).found
+    strict = tmp_path / "strict.yaml"
+    strict.write_text("grid:\n  min_score: 1.01\n", encoding="utf-8")
+    assert not scan(photo, grid=(10, 7), config=VisionConfig.load(strict)).found
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("lens:\n  min_gian: 0.2\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="min_gian"):
         VisionConfig.load(bad)
 
 

@@ -2,7 +2,7 @@
 import pytest
 
 from boards import Board
-from companion.game import Dice, Game, GameError, GameSetup, HordeWave, PlayerSetup
+from companion.game import Dice, Game, GameError, GameSetup, HordeWave, PlayerSetup, bosses_out
 from companion.rules import Piece
 from game_dice import ScriptedDice, with_corner_starts
 
@@ -400,6 +400,7 @@ def test_a_boss_still_in_play_when_its_deck_runs_out_keeps_the_next_wave_going_H
     horde = game.state.horde
     assert (horde.wave, horde.earlier_bosses, horde.boss_on_battlefield) == (2, ["Boss 1"], False)
     game.damage_horde(3)  # Boss 2 comes out too
+    assert bosses_out(game.state.horde) == ["wave", "earlier"]
     with pytest.raises(GameError, match="say which one left"):
         game.horde_boss_leaves()
     game.horde_boss_leaves("wave")

@@ -138,3 +138,15 @@ def test_scan_says_where_tokens_are_too_small_to_read_MT_2_05(tmp_path, capsys):
     assert f"tokens on {len(expected)} squares" in capsys.readouterr().out
     assert main(["calibrate", "--camera", str(path), "--grid", "20x12", "--out", str(tmp_path / "cal")]) == 0
     assert f"tokens on {len(expected)} squares" in capsys.readouterr().out
+
+
+def test_scan_says_the_lens_it_read_through(capsys):
+    """Issue 18: a webcam chessboard with strong barrel distortion (real photo): the summary says
+    the lens, the JSON gives it (OpenCV's model, k1 and k2) beside the plain homography."""
+    photo = Path(__file__).parent / "fixtures" / "real_photos_2" / "webcam-chess-10x7-a.jpg"
+    assert main(["scan", str(photo), "--grid", "7x10"]) == 0
+    assert "read through the lens the photo shows: k1 -0.3" in capsys.readouterr().out
+    assert main(["scan", str(photo), "--grid", "7x10", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["lens"]["model"] == "opencv-radial-k1k2" and doc["lens"]["k1"] < -0.25
+    assert np.asarray(doc["homography"]).shape == (3, 3)

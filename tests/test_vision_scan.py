@@ -9,7 +9,8 @@ from vision import scan
 from vision.printed import render_printed
 from vision.synth import compare, photograph, photograph_no_board
 
-SQUARE_KEYS = ["x", "y", "colours", "obstacle", "start", "temple", "confidence", "uncertain", "covered", "visible"]
+SQUARE_KEYS = ["x", "y", "colours", "obstacle", "start", "temple", "confidence", "uncertain", "covered", "visible",
+               "why"]
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +84,21 @@ def test_squares_outside_the_photo_are_reported_not_visible_never_read_MT_2_02_e
     assert outside and all(s.uncertain and s.colours == "".join(sorted(board.square(s.x, s.y).colours,
                                                                           key="WUBRG".index)) for s in outside)
     assert not any((m["x"], m["y"]) in {(s.x, s.y) for s in outside} for m in with_file.mismatches)
+
+
+def test_every_doubt_says_why_in_words_MT_2_02_e(duel, photos):
+    """Issue 18 (named decisions): a square to confirm or hidden says why (`why`, words a person
+    can read, e.g. "white and grey both", "skin (a hand)"); a sure square has no reason listed."""
+    board, _ = duel
+    flagged = 0
+    for photo in photos[:4]:
+        for square in scan(photo.image, grid=(board.width, board.height)).to_dict()["squares"]:
+            if square["uncertain"] or square["covered"]:
+                flagged += 1
+                assert square["why"] and all(isinstance(w, str) and " " in w for w in square["why"])
+            else:
+                assert square["why"] == []
+    assert flagged > 0
 
 
 def test_rates_over_twelve_photos_without_the_board_file_MT_2_02_e(duel, photos):

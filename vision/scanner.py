@@ -23,9 +23,11 @@ from calibration.config import DEFAULT_CONFIG, ColourConfig, VisionConfig
 from calibration.grid_finder import find_grid
 from calibration.mapping import GridMapping
 from calibration.registration import register_board
-from vision.squares import SquareReading, inner_mask, read_squares, read_two_tone
+from vision.squares import HIDDEN_TOKEN, SquareReading, inner_mask, read_squares, read_two_tone
 from vision.tokens import TokenConfig, detect_tokens, squares_too_small
 
+NOT_SHOWN = "outside the photo"
+DIFFERS_FROM_FILE = "differs from the board file"
 MIN_SHOWN_SHARE = 0.5   # a square less than half inside the photo is not shown: reported `visible: false`
 MIN_IMAGE_SIDE = 16      # px: a smaller image cannot show a grid of squares (and OpenCV's detectors refuse it)
 PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
@@ -145,6 +147,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     we printed: no paper margin, no glyphs). `token_config` tunes the token reader (`TokenConfig(read_pictures=False)`
     trades recall on small tokens for speed)."""
     started = time.perf_counter()
+    token_config = token_config or config.tokens
     size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0 or image_bgr.ndim not in (2, 3):
         return _not_found("empty or unreadable image", size, started)
@@ -163,12 +166,13 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     partial: tuple[str, ...] = ()
     if mapping is None:
         ours = True
-        registration = register_board(image_bgr, *(size or (None, None)), config=config.registration)
+        registration = register_board(image_bgr, *(size or (None, None)), config=config.registration,
+                                      lens=config.lens)
         if registration is not None:
             mapping, size = registration.mapping, (registration.width, registration.height)
         else:
             try:
-                fit = find_grid(image_bgr, grid=size)
+                fit = find_grid(image_bgr, grid=size, config=config.grid_finder())
             except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
                 return _not_found(f"grid finder failed on this photo ({type(exc).__name__}: {exc})", size, started)
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:
@@ -216,20 +220,22 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
         if 0 <= token.x < width and 0 <= token.y < height:
             covered_hint[token.y, token.x] = True
 
-    squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
-                           symbols=config.symbols if ours else None, covered_hint=covered_hint, surround=surround,
-                           photo_px=square_sides_px(mapping, width, height))
     # squares the photo does not show (outside the frame): reported, never read
     shown = mapping.inside_share(width, height, (image_bgr.shape[1], image_bgr.shape[0])) >= MIN_SHOWN_SHARE
     if not shown.any():
         return _not_found("the board found lies outside the photo", size, started)
-    seen_covered = sum(s.covered for s in squares if shown[s.y, s.x])
-    if not ours and seen_covered > config.colour.max_covered_share * int(shown.sum()):
-        return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
-    if not ours:
-        two_tone = read_two_tone(balanced, width, height, px, config.colour)
-        if two_tone is not None:
-            squares = [replace(s, covered=True, uncertain=True) if covered_hint[s.y, s.x] else s for s in two_tone]
+    # a foreign board printed in two greys (a chessboard) is read by its own lightness split
+    two_tone = None if ours else read_two_tone(balanced, width, height, px, config.colour)
+    if two_tone is not None:
+        squares = [replace(s, covered=True, uncertain=True, why=(HIDDEN_TOKEN,) + s.why) if covered_hint[s.y, s.x]
+                   else s for s in two_tone]
+    else:
+        squares = read_squares(balanced, labels, width, height, px, profile=profile, colour=config.colour,
+                               symbols=config.symbols if ours else None, covered_hint=covered_hint,
+                               surround=surround, photo_px=square_sides_px(mapping, width, height))
+        seen_covered = sum(s.covered for s in squares if shown[s.y, s.x])
+        if not ours and seen_covered > config.colour.max_covered_share * int(shown.sum()):
+            return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
     squares = [_unknown_when_covered(s, board) if shown[s.y, s.x] else _not_shown(s, board) for s in squares]
     result = ScanResult(True, width, height, mapping, squares, tokens, method=method, profile=profile,
                         tokens_too_small=squares_too_small(mapping, width, height, token_config), partial=partial)
@@ -268,7 +274,7 @@ def _not_shown(reading: SquareReading, board: Board | None) -> SquareReading:
     """A square outside the photo: `visible` false, never read (no phantom square) — its colours
     come from the board file, or stay unknown; a person must confirm it (MT 2.02.e)."""
     blank = replace(reading, colours="", obstacle=False, start=False, temple=False, confidence=0.0, uncertain=True,
-                    covered=False, visible=False)
+                    covered=False, visible=False, why=(NOT_SHOWN,))
     if board is None:
         return blank
     sq = board.square(reading.x, reading.y)
@@ -292,8 +298,16 @@ def settle_with_board_file(squares: list[SquareReading], disagreements: list[dic
     (two sources agree: a weak glyph, a hand's edge on part of the square). Covered squares
     stay flagged: their colours come from the file alone (as do those outside the photo)."""
     doubted = {(m["x"], m["y"]) for m in disagreements}
-    settled = [((s.x, s.y) in doubted or s.covered or not s.visible, s) for s in squares]
-    return [s if s.uncertain == doubt else replace(s, uncertain=doubt) for doubt, s in settled]
+    settled = []
+    for s in squares:
+        doubt = (s.x, s.y) in doubted or s.covered or not s.visible
+        if s.uncertain == doubt:
+            settled.append(s)
+        elif doubt:   # the camera and the file disagree
+            settled.append(replace(s, uncertain=True, why=s.why + (DIFFERS_FROM_FILE,)))
+        else:         # a doubt the file settles
+            settled.append(replace(s, uncertain=False, why=()))
+    return settled
 
 
 def mismatches(result: ScanResult, board: Board) -> list[dict]:

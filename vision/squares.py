@@ -34,11 +34,12 @@ class SquareReading:
     uncertain: bool
     covered: bool
     visible: bool = True   # False: the photo does not show this square (outside the frame): nothing is read
+    why: tuple[str, ...] = ()   # why it is covered or uncertain, in words a person can read
 
     def to_dict(self) -> dict:
         return {"x": self.x, "y": self.y, "colours": self.colours, "obstacle": self.obstacle,
                 "start": self.start, "temple": self.temple, "confidence": round(self.confidence, 3),
-                "uncertain": self.uncertain, "covered": self.covered, "visible": self.visible}
+                "uncertain": self.uncertain, "covered": self.covered, "visible": self.visible, "why": list(self.why)}
 
 
 def _cells(image: np.ndarray, width: int, height: int, px: int) -> np.ndarray:
@@ -399,78 +400,240 @@ def _hatched_colours(hues: np.ndarray, lightness: float, single: bool, levels: t
     return colours, doubtful
 
 
-def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: int, px: int, *,
-                 profile: ColourProfile, colour: ColourConfig, symbols: SymbolConfig | None,
-                 covered_hint: np.ndarray | None = None, surround: tuple[np.ndarray, int] | None = None,
-                 photo_px: np.ndarray | None = None) -> list[SquareReading]:
-    """Per-square colours, marks, confidence (MT 2.02.d–e, 2.03.a–c, 2.04.a–b).
+# -- the evidence, the decisions, the two policies ----------------------------------------------
+@dataclass
+class Marks:
+    """What our printed marks show on each square (arrays over the squares): glyphs (start,
+    Temple) and hatches (obstacles, MT 2.03), and the pixels a glyph paints (left out of colours)."""
 
-    balanced (white-balanced BGR, float 0..255) and labels cover exactly the grid (height·px × width·px). `symbols` None
-    means a foreign board: no start/Temple glyphs are looked for, and white and grey,
-    told apart by lightness alone, are doubted where a shadow may have decided
-    (`shade_doubts`). A colour whose coverage is doubtful makes the square `uncertain`
-    (MT 2.02.e: it does not count until a person confirms it).
-    """
-    n = width * height
-    gray = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.float32), cv2.COLOR_BGR2GRAY)
-    inner = inner_mask(px, colour.inner_margin)
-    ignore = np.zeros((n, px, px), bool)
-    glyph_of = np.full(n, -1)
-    mark_sure = np.ones(n, bool)
-    borderline_hatch = np.zeros(n, bool)  # hatch score too close to the threshold to decide alone
-    hatched = np.zeros(n, bool)
-    lightness = np.zeros(n)
-    levels = (0.0, 0.0, 0.0)
-    single_hatch = np.zeros(n, bool)  # the colourless obstacle's hatch (MT 2.03.a)
-    cell_labels = _cells(labels, width, height, px).reshape(n, px, px)
-    considered = np.broadcast_to(inner, (n, px, px))
-    lab = to_lab(balanced)
-    skin = np.zeros((n, px, px), bool)
-    if symbols is not None:  # our palette has no skin tone; a foreign board (wood) may
-        skin = _cells(skin_mask(lab, colour), width, height, px).reshape(n, px, px)
-    skin_share = (skin & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
-    blend_px = max(1, int(round(colour.blend_radius * px)))
-    blends = _cells(blend_mask(labels, blend_px), width, height, px).reshape(n, px, px)
-    if symbols is not None:
+    hatched: np.ndarray            # (n,) a printed hatch (an obstacle of ours)
+    single_hatch: np.ndarray       # (n,) ... the colourless obstacle's (MT 2.03.a)
+    glyph_of: np.ndarray           # (n,) index into GLYPHS, -1 none
+    mark_sure: np.ndarray          # (n,) the mark (or its absence) is clear
+    borderline_hatch: np.ndarray   # (n,) a hatch score too close to the threshold to decide alone
+    lightness: np.ndarray          # (n,) mean grey of hatched squares
+    levels: tuple[float, float, float]   # this photo's hatched B, colourless, hatched W grey levels
+    ignore: np.ndarray             # (n, px, px) glyph pixels
+    colourless_level: float = 0.0  # the colourless hatch's printed grey level
+
+    @classmethod
+    def none(cls, n: int, px: int) -> "Marks":
+        zeros = np.zeros(n, bool)
+        return cls(zeros, zeros.copy(), np.full(n, -1), np.ones(n, bool), zeros.copy(), np.zeros(n),
+                   (0.0, 0.0, 0.0), np.zeros((n, px, px), bool))
+
+
+@dataclass
+class SquareEvidence:
+    """One record of what the photo shows of every square (arrays over the n squares, reading
+    order), gathered once; the decisions below only read it."""
+
+    width: int
+    height: int
+    marks: Marks
+    fractions: np.ndarray        # (n, classes) shares of the classified pixels (blends, glyphs and skin aside)
+    counts: np.ndarray           # (n, classes) those pixels
+    total: np.ndarray            # (n,) pixels considered
+    unknown: np.ndarray          # (n,) share of considered pixels of no class
+    skin_share: np.ndarray       # (n,) share of skin pixels (a hand)
+    hues: np.ndarray             # (n, 5) hatched squares: share of each colour by hue
+    line_contrast: np.ndarray    # (n,) the faintest of the four grid lines around the square
+    line_threshold: np.ndarray   # (n,) below it, a light square's line is missing
+    shaded: np.ndarray           # (n,) a shadow may have decided white or grey (foreign boards)
+    flat: np.ndarray             # (n,) flat as paper where our hatch would show texture
+    white_offsets: np.ndarray    # (n,) how far a square's W pixels are from the paper white (Lab)
+    photo_px: np.ndarray | None  # (height, width) the squares' sides in the photo
+
+    @property
+    def colour_shares(self) -> np.ndarray:
+        return self.fractions[:, :5]
+
+    @property
+    def grey_dominance(self) -> np.ndarray:
+        """(n,) the obstacle grey covers more than any colour (and the colour bar)."""
+        return self.fractions[:, OBSTACLE_CLASS] >= np.maximum(self.colour_shares.max(axis=1), self._min_cover)
+
+    _min_cover: float = 0.09
+
+
+class OurBoards:
+    """The policy for the boards we print: marks (glyphs, hatches) are read, a hand is skin over
+    squares whose grid lines it hides, every obstacle is hatched (a flat grey is paper in a
+    shadow), and the paper margin has given the light."""
+
+    ours = True
+
+    def __init__(self, symbols: SymbolConfig):
+        self.symbols = symbols
+
+    def skin(self, lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        return skin_mask(lab, colour)   # our palette has no skin tone
+
+    def marks(self, gray: np.ndarray, width: int, height: int, px: int, colour: ColourConfig) -> Marks:
+        symbols, n = self.symbols, width * height
+        marks = Marks.none(n, px)
         templates = mark_templates(px, colour.inner_margin)
+        marks.colourless_level = templates.colourless_level
         patches = _padded_cells(gray, width, height, px)
         inner_gray = _cells(gray, width, height, px).reshape(n, px, px)[:, templates.inner, templates.inner]
         structured = np.nonzero(inner_gray.std(axis=(1, 2)) >= symbols.min_structure)[0]
-        if len(structured):
-            score, evidence = match_glyphs(patches[structured], templates)
-            gray_cells = inner_gray
-            hatch, single, kind_gap = hatch_scores(gray_cells[structured], templates)
-            # a cross-hatch also half-matches a glyph: the periodic texture decides first
-            is_hatch = hatch >= symbols.hatch_min_score
-            hatched[structured[is_hatch]] = True
-            single_hatch[structured[is_hatch & single]] = True
-            is_glyph = (score >= symbols.glyph_min_score) & ~is_hatch
-            kind = np.where(evidence >= 0, 0, 1)
-            glyph_of[structured[is_glyph]] = kind[is_glyph]
-            sure_glyph = (score >= symbols.glyph_sure_score) & (np.abs(evidence) >= symbols.glyph_min_evidence)
-            # a faint hatch (a small or blurred photo) is no plain square either: a person decides
-            faint_hatch = (hatch >= symbols.hatch_faint_score) & ~is_hatch & ~is_glyph
-            borderline_hatch[structured] = np.abs(hatch - symbols.hatch_min_score) < symbols.hatch_doubt
-            hatch_unsure = faint_hatch | (is_hatch & (kind_gap < symbols.hatch_kind_doubt))
-            mark_sure[structured] = ~hatch_unsure & (~is_glyph | sure_glyph)
-            for k, name in enumerate(GLYPHS):
-                ignore[glyph_of == k] = templates.masks[name]
-            lightness[hatched] = gray_cells[hatched].mean(axis=(1, 2))
-            levels = (templates.hatched_levels[0], templates.colourless_level, templates.hatched_levels[1])
-            if single_hatch.sum() >= symbols.min_colourless_reference:
-                # a camera's tone curve lifts mid-greys: the colourless obstacle's hatch, told by its
-                # pattern, shows how much in this photo, and the W/B cut moves with it
-                shift = float(np.median(lightness[single_hatch])) - templates.colourless_level
-                levels = tuple(v + shift for v in levels)
-        considered = considered & ~ignore
+        if not len(structured):
+            return marks
+        score, evidence = match_glyphs(patches[structured], templates)
+        hatch, single, kind_gap = hatch_scores(inner_gray[structured], templates)
+        # a cross-hatch also half-matches a glyph: the periodic texture decides first
+        is_hatch = hatch >= symbols.hatch_min_score
+        marks.hatched[structured[is_hatch]] = True
+        marks.single_hatch[structured[is_hatch & single]] = True
+        is_glyph = (score >= symbols.glyph_min_score) & ~is_hatch
+        kind = np.where(evidence >= 0, 0, 1)
+        marks.glyph_of[structured[is_glyph]] = kind[is_glyph]
+        sure_glyph = (score >= symbols.glyph_sure_score) & (np.abs(evidence) >= symbols.glyph_min_evidence)
+        # a faint hatch (a small or blurred photo) is no plain square either: a person decides
+        faint_hatch = (hatch >= symbols.hatch_faint_score) & ~is_hatch & ~is_glyph
+        marks.borderline_hatch[structured] = np.abs(hatch - symbols.hatch_min_score) < symbols.hatch_doubt
+        hatch_unsure = faint_hatch | (is_hatch & (kind_gap < symbols.hatch_kind_doubt))
+        marks.mark_sure[structured] = ~hatch_unsure & (~is_glyph | sure_glyph)
+        for k, name in enumerate(GLYPHS):
+            marks.ignore[marks.glyph_of == k] = templates.masks[name]
+        marks.lightness[marks.hatched] = inner_gray[marks.hatched].mean(axis=(1, 2))
+        levels = (templates.hatched_levels[0], templates.colourless_level, templates.hatched_levels[1])
+        if marks.single_hatch.sum() >= symbols.min_colourless_reference:
+            # a camera's tone curve lifts mid-greys: the colourless obstacle's hatch, told by its
+            # pattern, shows how much in this photo, and the W/B cut moves with it
+            shift = float(np.median(marks.lightness[marks.single_hatch])) - templates.colourless_level
+            levels = tuple(v + shift for v in levels)
+        marks.levels = levels
+        return marks
+
+    def paper_not_skin(self, skin, considered, line_contrast, lab_cells, paper_white, white_share, marks, colour,
+                       photo_px):
+        typical = _typical_line_contrast(line_contrast, white_share, marks.hatched, marks.glyph_of, colour, photo_px)
+        return paper_not_skin(skin, considered, line_contrast, lab_cells, paper_white, colour, typical)
+
+    def shaded(self, fractions, lightness, width, height, px, colour) -> np.ndarray:
+        return np.zeros(len(fractions), bool)   # ours hatch their grey, and their paper margin gives the light
+
+    def flat(self, gray_cells, inner, fractions, marks, skin_share, photo_px, colour) -> np.ndarray:
+        texture = _texture_beyond_gradient(gray_cells, inner)
+        paper = (fractions[:, WHITE_CLASS] >= 0.9) & ~marks.hatched & (marks.glyph_of < 0) & (skin_share == 0)
+        flat = flat_as_paper(texture, paper, photo_px, self.symbols, colour.min_line_reference)
+        return flat | flatter_than_our_hatch(texture, marks.single_hatch, photo_px, self.symbols)
+
+    def white_grey_mix(self, colour: ColourConfig) -> float:
+        return colour.min_white_grey_mix   # a plain square of ours has no grey at all: a larger share
+
+    def hatch_shows(self, ev: SquareEvidence, i: int) -> bool:
+        """Whether the photo is sharp enough here for our hatch to show, had the square one."""
+        y, x = divmod(i, ev.width)
+        return ev.photo_px is not None and ev.photo_px[y, x] >= self.symbols.hatch_visible_px
+
+    def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
+        return []
+
+    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
+        # ours print every obstacle hatched: where the hatch would show, a flat grey is something else
+        return [DOUBT_FLAT_GREY] if obstacle and kind != "hatch" and self.hatch_shows(ev, i) else []
+
+    def line_missing(self, ev: SquareEvidence, i: int, colours: str) -> bool:
+        # a light square with no grid line around it is something lying on the board (a hand)
+        return colours == "W" and ev.line_contrast[i] < ev.line_threshold[i]
+
+    def settle(self, readings, ev: SquareEvidence, gray, shade_candidate, width, height, px, colour, covered_hint):
+        readings = _settle_shaded_paper(readings, gray, shade_candidate, ev.marks.single_hatch, ev.marks.glyph_of,
+                                        ev.marks.colourless_level, width, height, px, colour)
+        return _pale_edges_beside_hidden(readings, ev.line_contrast, ev.line_threshold * colour.multicolour_line_share,
+                                         width, height, covered_hint)
+
+
+class ForeignBoards:
+    """The policy for other makers' boards: no marks of ours, no skin test (a wooden board is
+    skin-coloured), white and grey told apart by lightness alone (a shadow may decide: doubted by
+    print region), colour on their grey is no agreed obstacle."""
+
+    ours = False
+
+    def skin(self, lab: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        return np.zeros(lab.shape[:2], bool)
+
+    def marks(self, gray, width, height, px, colour) -> Marks:
+        return Marks.none(width * height, px)
+
+    def paper_not_skin(self, skin, *args):
+        return skin
+
+    def shaded(self, fractions, lightness, width, height, px, colour) -> np.ndarray:
+        return shade_doubts(fractions, lightness, width, height, px, colour)
+
+    def flat(self, gray_cells, inner, fractions, marks, skin_share, photo_px, colour) -> np.ndarray:
+        return np.zeros(len(fractions), bool)
+
+    def white_grey_mix(self, colour: ColourConfig) -> float:
+        return colour.min_cover
+
+    def hatch_shows(self, ev: SquareEvidence, i: int) -> bool:
+        return False
+
+    def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
+        # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
+        return [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) else []
+
+    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
+        return []
+
+    def line_missing(self, ev: SquareEvidence, i: int, colours: str) -> bool:
+        return False
+
+    def settle(self, readings, *args):
+        return readings
+
+
+# Readable reasons of a doubt (MT 2.02.e: a person decides) or of a hidden square.
+DOUBT_COVERAGE = "a colour covers about the share that decides it"
+DOUBT_HATCH_COLOUR = "the colour of its hatch is unclear"
+DOUBT_WHITE_GREY = "white and grey both"
+DOUBT_SHADE = "a shadow may have decided between white and grey"
+DOUBT_COLOUR_ON_GREY = "a colour drawn on a grey obstacle"
+DOUBT_OFF_WHITE = "its white is not the paper's white"
+DOUBT_FLAT_GREY = "a flat grey where our hatch would show"
+DOUBT_MARK_ON_OBSTACLE = "a start or Temple mark on an obstacle"
+DOUBT_WEAK_MARK = "its mark is unclear"
+DOUBT_UNEXPLAINED = "too few pixels of a board colour"
+DOUBT_CONFIDENCE = "low confidence"
+HIDDEN_TOKEN = "a token"
+HIDDEN_UNKNOWN = "mostly no board colour"
+HIDDEN_SKIN = "skin (a hand)"
+HIDDEN_NO_LINE = "no grid line around it (something lies on it)"
+HIDDEN_HAND_DOUBT = "doubtful where part of a hand lies"
+HIDDEN_PALM_EDGE = "beside a hidden square, its lines faint (a palm's edge)"
+DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
+DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
+
+
+def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height: int, px: int, profile: ColourProfile,
+                    colour: ColourConfig, policy, surround, photo_px) -> tuple[SquareEvidence, np.ndarray, np.ndarray]:
+    """The evidence record of every square, with the grey image and the classified cells (for the
+    policy's last step)."""
+    n = width * height
+    gray = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.float32), cv2.COLOR_BGR2GRAY)
+    inner = inner_mask(px, colour.inner_margin)
+    cell_labels = _cells(labels, width, height, px).reshape(n, px, px)
+    considered = np.broadcast_to(inner, (n, px, px))
+    lab = to_lab(balanced)
+    skin = _cells(policy.skin(lab, colour), width, height, px).reshape(n, px, px)
+    skin_share = (skin & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
+    blend_px = max(1, int(round(colour.blend_radius * px)))
+    blends = _cells(blend_mask(labels, blend_px), width, height, px).reshape(n, px, px)
+    marks = policy.marks(gray, width, height, px, colour)
+    considered = considered & ~marks.ignore
     band = max(1, int(round(colour.line_band * px)))
-    glyph_pixels = {int(i): ignore[i] for i in np.nonzero(glyph_of >= 0)[0]}
+    glyph_pixels = {int(i): marks.ignore[i] for i in np.nonzero(marks.glyph_of >= 0)[0]}
     line_contrast = _line_contrast(gray, width, height, px, inner, band, surround, glyph_pixels)
-    if symbols is not None:
+    lab_cells = _cells(lab, width, height, px).reshape(n, px, px, 3)
+    if policy.ours:
         white_share = ((cell_labels == WHITE_CLASS) & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
-        typical = _typical_line_contrast(line_contrast, white_share, hatched, glyph_of, colour, photo_px)
-        skin = paper_not_skin(skin, considered, line_contrast, _cells(lab, width, height, px).reshape(n, px, px, 3),
-                              profile.means[WHITE_CLASS], colour, typical)
+        skin = policy.paper_not_skin(skin, considered, line_contrast, lab_cells, profile.means[WHITE_CLASS],
+                                     white_share, marks, colour, photo_px)
         skin_share = (skin & considered).sum(axis=(1, 2)) / considered.sum(axis=(1, 2)).clip(min=1)
     considered = considered & ~skin & ~blends
     total = considered.sum(axis=(1, 2)).clip(min=1)
@@ -479,99 +642,137 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     # boundaries between colours blur into no class: shares are among the pixels that have one
     fractions = counts / counts.sum(axis=1, keepdims=True).clip(min=1)
     hues = np.zeros((n, 5))
-    if hatched.any():
-        lab_cells = _cells(lab, width, height, px).reshape(n, px, px, 3)[:, inner]
-        hues[hatched] = _hue_shares(lab_cells[hatched], profile, symbols.hatch_min_chroma, skin[hatched][:, inner])
-    square_lab = _cells(lab, width, height, px)  # a view: (height, width, px, px, 3)
+    if marks.hatched.any():
+        hues[marks.hatched] = _hue_shares(lab_cells[:, inner][marks.hatched], profile, policy.symbols.hatch_min_chroma,
+                                          skin[marks.hatched][:, inner])
+    shaded = policy.shaded(fractions, lab[..., 0], width, height, px, colour)
+    line_threshold = _missing_line_threshold(line_contrast, fractions, marks.hatched, marks.glyph_of, colour, photo_px)
+    flat = policy.flat(_cells(gray, width, height, px).reshape(n, px, px), inner, fractions, marks, skin_share,
+                       photo_px, colour)
+    # the white of a multicoloured square must be this board's paper: a pale palm is whitish too
+    white = (cell_labels == WHITE_CLASS) & considered
+    offsets = np.full(n, np.nan)
     paper_white = profile.means[WHITE_CLASS]
-    shaded = np.zeros(n, bool)
-    if symbols is None:  # ours hatch their grey, and their paper margin gives the light
-        shaded = shade_doubts(fractions, lab[..., 0], width, height, px, colour)
-    line_threshold = _missing_line_threshold(line_contrast, fractions, hatched, glyph_of, colour, photo_px)
-    flat = np.zeros(n, bool)
-    if symbols is not None:
-        texture = _texture_beyond_gradient(_cells(gray, width, height, px).reshape(n, px, px), inner)
-        paper = (fractions[:, WHITE_CLASS] >= 0.9) & ~hatched & (glyph_of < 0) & (skin_share == 0)
-        flat = flat_as_paper(texture, paper, photo_px, symbols, colour.min_line_reference)
-        flat |= flatter_than_our_hatch(texture, single_hatch, photo_px, symbols)
-    # per-square shares, decided for all squares at once (the loop below only combines them)
-    colour_shares = fractions[:, :5]
-    grey_dominance = fractions[:, OBSTACLE_CLASS] >= np.maximum(colour_shares.max(axis=1), colour.min_cover)
-    cover_doubts = ((colour_shares >= colour.min_cover - colour.doubt_below)
-                    & (colour_shares < colour.min_cover + colour.doubt_above)).any(axis=1)
+    for i in np.flatnonzero(white.any(axis=(1, 2)) & ((fractions[:, :5] >= colour.min_cover).sum(axis=1) > 1)):
+        offsets[i] = _white_offset(lab_cells[i], white[i], paper_white)
+    evidence = SquareEvidence(width, height, marks, fractions, counts, total, unknown, skin_share, hues, line_contrast,
+                              line_threshold, shaded, flat, offsets, photo_px, _min_cover=colour.min_cover)
+    return evidence, gray, cell_labels
+
+
+def decide_colours(ev: SquareEvidence, i: int, colour: ColourConfig, symbols: SymbolConfig | None
+                   ) -> tuple[str, list[str]]:
+    """The colours a square reads (WUBRG order), and the doubts their shares leave."""
+    if ev.marks.hatched[i]:
+        colours, doubtful = _hatched_colours(ev.hues[i], ev.marks.lightness[i], ev.marks.single_hatch[i],
+                                             ev.marks.levels, symbols)
+        return colours, [DOUBT_HATCH_COLOUR] if doubtful else []
+    shares = ev.colour_shares[i]
+    near_bar = ((shares >= colour.min_cover - colour.doubt_below) & (shares < colour.min_cover + colour.doubt_above)).any()
+    bar = colour.min_cover + (2 * colour.doubt_above if ev.grey_dominance[i] else 0.0)   # on grey, a colour needs more
+    colours = "".join(c for c, v in zip(COLOURS, shares.tolist()) if v >= bar)
+    return colours, [DOUBT_COVERAGE] if near_bar else []
+
+
+def decide_doubts(ev: SquareEvidence, i: int, colours: str, policy, colour: ColourConfig) -> list[str]:
+    """Why a square's reading is doubtful, besides its colour shares and its mark (MT 2.02.e)."""
+    f = ev.fractions[i]
+    reasons = []
+    # white and the obstacle grey differ only in lightness: a shadow, a light grey print or a blurred
+    # hatch (ours print their grey hatched) mixes them; a hatch is white and grey by design
+    mixed = 0.0 if ev.marks.hatched[i] else min(f[WHITE_CLASS], f[OBSTACLE_CLASS])
+    if mixed >= policy.white_grey_mix(colour):
+        reasons.append(DOUBT_WHITE_GREY)
+    if ev.shaded[i]:
+        reasons.append(DOUBT_SHADE)
+    reasons += policy.board_doubts(ev, i, colours)
+    if len(colours) > 1 and "W" in colours and ev.white_offsets[i] > colour.max_white_offset:
+        reasons.append(DOUBT_OFF_WHITE)
+    return reasons
+
+
+def decide_covered(ev: SquareEvidence, i: int, colours: str, policy, colour: ColourConfig, token: bool) -> list[str]:
+    """Why a square is hidden (something lies on it), or [] when it is seen."""
+    reasons = []
+    if token:
+        reasons.append(HIDDEN_TOKEN)
+    if ev.unknown[i] >= colour.covered_unknown and not ev.marks.hatched[i]:
+        reasons.append(HIDDEN_UNKNOWN)
+    if ev.skin_share[i] >= colour.covered_skin:
+        reasons.append(HIDDEN_SKIN)
+    if policy.line_missing(ev, i, colours):
+        reasons.append(HIDDEN_NO_LINE)
+    return reasons
+
+
+def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: int, px: int, *,
+                 profile: ColourProfile, colour: ColourConfig, symbols: SymbolConfig | None,
+                 covered_hint: np.ndarray | None = None, surround: tuple[np.ndarray, int] | None = None,
+                 photo_px: np.ndarray | None = None) -> list[SquareReading]:
+    """Per-square colours, marks, confidence (MT 2.02.d–e, 2.03.a–c, 2.04.a–b).
+
+    balanced (white-balanced BGR, float 0..255) and labels cover exactly the grid (height·px ×
+    width·px). The evidence of every square is gathered once (`gather_evidence`), then each square
+    gets its named decisions — colours (`decide_colours`), doubts (`decide_doubts`, each with a
+    reason a person can read: `SquareReading.why`), hidden (`decide_covered`) — under one of two
+    policies: `OurBoards` (`symbols` given: glyphs, hatches, skin, paper in shadow) or
+    `ForeignBoards` (`symbols` None). A doubtful reading is `uncertain` (MT 2.02.e: it does not
+    count until a person confirms it).
+    """
+    policy = OurBoards(symbols) if symbols is not None else ForeignBoards()
+    ev, gray, _ = gather_evidence(balanced, labels, width, height, px, profile, colour, policy, surround, photo_px)
+    marks = ev.marks
     # how far each share is from the bar that decided it (on grey, a colour needs more)
-    bars = colour.min_cover + np.where(grey_dominance & ~hatched, 2 * colour.doubt_above, 0.0)
-    smallest_gaps = np.abs(np.where(hatched[:, None], hues, colour_shares) - bars[:, None]).min(axis=1)
+    bars = colour.min_cover + np.where(ev.grey_dominance & ~marks.hatched, 2 * colour.doubt_above, 0.0)
+    smallest_gaps = np.abs(np.where(marks.hatched[:, None], ev.hues, ev.colour_shares) - bars[:, None]).min(axis=1)
+    cover_doubts = ((ev.colour_shares >= colour.min_cover - colour.doubt_below)
+                    & (ev.colour_shares < colour.min_cover + colour.doubt_above)).any(axis=1)
     readings = []
-    shade_candidate = np.zeros(n, bool)  # flat grey squares a shadow on paper could explain
-    for i in range(n):
+    shade_candidate = np.zeros(width * height, bool)  # flat grey squares a shadow on paper could explain
+    for i in range(width * height):
         y, x = divmod(i, width)
-        f = fractions[i]
-        colour_f = colour_shares[i].tolist()
-        kind = GLYPHS[glyph_of[i]] if glyph_of[i] >= 0 else ("hatch" if hatched[i] else None)
-        grey_dominant = bool(grey_dominance[i])
-        if hatched[i]:
-            colours, doubtful = _hatched_colours(hues[i], lightness[i], single_hatch[i], levels, symbols)
-        else:
-            colours = "".join(c for c, v in zip(COLOURS, colour_f) if v >= colour.min_cover)
-            doubtful = bool(cover_doubts[i])
-            if grey_dominant:
-                colours = "".join(c for c, v in zip(COLOURS, colour_f)
-                                  if v >= colour.min_cover + 2 * colour.doubt_above)
-        # white and the obstacle grey differ only in lightness: a shadow, a light grey print or
-        # a blurred hatch (ours print their grey hatched) mixes them — a square showing much of
-        # both is doubtful (on our boards a plain square has no grey at all: a larger share)
-        mixed = 0.0 if hatched[i] else min(f[WHITE_CLASS], f[OBSTACLE_CLASS])   # a hatch is white and grey by design
-        doubtful |= bool(mixed >= (colour.min_cover if symbols is None else colour.min_white_grey_mix))
-        doubtful |= bool(shaded[i])
-        # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
-        doubtful |= symbols is None and grey_dominant and bool(colours)
-        # the white of a multicoloured square must be this board's paper: a pale palm is whitish too
-        if len(colours) > 1 and "W" in colours:
-            white_pixels = (cell_labels[i] == WHITE_CLASS) & considered[i]
-            doubtful |= _white_offset(square_lab[y, x], white_pixels, paper_white) > colour.max_white_offset
-        obstacle = kind == "hatch" or grey_dominant or not colours
-        flat_paper = obstacle and kind is None and flat[i] and colours in ("", "W")
+        kind = GLYPHS[marks.glyph_of[i]] if marks.glyph_of[i] >= 0 else ("hatch" if marks.hatched[i] else None)
+        colours, why = decide_colours(ev, i, colour, symbols)
+        why += decide_doubts(ev, i, colours, policy, colour)
+        obstacle = kind == "hatch" or bool(ev.grey_dominance[i]) or not colours
+        flat_paper = obstacle and kind is None and ev.flat[i] and colours in ("", "W")
         if flat_paper:
             # ours print every obstacle hatched, and at this size the hatch would leave texture:
             # a grey as flat as the paper is white paper in a shadow the margin did not see
             colours, obstacle = "W", False
-        # ours print every obstacle hatched: where the photo is sharp enough for the hatch to show, a
-        # flat grey square is something else (white paper in a shadow the margin did not see)
-        hatch_shows = symbols is not None and photo_px is not None and photo_px[y, x] >= symbols.hatch_visible_px
-        doubtful |= bool(obstacle and kind != "hatch" and hatch_shows)
+        why += policy.obstacle_doubts(ev, i, obstacle, kind)
+        doubtful = bool(why)
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph
             start = temple = False
+            why.append(DOUBT_MARK_ON_OBSTACLE)
             doubtful = True
-        covered = bool(unknown[i] >= colour.covered_unknown) and not hatched[i]
-        covered |= bool(skin_share[i] >= colour.covered_skin)
-        # a light square with no grid line around it is something lying on the board (a hand)
-        covered |= bool(symbols is not None and colours == "W" and line_contrast[i] < line_threshold[i])
-        if covered_hint is not None and covered_hint[y, x]:
-            covered = True
-        explained = 1.0 if hatched[i] else 1.0 - unknown[i]  # a hatch blurs into no class by design
+        hidden = decide_covered(ev, i, colours, policy, colour, covered_hint is not None and bool(covered_hint[y, x]))
+        explained = 1.0 if marks.hatched[i] else 1.0 - ev.unknown[i]  # a hatch blurs into no class by design
         confidence = explained * min(1.0, smallest_gaps[i] / (2 * colour.doubt_below))
-        unsettled = borderline_hatch[i] and not _hatch_settled(hatched[i], colours, counts[i], total[i], colour)
+        unsettled = marks.borderline_hatch[i] and not _hatch_settled(marks.hatched[i], colours, ev.counts[i],
+                                                                      ev.total[i], colour)
         # grey or white with nothing else in doubt: the light may have decided between them (not
         # where our hatch could not hide: there a flat square is no print of ours whatever its level)
         shade_candidate[i] = (kind is None and colours in ("", "W") and (obstacle or doubtful or flat_paper)
-                              and not (flat_paper and hatch_shows) and mark_sure[i] and not unsettled
-                              and not cover_doubts[i])
-        if (not mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
-            doubtful = True  # a weak mark matters unless the square is a colourless obstacle anyway
+                              and not (flat_paper and policy.hatch_shows(ev, i)) and marks.mark_sure[i]
+                              and not unsettled and not cover_doubts[i])
+        if (not marks.mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
+            why.append(DOUBT_WEAK_MARK)  # a weak mark matters unless the square is a colourless obstacle anyway
+            doubtful = True
             confidence *= 0.5
-        uncertain = doubtful or explained < colour.min_explained or covered or confidence < colour.min_confidence
+        if explained < colour.min_explained:
+            why.append(DOUBT_UNEXPLAINED)
+        if confidence < colour.min_confidence:
+            why.append(DOUBT_CONFIDENCE)
+        uncertain = doubtful or explained < colour.min_explained or bool(hidden) or confidence < colour.min_confidence
         # a doubt where part of a hand lies is the hand's doing: the square is hidden, not unclear
-        covered |= uncertain and bool(skin_share[i] >= colour.covered_skin_doubt)
+        if uncertain and ev.skin_share[i] >= colour.covered_skin_doubt and not hidden:
+            hidden = [HIDDEN_HAND_DOUBT]
         readings.append(SquareReading(x, y, colours, bool(obstacle), bool(start), bool(temple),
-                                      min(max(float(confidence), 0.0), 1.0), bool(uncertain), bool(covered)))
-    if symbols is not None:
-        readings = _settle_shaded_paper(readings, gray, shade_candidate, single_hatch, glyph_of,
-                                        templates.colourless_level, width, height, px, colour)
-        readings = _pale_edges_beside_hidden(readings, line_contrast, line_threshold * colour.multicolour_line_share,
-                                             width, height, covered_hint)
-    return readings
+                                      min(max(float(confidence), 0.0), 1.0), bool(uncertain), bool(hidden),
+                                      why=tuple(hidden + why)))
+    return policy.settle(readings, ev, gray, shade_candidate, width, height, px, colour, covered_hint)
 
 
 def _printed_levels(grey_level: float) -> np.ndarray:
@@ -599,8 +800,8 @@ def _settle_shaded_paper(readings: list[SquareReading], gray: np.ndarray, candid
     open_ = candidates & ~np.array([r.covered for r in readings], bool)
     verdict = paper_in_shade(np.log(np.maximum(gray, 1.0)), kinds, open_, _printed_levels(grey_level), width, height,
                              px, colour)
-    return [replace(r, colours="W", obstacle=False, uncertain=False, confidence=max(r.confidence, colour.min_confidence))
-            if verdict[i] > 0 else replace(r, colours="", obstacle=True) if verdict[i] < 0 else r
+    return [replace(r, colours="W", obstacle=False, uncertain=False, confidence=max(r.confidence, colour.min_confidence),
+                    why=()) if verdict[i] > 0 else replace(r, colours="", obstacle=True) if verdict[i] < 0 else r
             for i, r in enumerate(readings)]
 
 
@@ -616,7 +817,7 @@ def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.n
         hidden &= ~tokens
     hidden = hidden.astype(np.uint8)
     beside = cv2.dilate(hidden, np.ones((3, 3), np.uint8)).ravel().astype(bool)
-    return [replace(r, covered=True, uncertain=True)
+    return [replace(r, covered=True, uncertain=True, why=(HIDDEN_PALM_EDGE,) + r.why)
             if beside[i] and not r.covered and len(r.colours) > 1 and "W" in r.colours and line_contrast[i] < bar[i]
             else r for i, r in enumerate(readings)]
 
@@ -658,8 +859,9 @@ def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour
         pixels = lab[i, :, 0]
         stray = float(((pixels < split) if is_light else (pixels >= split)).mean())
         confidence = float(np.clip(abs(lightness[i] - split) / (0.5 * gap), 0, 1) * (1 - stray))
-        uncertain = (gap < colour.two_tone_min_split or abs(lightness[i] - split) < colour.two_tone_margin * gap
-                     or stray >= colour.two_tone_stray)
+        near = gap < colour.two_tone_min_split or abs(lightness[i] - split) < colour.two_tone_margin * gap
+        glare = stray >= colour.two_tone_stray
+        why = ((DOUBT_NEAR_SPLIT,) if near else ()) + ((DOUBT_STRAY_TONE,) if glare else ())
         readings.append(SquareReading(i % width, i // width, "W" if is_light else "B", False, False, False,
-                                      confidence, bool(uncertain), False))
+                                      confidence, bool(near or glare), False, why=why))
     return readings

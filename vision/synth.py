@@ -48,6 +48,7 @@ class Photo:
     tokens: list[tuple[int, int, int, int]] = field(default_factory=list)  # (player, number, x, y)
     params: dict = field(default_factory=dict)
     lens: RadialLens | None = None         # the lens the photo was taken through (OpenCV convention)
+    hidden: np.ndarray | None = None       # (height, width): ≥ 25 % under the hand or outside the frame (tokens aside)
 
     def square(self, x: int, y: int) -> SquareTruth:
         return self.truth[y * self.width + x]
@@ -326,10 +327,10 @@ def _shoot(rng, sheet_image, to_grid, board: Board, frame, *, max_tilt_deg, fill
                                   lens=lens, pad=pad)
     params.update(finish)
     truth = GridMapping.with_lens(homography, lens, board.width, board.height)
-    covered = _covered_squares(truth, pad, board.width, board.height, occluded, frame, 0.25)
-    if extra_occluded is not None:
-        covered |= extra_occluded
-    return Photo(image, _truth(board, covered), homography, board.width, board.height, params=params, lens=lens)
+    hidden = _covered_squares(truth, pad, board.width, board.height, occluded, frame, 0.25)
+    covered = hidden | extra_occluded if extra_occluded is not None else hidden
+    return Photo(image, _truth(board, covered), homography, board.width, board.height, params=params, lens=lens,
+                 hidden=hidden)
 
 
 # -- public -------------------------------------------------------------------

@@ -33,6 +33,7 @@ import numpy as np
 
 from boards.markers import ARUCO_DICTIONARY
 from boards.tokens import LAYOUT, PLAYER_COLOURS, TOKEN_DIAMETER_MM, bgr_to_lab, number_ink, token_from_marker_id
+from calibration.config import TokenConfig
 from calibration.mapping import GridMapping
 
 TOKEN_SQUARES = TOKEN_DIAMETER_MM / 20.0   # token diameter in grid units (2 cm squares)
@@ -64,40 +65,6 @@ class TokenObservation:
     def to_dict(self) -> dict:
         return {"x": self.x, "y": self.y, "player": self.player, "number": self.number,
                 "confidence": round(self.confidence, 3)}
-
-
-@dataclass(frozen=True)
-class TokenConfig:
-    """Tunable tolerances of `detect_tokens`; defaults measured on the synthetic bench."""
-
-    size_tolerance: float = 0.35        # marker side in grid units may differ this much (relative)
-    shape_tolerance: float = 0.25       # max relative difference between the marker's sides/diagonals
-    min_colour_agreement: float = 0.6   # share of colour samples that must name the decoded player
-    max_colour_distance: float = 45.0   # Lab ΔE above which a sample names no player at all
-    upsample_below_px: float = 3.0      # search a 2× enlarged image when a marker cell is smaller
-    upsample_region_below_px: float = 5.0  # the same for a few squares re-read (cheap to enlarge)
-    region_squares: int = 30            # up to this many squares, a read counts as a few squares
-    margin_squares: float = 0.3         # extra search border around the grid, in squares
-    read_pictures: bool = True          # second reader for tokens whose code is too small to decode
-    reliable_cell_px: float = 2.5       # marker cell (px) from which tokens are read ≥ 99.5 % (token bench)
-    picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
-    picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
-    picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
-    picture_min_contrast: float = 10.0  # grey spread under which a lit square is plain (no token) ...
-    picture_lit_level: float = 200.0    # ... lit: its brightest grey level this or more; dimmer, the
-    picture_min_light: float = 0.25     # spread asked for falls with it, down to this share
-    picture_min_pose: float = 0.50      # average-token match under which a square holds no token (read ones: ≥ 0.59)
-    picture_pose_hypotheses: int = 2    # places tried per square: the average token's best fits ...
-    picture_pose_apart: float = 0.15    # ... this far apart (squares); the best decoded one is kept
-    picture_min_first: float = 0.40     # first look's best token under which no variant is tried (read: ≥ 0.48)
-    picture_candidates: int = 24        # printed tokens compared in every pose variant (best of a first look)
-    picture_min_score: float = 0.78     # correlation the best printed token must reach ...
-    picture_min_margin: float = 0.02    # ... and by how much it must beat every other token
-    picture_sure_score: float = 0.88    # from this score, half the margin will do (wrong reads seen: ≤ 0.85)
-    picture_min_part: float = 0.6       # every quarter of the picture must match this well (partly hidden)
-    picture_colour_slack: float = 20.0  # ΔE by which another player's colour may fit better
-    max_code_parts: int = 40            # given the squares to examine: searched for codes group by group ...
-    max_code_share: float = 0.35        # ... unless more groups than this, or their boxes cover more of the board
 
 
 @dataclass

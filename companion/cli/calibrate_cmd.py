@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tactical calibrate: cannot write the calibration in {out}: {exc}", file=sys.stderr)
         return 2
     print(f"board {result.width}×{result.height} found ({result.method}); calibration saved to {path}")
+    if calibration.lens is not None:
+        print(f"the camera's lens, saved with it: k1 {calibration.lens.k1:+.3f}, k2 {calibration.lens.k2:+.3f}")
     if result.tokens_too_small:
         from companion.camera import too_small_advice
 

@@ -40,6 +40,10 @@ def summary(result) -> str:
     unseen = [square_label((s.x, s.y)) for s in result.squares if not s.visible]
     lines = [f"board {result.width}×{result.height} found ({result.method}), {len(result.squares)} squares read "
              f"in {result.timing_ms['total']:.0f} ms"]
+    if result.mapping is not None and result.mapping.lens is not None:
+        lens = result.mapping.lens
+        lines.append(f"read through the lens the photo shows: k1 {lens.k1:+.3f}, k2 {lens.k2:+.3f} "
+                     f"(OpenCV's radial model, focal {lens.focal:.0f} px)")
     rows = []
     for y in range(result.height):
         row = []
@@ -51,7 +55,7 @@ def summary(result) -> str:
         rows.append(row)
     width = max(len(c) for r in rows for c in r) + 1
     lines += ["  " + "".join(c.ljust(width) for c in r).rstrip() for r in rows]
-    lines.append(f"to confirm (uncertain, MT 2.02.e): {', '.join(doubtful) or 'none'}")
+    lines.append(f"to confirm (uncertain, MT 2.02.e): {_by_reason(result, doubtful) or 'none'}")
     lines.append(f"hidden (token or hand): {', '.join(covered) or 'none'}")
     if unseen:
         lines.append(f"outside the photo, not read (-): {', '.join(unseen)}")
@@ -71,6 +75,18 @@ def summary(result) -> str:
     elif result.mismatches is not None:
         lines.append("agrees with the board file")
     return "\n".join(lines)
+
+
+def _by_reason(result, labels: list[str]) -> str:
+    """'A1, C4 (white and grey both); B2 (its mark is unclear)': the squares grouped by their first reason."""
+    from boards.model import square_label
+
+    groups: dict[str, list[str]] = {}
+    for s in result.squares:
+        label = square_label((s.x, s.y))
+        if label in labels:
+            groups.setdefault(s.why[0] if s.why else "", []).append(label)
+    return "; ".join(", ".join(squares) + (f" ({why})" if why else "") for why, squares in groups.items())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ from companion.game.events import (EventCard, EventDeckList, load_event_deck, mi
                                    parse_event_deck, prebuilt_event_deck)
 from companion.game.game import SAVE_VERSION, Game
 from companion.game.history import HistoryEntry, describe
-from companion.game.reducer import Action, Elimination, commander_key, eliminations
+from companion.game.reducer import Action, Elimination, bosses_out, commander_key, eliminations
 from companion.game.setup import board_warnings, seat_starts
 from companion.game.state import (ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES,
                                   PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeState,
@@ -44,7 +44,7 @@ __all__ = [
     "list_games", "load_game",
     "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",
     "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError", "Message",
-    "Entry", "ENTRY_KINDS", "Elimination", "eliminations", "Movement", "commander_key", "board_warnings", "seat_starts",
+    "Entry", "ENTRY_KINDS", "Elimination", "eliminations", "bosses_out", "Movement", "commander_key", "board_warnings", "seat_starts",
     "FORMATS", "PHASES", "MOVEMENT_STEPS", "STEP_OF_KIND", "PAWN_NUMBER", "PREGAME", "HORDE_DIFFICULTIES",
     "MOVEMENT_DICE", "PLANAR_FACES",
     "SAVE_VERSION",
