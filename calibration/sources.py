@@ -1,14 +1,23 @@
-"""Camera sources: one interface for a webcam, a phone/IP stream, a video, an image or a folder.
+"""Camera sources: one interface for a webcam, a phone/IP stream, a video, an image, a folder, or
+frames pushed by the app (Kivy's camera on Android).
 
-`open_source(spec)` picks the kind from the spec ("0", "rtsp://…", "game.mp4",
-"photo.jpg", "shots/"). Every source gives BGR frames through `read()`, which
-returns None when no frame is available *right now* — a dropped live stream
-reconnects in the background of later reads, with exponential backoff, so the
-game carries on. The app pushes Kivy camera frames into a `PushSource`.
+`open_source(spec)` picks the kind from the spec ("0", "rtsp://…", "game.mp4", "photo.jpg",
+"shots/"). Every source gives BGR frames through `read()`, which returns None when no frame is
+available *right now*. A live source (camera, stream, pushed frames) may give frames again later:
+a dropped camera or stream reconnects in the background of later reads, with exponential backoff,
+so the game carries on. A file source is `finished` after its last frame.
+
+Opening can hang where the operating system blocks (a FIFO without a writer, a stream host that
+never answers): every open runs with a time limit (`OPEN_TIMEOUT_S`) and says so when it expires.
 """
 from __future__ import annotations
 
+import os
+import select
+import stat
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
@@ -21,6 +30,10 @@ from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, size_problem
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
+MAX_CAMERA_INDEX = 99          # OpenCV reads indices from 100 up as "backend × 100 + index"
+OPEN_TIMEOUT_S = 8.0           # an open that takes longer has hung (FIFO without writer, silent host)
+STREAM_READ_TIMEOUT_S = 5.0    # a stream giving no frame for this long has dropped (FFmpeg's own timer)
+FOLDER_FPS = 10.0              # a folder of images is played at this rate (a file video at its own)
 
 
 class SourceError(RuntimeError):
@@ -29,20 +42,28 @@ class SourceError(RuntimeError):
 
 class FrameSource(Protocol):
     name: str
+    live: bool                 # None from read() means "not now": it may come back
+    fps: float | None          # a file's frame rate, to play it in real time; None: the device paces
 
     def read(self) -> np.ndarray | None: ...
+
+    @property
+    def finished(self) -> bool: ...
 
     def close(self) -> None: ...
 
 
-def _as_bgr(frame: np.ndarray | None) -> np.ndarray | None:
-    if frame is None or not isinstance(frame, np.ndarray) or frame.size == 0:
+def as_bgr(frame: np.ndarray | None) -> np.ndarray | None:
+    """A frame as 8-bit BGR (grey and BGRA are converted), None for nothing usable."""
+    if frame is None or not isinstance(frame, np.ndarray) or frame.size == 0 or frame.ndim not in (2, 3):
+        return None
+    if frame.dtype != np.uint8:
         return None
     if frame.ndim == 2:
         return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     if frame.shape[2] == 4:
         return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-    return frame
+    return frame if frame.shape[2] == 3 else None
 
 
 def read_image(path: Path) -> np.ndarray:
@@ -68,6 +89,49 @@ def _quiet_opencv() -> None:
         logging.setLogLevel(logging.LOG_LEVEL_SILENT)
 
 
+def within_time_limit(call: Callable[[], object], seconds: float, what: str, on_late: Callable[[object], None]
+                      = lambda result: None):
+    """`call()`'s result, run in a helper thread so that a call the system blocks (opening a FIFO,
+    a silent host) cannot hang the caller; SourceError after `seconds`. A late result is handed to
+    `on_late` (to release what it opened)."""
+    outcome: dict[str, object] = {}
+    done = threading.Event()
+    lock = threading.Lock()
+
+    def run():
+        try:
+            result = call()
+        except BaseException as exc:  # handed to the caller's thread below
+            result, outcome["error"] = None, exc
+        with lock:
+            if done.is_set():          # the caller gave up: release what was opened
+                on_late(result)
+                return
+            outcome["result"] = result
+            done.set()
+
+    threading.Thread(target=run, name=f"open {what}", daemon=True).start()
+    finished = done.wait(seconds)
+    with lock:
+        if not finished and not done.is_set():
+            done.set()
+            raise SourceError(f"{what}: no answer within {seconds:g} s (a pipe nobody writes to, or a "
+                              f"host that does not respond)")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
+def default_capture(target):
+    """cv2.VideoCapture, with FFmpeg's open and read timers set for streams (a dropped stream then
+    ends a read after STREAM_READ_TIMEOUT_S instead of FFmpeg's 30 s)."""
+    if isinstance(target, str) and target.lower().startswith(STREAM_PREFIXES):
+        timers = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_TIMEOUT_S * 1000),
+                  cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(STREAM_READ_TIMEOUT_S * 1000)]
+        return cv2.VideoCapture(target, cv2.CAP_FFMPEG, timers)
+    return cv2.VideoCapture(target)
+
+
 @dataclass
 class Backoff:
     """Reconnection delays: first, then doubling up to a ceiling."""
@@ -84,33 +148,63 @@ class Backoff:
         return self._next
 
 
+def _release(capture) -> None:
+    if capture is not None:
+        capture.release()
+
+
 class CaptureSource:
     """A cv2.VideoCapture-like device: webcam index, stream URL or video file.
 
-    Live sources (camera, stream) reconnect after a drop; a video file ends.
-    `capture_factory` and `clock` are injectable so tests need no camera.
+    Live sources (camera, stream) reconnect after a drop; a video file ends (`finished`).
+    `capture_factory`, `clock` and `open_timeout_s` are injectable so tests need no camera.
     """
 
-    def __init__(self, target, *, live: bool, name: str, capture_factory: Callable = cv2.VideoCapture,
-                 clock: Callable[[], float] = time.monotonic, backoff: Backoff | None = None):
+    def __init__(self, target, *, live: bool, name: str, capture_factory: Callable = default_capture,
+                 clock: Callable[[], float] = time.monotonic, backoff: Backoff | None = None,
+                 open_timeout_s: float = OPEN_TIMEOUT_S):
         self.target, self.live, self.name = target, live, name
-        self._factory, self._clock = capture_factory, clock
+        self._factory, self._clock, self._open_timeout = capture_factory, clock, open_timeout_s
         self.backoff = backoff or Backoff()
         self.reconnects = 0
         self._retry_at: float | None = None
+        self._ended = False
         _quiet_opencv()  # a missing camera is said in one line below, not in backend warnings
-        self._capture = capture_factory(target)
-        if not self._capture.isOpened():
+        self._capture = self._open()
+        if self._capture is None:
             raise SourceError(self._cannot_open())
+        fps = self._capture.get(cv2.CAP_PROP_FPS) if hasattr(self._capture, "get") and not live else 0
+        self.fps = float(fps) if not live and fps and 1 <= fps <= 240 else (None if live else 25.0)
+
+    def _open(self):
+        """A fresh capture, opened within the time limit; None when it did not open."""
+        def attempt():
+            capture = self._factory(self.target)
+            if capture.isOpened():
+                return capture
+            capture.release()
+            return None
+        return within_time_limit(attempt, self._open_timeout, self.name, on_late=_release)
 
     def _cannot_open(self) -> str:
         if isinstance(self.target, int):
             return f"camera {self.target} not found"
         if self.live:
             return f"cannot open stream {self.target}"
-        return f"cannot open video {self.target}"
+        return f"cannot open video {self.target} (not a video OpenCV can read)"
+
+    @property
+    def finished(self) -> bool:
+        return self._ended
+
+    @property
+    def waiting(self) -> bool:
+        """A live source that dropped and is waiting to reconnect."""
+        return self._retry_at is not None
 
     def read(self) -> np.ndarray | None:
+        if self._ended:
+            return None
         if self._retry_at is not None:
             if self._clock() < self._retry_at:
                 return None
@@ -118,36 +212,48 @@ class CaptureSource:
             if self._retry_at is not None:
                 return None
         ok, frame = self._capture.read()
-        frame = _as_bgr(frame) if ok else None
+        frame = as_bgr(frame) if ok else None
         if frame is None and self.live:
             self._retry_at = self._clock() + self.backoff.next_delay()
-        elif frame is not None:
+        elif frame is None:
+            self._ended = True
+        else:
             self.backoff.reset()
         return frame
 
     def _reconnect(self) -> None:
-        self._capture.release()
-        self._capture = self._factory(self.target)
+        _release(self._capture)
         self.reconnects += 1
-        if self._capture.isOpened():
+        try:
+            self._capture = self._open()
+        except SourceError:
+            self._capture = None
+        if self._capture is not None:
             self._retry_at = None
         else:
             self._retry_at = self._clock() + self.backoff.next_delay()
 
     def close(self) -> None:
-        self._capture.release()
+        _release(self._capture)
+        self._capture, self._ended = None, True
 
 
 class ImageFilesSource:
-    """One image, or every image of a folder in name order; None after the last."""
+    """One image, or every image of a folder in name order; finished after the last."""
 
-    def __init__(self, paths: list[Path], name: str):
+    live = False
+
+    def __init__(self, paths: list[Path], name: str, fps: float = FOLDER_FPS):
         if not paths:
             raise SourceError(f"{name}: no images (expected {', '.join(sorted(IMAGE_SUFFIXES))})")
-        self.paths, self.name, self._index = paths, name, 0
+        self.paths, self.name, self.fps, self._index = paths, name, fps, 0
+
+    @property
+    def finished(self) -> bool:
+        return self._index >= len(self.paths)
 
     def read(self) -> np.ndarray | None:
-        if self._index >= len(self.paths):
+        if self.finished:
             return None
         path = self.paths[self._index]
         self._index += 1
@@ -158,38 +264,121 @@ class ImageFilesSource:
 
 
 class PushSource:
-    """Frames pushed by someone else (the Kivy camera widget); read() gives the newest once."""
+    """Frames pushed by someone else (the app's Kivy camera); read() gives the newest once, as BGR.
+
+    Pushing is cheap (the UI thread only hands over the buffer); the conversion to BGR happens in
+    read(), on the reading thread. Thread-safe: one thread pushes, another reads.
+    """
+
+    live = True
+    fps = None
+    finished = False
 
     def __init__(self, name: str = "app camera"):
         self.name = name
-        self._frame: np.ndarray | None = None
+        self._lock = threading.Lock()
+        self._pending: tuple[str, object, tuple[int, int] | None] | None = None
+        self.pushed = 0
 
     def push(self, frame: np.ndarray) -> None:
-        self._frame = _as_bgr(frame)
+        """A BGR, BGRA or grey frame."""
+        self._hand_over(("array", frame, None))
+
+    def push_nv21(self, buffer: bytes, size: tuple[int, int]) -> None:
+        """A camera preview buffer in Android's NV21 layout (Kivy's `CameraAndroid.grab_frame()`)."""
+        self._hand_over(("nv21", buffer, size))
+
+    def push_rgba(self, buffer: bytes, size: tuple[int, int], *, bottom_up: bool = True) -> None:
+        """RGBA pixels of a texture (`Texture.pixels`), bottom row first as OpenGL keeps them."""
+        self._hand_over(("rgba_up" if bottom_up else "rgba", buffer, size))
+
+    def _hand_over(self, item) -> None:
+        with self._lock:
+            self._pending = item
+            self.pushed += 1
 
     def read(self) -> np.ndarray | None:
-        frame, self._frame = self._frame, None
-        return frame
+        with self._lock:
+            item, self._pending = self._pending, None
+        if item is None:
+            return None
+        kind, data, size = item
+        if kind == "array":
+            return as_bgr(data)
+        width, height = size
+        raw = np.frombuffer(data, np.uint8)
+        if kind == "nv21":
+            if raw.size != width * height * 3 // 2:
+                return None
+            return cv2.cvtColor(raw.reshape(height * 3 // 2, width), cv2.COLOR_YUV2BGR_NV21)
+        if raw.size != width * height * 4:
+            return None
+        rgba = raw.reshape(height, width, 4)
+        return cv2.cvtColor(rgba[::-1] if kind == "rgba_up" else rgba, cv2.COLOR_RGBA2BGR)
 
     def close(self) -> None:
-        self._frame = None
+        with self._lock:
+            self._pending = None
 
 
-def open_source(spec: str | int, *, capture_factory: Callable = cv2.VideoCapture,
-                clock: Callable[[], float] = time.monotonic) -> FrameSource:
-    """Open what `spec` names: a camera index, a stream URL, a folder, an image or a video."""
+def camera_index(text: str) -> int:
+    """The camera number in `text` ("0", "1" ...), SourceError when out of range."""
+    if len(text) > 3 or int(text) > MAX_CAMERA_INDEX:
+        raise SourceError(f"camera {text}: camera numbers go from 0 to {MAX_CAMERA_INDEX}")
+    return int(text)
+
+
+def open_source(spec: str | int, *, capture_factory: Callable = default_capture,
+                clock: Callable[[], float] = time.monotonic, open_timeout_s: float | None = None
+                ) -> FrameSource:
+    """Open what `spec` names: a camera index, a stream URL, a folder, an image or a video; opening
+    gives up after `open_timeout_s` (default OPEN_TIMEOUT_S)."""
     text = str(spec).strip()
+    options = dict(capture_factory=capture_factory, clock=clock,
+                   open_timeout_s=OPEN_TIMEOUT_S if open_timeout_s is None else open_timeout_s)
+    if not text:
+        raise SourceError("no source given: a camera number (0), a stream URL, a video, an image or a folder")
     if text.isdigit():
-        return CaptureSource(int(text), live=True, name=f"camera {text}", capture_factory=capture_factory,
-                             clock=clock)
+        index = camera_index(text)
+        return CaptureSource(index, live=True, name=f"camera {index}", **options)
     if text.lower().startswith(STREAM_PREFIXES):
-        return CaptureSource(text, live=True, name=text, capture_factory=capture_factory, clock=clock)
+        return CaptureSource(text, live=True, name=text, **options)
     path = Path(text)
     if path.is_dir():
-        images = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        images = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
         return ImageFilesSource(images, str(path))
     if not path.exists():
         raise SourceError(f"{text}: no such camera, stream, file or folder")
     if path.suffix.lower() in IMAGE_SUFFIXES:
-        return ImageFilesSource([path], str(path))
-    return CaptureSource(str(path), live=False, name=str(path), capture_factory=capture_factory, clock=clock)
+        return ImageFilesSource([path], str(path)) if path.is_file() else _refuse_special(path)
+    mode = os.stat(path).st_mode
+    # a video file, a pipe fed by another program (ffmpeg … > fifo: it ends with its writer) or a
+    # capture device (/dev/video0: live)
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        _refuse_special(path)
+    if not stat.S_ISFIFO(mode):
+        return CaptureSource(str(path), live=stat.S_ISCHR(mode), name=str(path), **options)
+    with _pipe_with_data(path, options["open_timeout_s"]):
+        source = CaptureSource(str(path), live=False, name=str(path), **options)
+    source.fps = None  # the writer paces a pipe
+    return source
+
+
+@contextmanager
+def _pipe_with_data(path: Path, seconds: float):
+    """Hold a pipe open for reading once something is written to it; SourceError when nothing is
+    within `seconds`. OpenCV's own open of a pipe nobody writes to never returns, and holds a lock
+    that every later capture waits for: it is only asked once the pipe has data. Keeping a reader
+    open meanwhile spares the writer a broken pipe."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        readable, _, _ = select.select([fd], [], [], seconds)
+        if not readable:
+            raise SourceError(f"{path}: no answer within {seconds:g} s (a pipe nobody writes to)")
+        yield
+    finally:
+        os.close(fd)
+
+
+def _refuse_special(path: Path):
+    raise SourceError(f"{path}: not a regular file (an image must be a file, not a pipe or a device)")

@@ -1,15 +1,33 @@
-"""Camera screen helpers (no window): overlays land on the right squares of the photographed board.
-
-The synthetic photographer knows where it put the board (its true homography), so the
-app's reading of a photo and its augmented-reality drawing are checked against that truth.
+"""Camera screen parts without a window: the overlays drawn on the frame land on the squares of
+the mapping, the worker loop reports a source that cannot be opened or drops, the presenter words
+the status and finds the token under a tap, the demo's camera films the demo table.
 """
 from __future__ import annotations
+
+import threading
+import time
 
 import numpy as np
 import pytest
 
 from boards import library_boards, load_board
-from companion.app.screens.camera.feed import PHOTO_LAYERS, SyntheticFeed, draw_on_photo, read_board
+from calibration.mapping import GridMapping
+from calibration.sources import SourceError
+from companion.app.screens.camera import presenter
+from companion.app.screens.camera.live import (CANNOT_OPEN, ENDED, LIVE, LOST, PHOTO_LAYERS, CameraLoop, LiveView,
+                                               Scene, render)
+from companion.i18n import translate
+from vision.watch import KEPT, WatchFrame, WatchTimings
+
+HOMOGRAPHY = np.array([[20.0, 0, 50], [0, 20.0, 40], [0, 0, 1]])   # 20 px per square, grid at (50, 40)
+
+
+def watch_frame(homography=HOMOGRAPHY, positions=None, **fields) -> WatchFrame:
+    values = dict(index=3, registration=KEPT, mapping=GridMapping(homography), observations=(), covered=frozenset(),
+                  positions=positions or {}, events=(), doubtful=frozenset(), too_small=frozenset(),
+                  timings=WatchTimings(), size=(400, 300), grid=(8, 6))
+    values.update(fields)
+    return WatchFrame(**values)
 
 
 def centre_pixel(homography: np.ndarray, at: tuple[int, int]) -> tuple[int, int]:
@@ -18,50 +36,149 @@ def centre_pixel(homography: np.ndarray, at: tuple[int, int]) -> tuple[int, int]
     return int(round(point[0] / point[2])), int(round(point[1] / point[2]))
 
 
-def test_overlay_fills_exactly_the_squares_given_through_the_homography():
-    image = np.full((300, 400, 3), 128, np.uint8)
-    homography = np.array([[20.0, 0, 50], [0, 20.0, 40], [0, 0, 1]])  # 20 px per square, grid at (50, 40)
-    out = draw_on_photo(image, homography, {"moves": {(2, 3)}})
-    colour, alpha = PHOTO_LAYERS["moves"]
-    x, y = centre_pixel(homography, (2, 3))
+def test_an_overlay_fills_exactly_the_squares_given_through_the_mapping():
+    frame = np.full((300, 400, 3), 128, np.uint8)
+    picture, scale = render(frame, watch_frame(), Scene(layers={"zone": frozenset({(2, 3)})}))
+    assert scale == 1.0
+    picture = picture[::-1]                     # bottom row first, as a texture wants it
+    colour, alpha, _ = PHOTO_LAYERS["zone"]
+    x, y = centre_pixel(HOMOGRAPHY, (2, 3))
     expected = np.round(np.array(colour) * alpha + 128 * (1 - alpha))
-    assert np.abs(out[y, x].astype(int) - expected).max() <= 2
-    nx, ny = centre_pixel(homography, (3, 3))  # the neighbour square is untouched
-    assert out[ny, nx].tolist() == [128, 128, 128]
-    assert (image == 128).all(), "the camera frame itself is not modified"
+    assert np.abs(picture[y, x].astype(int) - expected).max() <= 2
+    nx, ny = centre_pixel(HOMOGRAPHY, (3, 3))
+    assert picture[ny, nx].tolist() == [128, 128, 128], "the neighbour square is untouched"
+    assert (frame == 128).all(), "the camera frame itself is not modified"
 
 
-@pytest.fixture(scope="module")
-def duel_photo():
+def test_a_large_frame_is_reduced_for_the_screen_and_the_overlays_follow():
+    frame = np.full((2160, 3840, 3), 128, np.uint8)
+    homography = np.diag([80.0, 80.0, 1.0])
+    picture, scale = render(frame, watch_frame(homography), Scene(layers={"attack": frozenset({(10, 5)})}),
+                            max_size=(1280, 720))
+    assert picture.shape == (720, 1280, 3) and scale == pytest.approx(1 / 3)
+    x, y = centre_pixel(homography, (10, 5))
+    assert picture[::-1][round(y * scale), round(x * scale)].tolist() != [128, 128, 128]
+
+
+def test_a_token_seen_elsewhere_than_the_game_has_it_gets_an_arrow_from_its_square():
+    frame = np.full((300, 400, 3), 128, np.uint8)
+    seen = watch_frame(positions={(1, 2): (5, 2)})
+    picture, _ = render(frame, seen, Scene(recorded={(1, 2): (1, 2)}))
+    picture = picture[::-1]
+    midway = centre_pixel(HOMOGRAPHY, (3, 2))
+    assert picture[midway[1], midway[0]].tolist() != [128, 128, 128], "the arrow crosses the squares between"
+    plain, _ = render(frame, seen, Scene(recorded={(1, 2): (5, 2)}))
+    assert plain[::-1][midway[1], midway[0]].tolist() == [128, 128, 128], "no arrow where the game agrees"
+
+
+def test_the_token_under_a_tap_on_the_picture():
+    view = LiveView(1, LIVE, "camera 0", None, 0.5, watch_frame(positions={(2, 7): (3, 1)}))
+    x, y = centre_pixel(HOMOGRAPHY, (3, 1))
+    assert presenter.token_at_pixel(view, (x * 0.5, y * 0.5), {}) == (2, 7)
+    x, y = centre_pixel(HOMOGRAPHY, (4, 4))
+    assert presenter.token_at_pixel(view, (x * 0.5, y * 0.5), {(1, 1): (4, 4)}) == (1, 1), "the game's, unseen"
+    assert presenter.token_at_pixel(view, (1, 1), {}) is None, "off the board"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_status_line_says_what_the_camera_does(lang):
+    t = lambda key, **fields: translate(lang, key, **fields)  # noqa: E731
+    lost = presenter.status_line(LiveView(1, LOST, "rtsp://phone/live", None, 1.0, None), None, t, lang)
+    assert "rtsp://phone/live" in lost and ("la partie continue" in lost or "the game goes on" in lost)
+    cannot = presenter.status_line(LiveView(1, CANNOT_OPEN, "7", None, 1.0, None, error="camera 7 not found"),
+                                   None, t, lang)
+    assert "camera 7 not found" in cannot
+    seen = watch_frame(positions={(1, 1): (0, 0)}, too_small=frozenset({(0, 0)}))
+    live = presenter.status_line(LiveView(1, LIVE, "camera 0", None, 1.0, seen, fps=29.6), seen, t, lang)
+    assert "30" in live and ("trop petits" in live or "too small" in live)
+
+
+def test_the_worker_reports_a_source_that_cannot_be_opened_without_raising():
+    def opener():
+        raise SourceError("camera 7 not found")
+
     board = load_board(library_boards()["duel-20x12"])
-    from vision.synth import photograph
-
-    photo = photograph(board, tokens=[(1, 2, 5, 5), (2, 1, 14, 6)], seed=3, frame=(1280, 720), hand=0.0,
-                       max_tilt_deg=30, fill=(0.75, 0.9))
-    return board, photo
-
-
-def test_reading_a_photo_finds_the_board_where_the_photographer_put_it(duel_photo):
-    """The AR overlay is drawn through the scan's homography: it must match the true one within 3 px."""
-    board, photo = duel_photo
-    reading = read_board(photo.image, board)
-    assert reading.found, reading.error
-    for at in [(0, 0), (19, 0), (0, 11), (19, 11), (10, 6)]:
-        got = np.array(centre_pixel(reading.homography, at))
-        truth = np.array(centre_pixel(np.asarray(photo.homography), at))
-        assert np.linalg.norm(got - truth) <= 3, f"square {at}: {got} vs {truth}"
+    loop = CameraLoop(opener, board, name="7")
+    loop.start()
+    loop.stop()
+    view = loop.latest()
+    assert view.state == CANNOT_OPEN and view.error == "camera 7 not found"
 
 
-def test_doubtful_squares_leave_out_squares_hidden_by_tokens(duel_photo):
-    """MT 2.02.e: only visible doubtful colours are asked; a token's square keeps the board file's colour."""
-    board, photo = duel_photo
-    reading = read_board(photo.image, board)
-    assert (5, 5) not in reading.doubtful and (14, 6) not in reading.doubtful
+class FlakySource:
+    """A live source: two blank frames, then nothing (unplugged) until `back` is set."""
+
+    live, fps, finished, name = True, None, False, "flaky"
+
+    def __init__(self):
+        self.given = 0
+        self.back = threading.Event()
+
+    def read(self):
+        if self.given < 2 or self.back.is_set():
+            self.given += 1
+            return np.full((120, 160, 3), 90, np.uint8)
+        return None
+
+    def close(self):
+        pass
 
 
-def test_the_synthetic_feed_reshoots_only_when_the_tokens_move():
+def test_the_worker_says_when_a_live_source_drops_and_when_it_is_back(monkeypatch):
+    import companion.app.screens.camera.live as live
+
+    monkeypatch.setattr(live, "LOST_AFTER_S", 0.2)
     board = load_board(library_boards()["duel-20x12"])
-    feed = SyntheticFeed(seed=1)
-    first = feed.frame(board, [(1, 1, 3, 3)])
-    assert feed.frame(board, [(1, 1, 3, 3)]) is first
-    assert feed.frame(board, [(1, 1, 4, 3)]) is not first
+    source = FlakySource()
+    loop = CameraLoop(lambda: source, board, name="flaky")
+    loop.start()
+    states = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (LOST in states and states[-1] == LIVE):
+        view = loop.latest()
+        if view is not None and (not states or states[-1] != view.state):
+            states.append(view.state)
+        if LOST in states:
+            source.back.set()
+        time.sleep(0.01)
+    loop.stop()
+    assert LIVE in states[:states.index(LOST)] and states[-1] == LIVE, states
+
+
+def test_a_file_source_that_ends_is_said_once():
+    class OneFrame(FlakySource):
+        live, finished = False, False
+
+        def read(self):
+            if self.given:
+                self.finished = True
+                return None
+            self.given += 1
+            return np.full((120, 160, 3), 90, np.uint8)
+
+    board = load_board(library_boards()["duel-20x12"])
+    loop = CameraLoop(OneFrame, board, name="clip.mp4")
+    loop.start()
+    deadline = time.monotonic() + 20
+    while (view := loop.latest()) is None or view.state != ENDED:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    loop.stop()
+
+
+def test_the_demo_camera_films_the_demo_table_and_its_misprint():
+    """Every demo token is read from the demo camera's first frames; the printed sheet differs
+    from the board file at one square (MT 2.02.e), which the table is asked to confirm."""
+    from companion.app.demo import DemoCamera, demo_board, demo_pieces, misprinted
+    from vision.watch import CameraWatcher
+
+    board = demo_board()
+    tokens = [(p.player, p.number, *p.at) for p in demo_pieces(board)]
+    camera = DemoCamera(board, tokens, fps=None)
+    watcher = CameraWatcher(board)
+    for _ in range(3):
+        seen = watcher.update(camera.read())
+    assert dict(seen.positions) == {(p, n): (x, y) for p, n, x, y in tokens}
+    sheet = misprinted(board)
+    differs = [at for at in board.positions() if board.square(*at) != sheet.square(*at)]
+    assert len(differs) == 1 and set(differs) <= seen.doubtful

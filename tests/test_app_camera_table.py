@@ -19,6 +19,11 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SHOTS = ("table-ends-fr.png", "table-leave-fr.png", "camera-confirm-fr.png", "camera-far-fr.png")
 
 
+def wait(key: str, timeout: float = 180, **condition) -> dict:
+    """Until the camera screen's report says so (the camera worker runs at its own pace)."""
+    return {"wait_for": {"screen": "camera", "key": key, "timeout": timeout, **condition}}
+
+
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("camera_table")
@@ -41,18 +46,21 @@ def demo_run(tmp_path_factory):
         {"tap": "table.seat-2.leave"}, {"screenshot": str(tmp_path / SHOTS[1])},
         {"tap_text": "Bruno quitte"}, {"report": "left"},
         {"tap": "undo"}, {"report": "back"},
-        {"show": "camera"}, {"report": "camera"},
+        {"show": "camera"}, wait("found", equals=True), wait("frame_index", at_least=2), {"report": "camera"},
         {"tap": "camera.doubt-0"}, {"report": "picking"}, {"screenshot": str(tmp_path / SHOTS[2])},
         {"tap": "camera.colour_G"}, {"tap": "camera.confirm"}, {"report": "confirmed"},
         {"tap": "undo"}, {"report": "unconfirmed"},
         {"type": ["camera.source", str(tmp_path / "no-such-video.mp4")]}, {"tap": "camera.open_source"},
-        {"report": "bad_source"},
-        {"type": ["camera.source", "7"]}, {"tap": "camera.open_source"}, {"report": "unplugged"},
-        {"type": ["camera.source", str(photo_path)]}, {"tap": "camera.open_source"}, {"report": "file_source"},
-        {"type": ["camera.source", str(far_path)]}, {"tap": "camera.open_source"}, {"report": "far_source"},
+        wait("status", contains="no-such-video.mp4"), {"report": "bad_source"},
+        {"type": ["camera.source", "7"]}, {"tap": "camera.open_source"}, wait("status", contains="camera 7"),
+        {"report": "unplugged"},
+        {"type": ["camera.source", str(photo_path)]}, {"tap": "camera.open_source"},
+        wait("status", contains="fin du fichier"), {"report": "file_source"},
+        {"type": ["camera.source", str(far_path)]}, {"tap": "camera.open_source"},
+        wait("status", contains="fin du fichier"), {"report": "far_source"},
         {"screenshot": str(tmp_path / SHOTS[3])},
     ]
-    report = run_autopilot(tmp_path, steps, name="camera_table", lang="fr")
+    report = run_autopilot(tmp_path, steps, name="camera_table", lang="fr", timeout=600)
     if os.environ.get("UPDATE_SCREENSHOTS"):
         for name in SHOTS:
             shutil.copy(tmp_path / name, DOCS / name)

@@ -1,7 +1,9 @@
-"""Token tracking over frames (vision.tracking): smoothing, hands, events in FR and EN."""
+"""Token tracking over frames (vision.tracking): smoothing, hands, events worded in FR and EN
+(companion.camera)."""
 import numpy as np
 
 from vision.tokens import TokenObservation
+from companion.camera import event_text, too_small_advice
 from vision.tracking import StillCameraReader, TokenTracker, TrackEvent
 from vision.video import random_board, make_video
 
@@ -24,8 +26,8 @@ def test_new_token_is_announced_once_it_is_seen_steadily():
     tracker = TokenTracker(confirm_frames=2)
     events = run(tracker, [([obs((4, 12), (10, 8))], ())] * 3)
     assert events == [TrackEvent("new", (4, 12), None, (10, 8))]
-    assert events[0].text("en") == "a new token cyan 12 on K9"
-    assert events[0].text("fr") == "nouveau jeton cyan 12 en K9"
+    assert event_text(events[0], "en") == "a new token cyan 12 on K9"
+    assert event_text(events[0], "fr") == "nouveau jeton cyan 12 en K9"
 
 
 def test_a_move_is_reported_with_both_squares_in_french_and_english():
@@ -33,8 +35,8 @@ def test_a_move_is_reported_with_both_squares_in_french_and_english():
     run(tracker, [([obs(RED7, (2, 2))], ())] * 2)
     events = run(tracker, [([obs(RED7, (5, 2))], ())] * 2)
     assert events == [TrackEvent("moved", RED7, (2, 2), (5, 2))]
-    assert events[0].text("en") == "orange 7 moved C3 → F3"
-    assert events[0].text("fr") == "orange 7 : C3 → F3"
+    assert event_text(events[0], "en") == "orange 7 moved C3 → F3"
+    assert event_text(events[0], "fr") == "orange 7 : C3 → F3"
     assert tracker.positions == {RED7: (5, 2)}
 
 
@@ -60,8 +62,18 @@ def test_a_token_unseen_on_a_visible_square_has_left_the_board():
     assert events == [] and (2, 2) in tracker.positions     # a brief miss is not a departure
     events = run(tracker, [([], ())])
     assert events == [TrackEvent("left", (2, 2), (0, 0), None)]
-    assert events[0].text("en") == "pink 2 left the board"
-    assert events[0].text("fr") == "rose 2 a quitté le plateau"
+    assert event_text(events[0], "en") == "pink 2 left the board"
+    assert event_text(events[0], "fr") == "rose 2 a quitté le plateau"
+
+
+def test_a_token_carried_across_the_board_by_a_hand_has_moved_not_left():
+    """Lifted from its square, which the hand has already left, and carried for a second: while a
+    hand is over the board the token may be in it, so it does not leave; put down, it has moved."""
+    tracker = TokenTracker(confirm_frames=2, vanish_frames=3)
+    run(tracker, [([obs(RED7, (2, 2))], ())] * 2)
+    carried = [([], {(4 + k, 5), (4 + k, 6), (5 + k, 6), (5 + k, 5)}) for k in range(30)]
+    events = run(tracker, carried + [([obs(RED7, (12, 4))], ())] * 2)
+    assert events == [TrackEvent("moved", RED7, (2, 2), (12, 4))]
 
 
 def test_two_tokens_on_one_square_are_reported_once():
@@ -70,8 +82,8 @@ def test_two_tokens_on_one_square_are_reported_once():
     events = run(tracker, [([obs((1, 1), (4, 4)), obs((2, 5), (4, 4))], ())] * 3)
     shared = [e for e in events if e.kind == "shared"]
     assert len(shared) == 1 and shared[0].to == (4, 4)
-    assert shared[0].text("en") == "two tokens on one square: yellow 1 and pink 5 on E5"
-    assert shared[0].text("fr").startswith("deux jetons sur une case")
+    assert event_text(shared[0], "en") == "two tokens on one square: yellow 1 and pink 5 on E5"
+    assert event_text(shared[0], "fr").startswith("deux jetons sur une case")
 
 
 def test_stream_reports_true_positions_soon_after_hands_leave():
@@ -120,8 +132,6 @@ def test_long_stream_reuses_still_frames_and_keeps_true_positions():
 
 
 def test_advice_names_how_many_squares_and_which_rows_are_too_small_for_tokens_MT_2_05():
-    from vision.tracking import too_small_advice
-
     squares = [(0, 0), (1, 0), (5, 1), (2, 3)]
     assert too_small_advice(squares, "en").startswith("tokens on 4 squares (rows 1–2, 4) are too small")
     assert too_small_advice(squares, "fr").startswith("les jetons de 4 cases (rangées 1–2, 4) sont trop petits")

@@ -4,14 +4,15 @@ Two parts:
 
 * `StillCameraReader` turns frames into observations cheaply. It keeps a small rectified view of
   the grid (a few pixels per square) and re-reads tokens only on squares whose look changed since
-  they were last read. Changed squares that form a large patch (a hand and its arm) are reported as
-  *covered* and not read until the patch goes away; small still patches (a token put down or
-  lifted) are re-read at once. A change over most of the board means the camera or the light moved:
-  everything is read again.
-* `TokenTracker` turns observations into events people understand ("rouge 7 : C3 → F3"). A token
+  they were last read. Changed squares still changing from one frame to the next, or forming a large
+  patch (a hand and its arm) that has not settled yet, are reported as *covered* and not read; small
+  still patches (a token put down or lifted) are re-read at once. A change over most of the board
+  means the light moved: everything is read again. (A camera or board that moved is the watcher's
+  business: `vision.watch` registers again and starts a new reader.)
+* `TokenTracker` turns observations into events ("orange 7: C3 → F3" once worded). A token
   must be seen on a new square for a few frames before it counts as moved (smoothing); a token
-  whose square is covered keeps its last position; one not seen on an uncovered square for several
-  frames has left the board.
+  whose square is covered keeps its last position; one not seen for several frames while no hand is
+  over the board has left it.
 """
 from __future__ import annotations
 
@@ -21,73 +22,23 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from boards import square_label
-from boards.tokens import player_name
+from boards import XY
+from calibration.mapping import GridMapping
 from vision.tokens import TokenConfig, TokenObservation, detect_tokens, read_tokens_in
 
 Token = tuple[int, int]            # (player, number)
-SquareXY = tuple[int, int]
-
-_MESSAGES = {
-    "moved": {"en": "{token} moved {frm} → {to}", "fr": "{token} : {frm} → {to}"},
-    "left": {"en": "{token} left the board", "fr": "{token} a quitté le plateau"},
-    "new": {"en": "a new token {token} on {to}", "fr": "nouveau jeton {token} en {to}"},
-    "shared": {"en": "two tokens on one square: {token} and {other} on {to}",
-               "fr": "deux jetons sur une case : {token} et {other} en {to}"},
-}
-
-
-_TOO_SMALL = {
-    "en": "tokens on {count} ({rows}) are too small in the image to be read reliably: "
-          "bring the camera closer or use a higher resolution",
-    "fr": "les jetons de {count} ({rows}) sont trop petits dans l'image pour être lus sûrement : "
-          "rapprochez la caméra ou augmentez la résolution",
-}
-
-
-def too_small_advice(squares: Collection[SquareXY], lang: str = "en") -> str:
-    """What to tell the table when tokens on some squares are too small to read well
-    (`vision.tokens.squares_too_small`); empty when every square is fine."""
-    if not squares:
-        return ""
-    lang = lang if lang in _TOO_SMALL else "en"
-    rows = sorted({y + 1 for _, y in squares})
-    one, many = {"fr": (("case", "cases"), ("rangée", "rangées")),
-                 "en": (("square", "squares"), ("row", "rows"))}[lang]
-    count = f"{len(squares)} {one[0] if len(squares) == 1 else one[1]}"
-    word = many[0] if len(rows) == 1 else many[1]
-    spans, start = [], rows[0]
-    for prev, row in zip(rows, rows[1:] + [None]):
-        if row != prev + 1:
-            spans.append(f"{start}" if start == prev else f"{start}–{prev}")
-            start = row
-    return _TOO_SMALL[lang].format(count=count, rows=f"{word} {', '.join(spans)}")
-
-
-def token_name(token: Token, lang: str = "en") -> str:
-    """'red 7' / 'rouge 7': the player's colour name and the number."""
-    return f"{player_name(token[0], lang)} {token[1]}"
 
 
 @dataclass(frozen=True)
 class TrackEvent:
-    """Something that happened on the board: a token moved, arrived, left, or shares a square."""
+    """Something that happened on the board: a token moved, arrived, left, or shares a square.
+    Worded for people by `companion.camera_words` (French and English)."""
 
     kind: str                          # "moved" | "new" | "left" | "shared"
     token: Token
-    frm: SquareXY | None = None
-    to: SquareXY | None = None
+    frm: XY | None = None
+    to: XY | None = None
     other: Token | None = None         # the second token, for "shared"
-
-    def text(self, lang: str = "en") -> str:
-        """The event as a sentence in French ('fr') or English ('en')."""
-        lang = lang if lang in ("fr", "en") else "en"
-        return _MESSAGES[self.kind][lang].format(
-            token=token_name(self.token, lang),
-            other=token_name(self.other, lang) if self.other else "",
-            frm=square_label(self.frm) if self.frm else "",
-            to=square_label(self.to) if self.to else "",
-        )
 
 
 @dataclass
@@ -96,19 +47,21 @@ class TokenTracker:
 
     confirm_frames: frames a token must be seen on a new square before it counts (a token carried
     over the board by a hand is seen briefly on squares it only passes over).
-    vanish_frames: frames a token may go unseen on an uncovered square before it has left.
+    vanish_frames: frames a token may go unseen on an uncovered square, with no hand over the board
+    (a hand may be carrying it), before it has left.
     """
 
     confirm_frames: int = 2
     vanish_frames: int = 8
-    positions: dict[Token, SquareXY] = field(default_factory=dict)
-    _pending: dict[Token, tuple[SquareXY, int]] = field(default_factory=dict)
+    positions: dict[Token, XY] = field(default_factory=dict)
+    _pending: dict[Token, tuple[XY, int]] = field(default_factory=dict)
     _missing: dict[Token, int] = field(default_factory=dict)
     _shared: set[frozenset[Token]] = field(default_factory=set)
 
-    def update(self, observations: Iterable[TokenObservation], covered: Collection[SquareXY] = ()
-               ) -> list[TrackEvent]:
-        """Take one frame's observations (and the squares hidden in it); return the new events."""
+    def update(self, observations: Iterable[TokenObservation], covered: Collection[XY] = (), *,
+               sure: bool = False) -> list[TrackEvent]:
+        """Take one frame's observations (and the squares hidden in it); return the new events.
+        `sure`: a full reading of a still board (the watcher's registration scan), taken at once."""
         covered = set(covered)
         seen: dict[Token, TokenObservation] = {}
         for obs in observations:
@@ -122,7 +75,7 @@ class TokenTracker:
                 continue
             square, count = self._pending.get(token, (obs.square, 0))
             count = count + 1 if square == obs.square else 1
-            if count < self.confirm_frames:
+            if count < self.confirm_frames and not sure:
                 self._pending[token] = (obs.square, count)
                 continue
             self._pending.pop(token, None)
@@ -133,6 +86,8 @@ class TokenTracker:
         for token, square in list(self.positions.items()):
             if token in seen or square in covered:
                 continue  # seen, or hidden by a hand: keeps its last position
+            if covered:
+                continue  # a hand is over the board: the token may be in it, carried to a new square
             self._missing[token] = self._missing.get(token, 0) + 1
             if self._missing[token] >= self.vanish_frames:
                 del self.positions[token]
@@ -144,7 +99,7 @@ class TokenTracker:
 
     def _shared_squares(self) -> list[TrackEvent]:
         """One event when two tokens come to stand on one square (reported again only after they part)."""
-        by_square: dict[SquareXY, list[Token]] = {}
+        by_square: dict[XY, list[Token]] = {}
         for token, square in self.positions.items():
             by_square.setdefault(square, []).append(token)
         current = {frozenset(tokens) for tokens in by_square.values() if len(tokens) > 1}
@@ -161,84 +116,110 @@ class FrameReading:
     """What `StillCameraReader.read` knows after one frame."""
 
     observations: list[TokenObservation]
-    covered: frozenset[SquareXY]        # squares hidden by a large change (a hand): not read
-    reread: frozenset[SquareXY]         # squares read again in this frame
+    covered: frozenset[XY]              # squares hidden by a large change (a hand): not read
+    reread: frozenset[XY]               # squares read again in this frame
     full_read: bool                     # the whole grid was read (first frame, or camera/light moved)
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """How `StillCameraReader` tells a token put down from a hand passing."""
+
+    px_per_square: int = 12         # the small rectified view of the grid compared frame to frame
+    change_level: float = 14.0      # mean grey difference (0–255) from which a square has changed
+    hand_squares: int = 4           # a changed patch this large is a hand (and arm), not a token
+    global_change: float = 0.6      # more of the grid changed than this: camera or light moved, read all
+    settle_frames: int = 12         # a large patch unchanged this many frames is read (a hand at rest
+    #                                 keeps the tokens under it that long; a hand seen at registration
+    #                                 that left is read then)
 
 
 class StillCameraReader:
     """Cheap per-frame token reading for a camera that does not move (see module docstring)."""
 
-    def __init__(self, homography, width: int, height: int, *, px_per_square: int = 12,
-                 change_level: float = 14.0, hand_squares: int = 4, global_change: float = 0.6,
-                 config: TokenConfig | None = None):
-        self.h = np.asarray(homography, np.float64).reshape(3, 3)
-        self.width, self.height, self.px = width, height, px_per_square
-        self.change_level, self.hand_squares, self.global_change = change_level, hand_squares, global_change
-        self.config = config or TokenConfig()
-        scale = np.diag([1.0 / px_per_square, 1.0 / px_per_square, 1.0])
-        self._small_to_image = self.h @ scale
+    def __init__(self, mapping, width: int, height: int, *, config: ReaderConfig | None = None,
+                 token_config: TokenConfig | None = None):
+        """`mapping`: grid units ↔ pixels (a `calibration.mapping.GridMapping`, lens and all, or a
+        plain 3×3 homography)."""
+        self.mapping = GridMapping.coerce(mapping)
+        self.width, self.height = width, height
+        self.config = config or ReaderConfig()
+        self.token_config = token_config or TokenConfig()
+        self.px = self.config.px_per_square
+        self._small_to_grid = np.diag([1.0 / self.px, 1.0 / self.px, 1.0])
         self._reference: np.ndarray | None = None   # per-square look when last read
         self._previous: np.ndarray | None = None
-        self._readings: dict[SquareXY, TokenObservation] = {}
+        self._still = np.zeros((height, width), np.int32)   # frames since each square last changed
+        self._hidden: set[XY] = set()                       # hidden when last read: not known yet
+        self._readings: dict[XY, TokenObservation] = {}
 
     def _small_view(self, image: np.ndarray) -> np.ndarray:
-        return cv2.warpPerspective(image, self._small_to_image, (self.width * self.px, self.height * self.px),
-                                   flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+        return self.mapping.warp(image, self._small_to_grid, (self.width * self.px, self.height * self.px))
 
     def _square_change(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Mean absolute difference per square (area resize = block mean), averaged over channels."""
         per_square = cv2.resize(cv2.absdiff(a, b), (self.width, self.height), interpolation=cv2.INTER_AREA)
         return per_square.mean(axis=2)
 
+    def start(self, image: np.ndarray, observations: Iterable[TokenObservation],
+              hidden: Collection[XY] = ()) -> FrameReading:
+        """Begin from a full reading made elsewhere (the watcher's registration scan): its tokens,
+        and the squares a hand hid in it, which stay covered until they change and settle."""
+        small = self._small_view(image)
+        observations = list(observations)
+        self._readings = {o.square: o for o in observations}
+        self._reference, self._previous = small.copy(), small
+        self._still[:] = 0
+        self._hidden = set(hidden)
+        everything = frozenset((x, y) for y in range(self.height) for x in range(self.width))
+        return FrameReading(observations, frozenset(self._hidden), everything, True)
+
     def read(self, image: np.ndarray) -> FrameReading:
         small = self._small_view(image)
         if self._reference is None:
-            return self._full_read(image, small)
-        dirty = self._square_change(small, self._reference) > self.change_level
-        if dirty.mean() > self.global_change:
-            return self._full_read(image, small)
-        moving = self._square_change(small, self._previous) > self.change_level
+            return self._full_read(image)
+        config = self.config
+        dirty = self._square_change(small, self._reference) > config.change_level
+        if dirty.mean() > config.global_change:
+            return self._full_read(image)
+        moving = self._square_change(small, self._previous) > config.change_level
         self._previous = small
-        covered: set[SquareXY] = set()
+        self._still = np.where(moving, 0, self._still + 1)
+        covered: set[XY] = set()
         to_read: list[np.ndarray] = []
         count, labels, stats, _ = cv2.connectedComponentsWithStats(dirty.astype(np.uint8), connectivity=8)
         for label in range(1, count):
             blob = labels == label
-            if stats[label, cv2.CC_STAT_AREA] >= self.hand_squares or (blob & moving).any():
+            still_changing = bool((blob & moving).any())
+            unsettled = stats[label, cv2.CC_STAT_AREA] >= config.hand_squares and \
+                int(self._still[blob].min()) < config.settle_frames
+            if still_changing or unsettled:
                 ys, xs = np.nonzero(blob)
                 covered.update(zip(xs.tolist(), ys.tolist()))
             else:
                 to_read.append(blob)
-        reread: set[SquareXY] = set()
+        reread: set[XY] = set()
         for blob in to_read:
-            ys, xs = np.nonzero(blob)
-            rect = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
-            found = {o.square: o for o in read_tokens_in(image, self.h, self.width, self.height, rect,
-                                                         config=self.config)}
-            for sq in zip(xs.tolist(), ys.tolist()):
-                reread.add(sq)
-                self._readings.pop(sq, None)
-                if sq in found:
-                    self._readings[sq] = found[sq]
-                y0, x0 = sq[1] * self.px, sq[0] * self.px
-                self._reference[y0:y0 + self.px, x0:x0 + self.px] = small[y0:y0 + self.px, x0:x0 + self.px]
+            reread |= self._reread(image, small, blob)
+        self._hidden -= reread
+        covered |= self._hidden
         return FrameReading(list(self._readings.values()), frozenset(covered), frozenset(reread), False)
 
-    def _full_read(self, image: np.ndarray, small: np.ndarray) -> FrameReading:
-        observations = detect_tokens(image, self.h, self.width, self.height, config=self.config)
-        self._readings = {o.square: o for o in observations}
-        self._reference = small.copy()
-        self._previous = small
-        everything = frozenset((x, y) for y in range(self.height) for x in range(self.width))
-        return FrameReading(observations, frozenset(), everything, True)
+    def _reread(self, image: np.ndarray, small: np.ndarray, blob: np.ndarray) -> set[XY]:
+        """Read the tokens of one changed patch again; its look becomes the new reference."""
+        ys, xs = np.nonzero(blob)
+        rect = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        found = {o.square: o for o in read_tokens_in(image, self.mapping, self.width, self.height, rect,
+                                                     config=self.token_config)}
+        squares = set(zip(xs.tolist(), ys.tolist()))
+        for sq in squares:
+            self._readings.pop(sq, None)
+            if sq in found:
+                self._readings[sq] = found[sq]
+            y0, x0 = sq[1] * self.px, sq[0] * self.px
+            self._reference[y0:y0 + self.px, x0:x0 + self.px] = small[y0:y0 + self.px, x0:x0 + self.px]
+        return squares
 
-
-def follow(frames: Iterable[np.ndarray], homography, width: int, height: int, *,
-           tracker: TokenTracker | None = None) -> Iterable[tuple[int, list[TrackEvent], TokenTracker]]:
-    """Frame index, new events and the tracker, for each frame of a still camera's stream."""
-    reader = StillCameraReader(homography, width, height)
-    tracker = tracker or TokenTracker()
-    for index, frame in enumerate(frames):
-        reading = reader.read(frame)
-        yield index, tracker.update(reading.observations, reading.covered), tracker
+    def _full_read(self, image: np.ndarray) -> FrameReading:
+        return self.start(image, detect_tokens(image, self.mapping, self.width, self.height,
+                                               config=self.token_config))

@@ -107,6 +107,16 @@ def random_camera(board: Board, size: tuple[int, int], rng: np.random.Generator,
     return Camera(size, cv2.getPerspectiveTransform(src, proj.astype(np.float32)))
 
 
+def nudged(camera: Camera, board: Board, dx: float, dy: float, degrees: float = 0.0) -> Camera:
+    """The same camera after the board slid by (dx, dy) squares on the table and turned by
+    `degrees` about its centre (someone bumped it): the board's new homography."""
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    cx, cy = board.width / 2, board.height / 2
+    # a board point p lands on the table at R (p - centre) + centre + (dx, dy)
+    moved = np.array([[c, -s, cx + dx - (c * cx - s * cy)], [s, c, cy + dy - (s * cx + c * cy)], [0, 0, 1]])
+    return Camera(camera.size, camera.homography @ moved)
+
+
 def random_look(rng: np.random.Generator, *, hard: bool = True) -> Look:
     """Indoor light: warm/cool casts, a gradient across the table, a little blur and noise."""
     if not hard:
@@ -179,17 +189,34 @@ def _paste_token(img: np.ndarray, token: PlacedToken, px: int, margin: int) -> N
 
 
 def _draw_hands(image: np.ndarray, hands: list[Hand], rng: np.random.Generator) -> np.ndarray:
-    mask = np.zeros(image.shape[:2], np.uint8)
+    """Hands drawn over `image` in place; returns the mask of covered pixels. Only the hands' own
+    bounding box is worked on (a hand costs little on a 4K frame)."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    boxes = []
     for hand in hands:
         cx, cy = hand.centre
         ex, ey = hand.edge_point
-        angle = math.degrees(math.atan2(ey - cy, ex - cx))
-        cv2.ellipse(mask, (int(cx), int(cy)), (int(hand.radius), int(hand.radius * 0.8)), angle, 0, 360, 255, -1)
-        cv2.line(mask, (int(cx), int(cy)), (int(ex), int(ey)), 255, int(hand.radius * 1.1))
+        reach = hand.radius * 1.2
+        boxes.append((min(cx, ex) - reach, min(cy, ey) - reach, max(cx, ex) + reach, max(cy, ey) + reach))
+    pad = 20  # the shading blur's reach
+    x0 = int(max(0, min(b[0] for b in boxes) - pad))
+    y0 = int(max(0, min(b[1] for b in boxes) - pad))
+    x1 = int(min(w, max(b[2] for b in boxes) + pad))
+    y1 = int(min(h, max(b[3] for b in boxes) + pad))
     skin = np.array([rng.uniform(90, 150), rng.uniform(120, 170), rng.uniform(170, 230)], np.float32)
-    shade = cv2.GaussianBlur(mask, (0, 0), 6).astype(np.float32)[..., None] / 255.0
-    covered = mask > 0
-    image[covered] = (skin * (0.75 + 0.25 * shade[covered])).astype(np.uint8)
+    if x1 <= x0 or y1 <= y0:
+        return mask
+    region = mask[y0:y1, x0:x1]
+    for hand in hands:
+        cx, cy = hand.centre[0] - x0, hand.centre[1] - y0
+        ex, ey = hand.edge_point[0] - x0, hand.edge_point[1] - y0
+        angle = math.degrees(math.atan2(ey - cy, ex - cx))
+        cv2.ellipse(region, (int(cx), int(cy)), (int(hand.radius), int(hand.radius * 0.8)), angle, 0, 360, 255, -1)
+        cv2.line(region, (int(cx), int(cy)), (int(ex), int(ey)), 255, int(hand.radius * 1.1))
+    shade = cv2.GaussianBlur(region, (0, 0), 6).astype(np.float32)[..., None] / 255.0
+    covered = region > 0
+    image[y0:y1, x0:x1][covered] = (skin * (0.75 + 0.25 * shade[covered])).astype(np.uint8)
     return mask
 
 
@@ -217,9 +244,12 @@ def _photometric(image: np.ndarray, light: np.ndarray, look: Look) -> np.ndarray
 
 class Photographer:
     """Renders frames of one board from one still camera: the board is drawn once, tokens and
-    hands per frame, so videos cost little more than their frames."""
+    hands per frame, so videos cost little more than their frames.
 
-    def __init__(self, board: Board, camera: Camera, look: Look, *, seed: int = 0):
+    `printed`: photograph the board as `boards.render.render_board` prints it (labels, glyphs,
+    hatches: what the table really has) instead of the plain flat drawing."""
+
+    def __init__(self, board: Board, camera: Camera, look: Look, *, seed: int = 0, printed: bool = False):
         self.board, self.camera, self.look = board, camera, look
         self.rng = np.random.default_rng(seed)
         # Draw at about 1.5× the camera's own pixels per square, so the warp only reduces.
@@ -227,7 +257,13 @@ class Photographer:
         per_square = float(np.linalg.norm(corners[0, 1] - corners[0, 0])) / board.width
         self.px = int(min(160, max(40, round(per_square * 1.5))))
         self.margin = int(round(MARGIN * self.px))
-        self.flat = flat_board(board, self.px)
+        if printed:
+            from boards.render import render_board
+
+            sheet = render_board(board, self.px)
+            self.flat, self.margin = sheet.image, sheet.origin[0]
+        else:
+            self.flat = flat_board(board, self.px)
         flat_to_grid = np.array([[1 / self.px, 0, -self.margin / self.px], [0, 1 / self.px, -self.margin / self.px],
                                  [0, 0, 1]])
         self.flat_to_image = camera.homography @ flat_to_grid
@@ -255,6 +291,19 @@ class Photographer:
         mask = _draw_hands(image, list(hands), self.rng) if hands else None
         image = _photometric(image, self.light, self.look)
         return Frame(image, list(tokens), mask, list(hands))
+
+    def stills(self, tokens: list[PlacedToken], count: int) -> list[np.ndarray]:
+        """`count` shots of a still scene, each with its own sensor noise: a live feed cycles them
+        instead of paying the light and noise of a full frame each time."""
+        clean = self._clean_view(tuple(tokens))
+        return [_photometric(clean.copy(), self.light, self.look) for _ in range(count)]
+
+    def add_hands(self, image: np.ndarray, hands: list[Hand]) -> np.ndarray:
+        """A copy of a shot with hands over it (cheap: only the hands' box is drawn)."""
+        image = image.copy()
+        if hands:
+            _draw_hands(image, list(hands), self.rng)
+        return image
 
 
 def random_tokens(board: Board, count: int, rng: np.random.Generator, *, jitter: float = 0.06,

@@ -14,8 +14,12 @@ or '<screen>.<part>.<kv id>' for a part the screen's `find_widget` knows, e.g. '
 showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
 (a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
 {"inspect": label} (every touch target with its size in dp and every text shown, for the
-touch-size and language checks), {"hold": true} (stay open until killed: crash tests). Every step waits for the frame
-to settle first. The report maps each label to what the app shows then.
+touch-size and language checks), {"hold": true} (stay open until killed: crash tests),
+{"wait_for": {"screen": name, "key": k, "equals": v | "at_least": n | "contains": text, "timeout": s}}
+(until the screen's report says so: the camera's worker thread runs at its own pace),
+{"tap_camera_square": [x, y]} (a tap on the camera image where it shows that square) and
+{"lang": "fr"|"en"}. Every step waits for the frame to settle first. The report maps each label
+to what the app shows then.
 """
 from __future__ import annotations
 
@@ -221,6 +225,34 @@ def _find_text(app, text: str):
     raise LookupError(f"no visible button shows {text!r}")
 
 
+def _wait_for(app, condition: dict, then) -> None:
+    """Call `then` once the named screen's report meets the condition; fail the run on time-out."""
+    import time
+
+    from kivy.clock import Clock
+
+    deadline = time.monotonic() + float(condition.get("timeout", 60))
+
+    def met() -> bool:
+        value = app.screen(condition["screen"]).autopilot_report().get(condition["key"])
+        if "equals" in condition:
+            return value == condition["equals"]
+        if "at_least" in condition:
+            return value is not None and value >= condition["at_least"]
+        return value is not None and condition["contains"] in str(value)
+
+    def check(dt):
+        if met():
+            then()
+            return False
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"wait_for {condition}: not met in time; last report "
+                               f"{app.screen(condition['screen']).autopilot_report()}")
+        return True
+
+    Clock.schedule_interval(check, 0.05)
+
+
 def run_script(script: dict, report_path: Path) -> int:
     from companion.app.env import prepare_kivy
 
@@ -286,6 +318,13 @@ def run_script(script: dict, report_path: Path) -> int:
             compact_png(Path(value))
         elif kind == "hold":
             return  # stay open; the test kills the process
+        elif kind == "lang":
+            app.lang = value
+        elif kind == "tap_camera_square":
+            _tap_window_point(*app.screen("camera").pixel_of_square(tuple(value)))
+        elif kind == "wait_for":
+            _wait_for(app, value, lambda: app._wait_then(run_next, frames=SETTLE_FRAMES, seconds=0.0))
+            return
         app._wait_then(run_next, frames=SETTLE_FRAMES, seconds=0.0)
 
     Clock.schedule_once(lambda dt: app._wait_then(run_next), 0)

@@ -5,7 +5,8 @@ Two players because the prebuilt event deck (26 cards, MT 9.03) is only large
 enough for two (MT 7.02.a: +4 cards per extra player).
 
 A newcomer sees every screen working without a camera or a printed board; the
-camera screen photographs this game with the synthetic photographer.
+camera screen films this game with `DemoCamera`, a synthetic video in which hands move the
+tokens the table moves.
 """
 from __future__ import annotations
 
@@ -100,3 +101,181 @@ def start_demo(save_dir: Path) -> tuple[Game, tuple[int, int]]:
     game.roll_movement(focus)
     game.dice = Dice.system()
     return game, focus
+
+
+# -- the demo's camera ---------------------------------------------------------------------------
+DEMO_FRAME = (1920, 1080)   # the synthetic camera's frame: a phone's 1080p stream
+DEMO_FPS = 15.0             # frames per second of the demo's video
+DEMO_FILL = 0.9             # share of the frame the sheet (grid and printed margin) fills
+DEMO_MAX_TILT_DEG = 20.0    # a tablet on a stand beside the board
+DEMO_STILLS = 2             # renders of a still scene (sensor noise) cycled between hands
+CARRY_FRAMES = 12           # frames a hand takes to carry a token the table moved
+PASS_FRAMES = 10            # frames of a hand passing over the board without moving anything
+PASS_EVERY = 150            # a hand passes every this many frames (10 s) when nothing else happens
+# The demo's printed sheet differs from its board file at one plain white square, printed red:
+# the camera shows what a misprint (or the wrong board file) looks like — a square to confirm.
+DEMO_MISPRINT = "R"
+
+
+def misprinted(board: Board) -> Board:
+    """The sheet on the demo table: the board with its plain white square nearest the centre printed
+    red (MT 2.02.e: the table confirms it on the Camera screen)."""
+    from boards.model import Square
+
+    plain_white = [p for p, square in zip(board.positions(), board)
+                   if square.colours == frozenset("W") and not (square.obstacle or square.start or square.temple)]
+    centre = ((board.width - 1) / 2, (board.height - 1) / 2)
+    at = min(plain_white, default=None, key=lambda p: (abs(p[0] - centre[0]) + abs(p[1] - centre[1]), p))
+    return board if at is None else board.replace_square(at, Square(frozenset(DEMO_MISPRINT)))
+
+
+def _scene(placed: dict) -> tuple:
+    """The tokens on the table, in a fixed order (the key of a rendered still scene)."""
+    return tuple(sorted(placed.values(), key=lambda t: (t.player, t.number)))
+
+
+class DemoCamera:
+    """The demo's camera, a `calibration.sources` frame source: a synthetic video of the demo table
+    seen by a tablet on a stand. When the table moves a token (on the Board screen), a hand comes,
+    carries it to its new square and leaves; now and then a hand passes over the board without
+    moving anything. The camera watcher follows it all like a real camera's frames, so a newcomer
+    sees tracking work with no camera and no printed board.
+
+    `show(tokens)` (UI thread) gives the game's positions; `read()` (camera worker) paces itself at
+    `fps` and draws the next frame. Tests and the bench script more: `pass_by()`, `nudge()` (the
+    sheet slides on the table), and read `hands` (the last frame's) and `camera` (its truth).
+    """
+
+    live = True
+    fps = None              # paces itself
+    finished = False
+    name = "demo camera"
+
+    def __init__(self, board: Board, tokens, *, seed: int = 7, fps: float | None = DEMO_FPS,
+                 size: tuple[int, int] = DEMO_FRAME, pass_every: int | None = PASS_EVERY, clock=None, sleep=None):
+        import time
+
+        import numpy as np
+
+        from vision.video import Look, random_camera
+
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.sheet = misprinted(board)
+        self.camera = random_camera(self.sheet, size, self.rng, max_tilt_deg=DEMO_MAX_TILT_DEG, fill=DEMO_FILL)
+        self.look = Look(gains=(0.97, 1.0, 1.03), light_low=0.85, light_angle=float(self.rng.uniform(0, 6.28)),
+                         blur_sigma=0.6, noise_sigma=2.0)
+        self._photographers: dict[int, object] = {}
+        self._period = 1.0 / fps if fps else 0.0
+        self._pass_every = pass_every
+        self._clock, self._sleep = clock or time.monotonic, sleep or time.sleep
+        self._next_at = None
+        self._wanted = tuple(tokens)
+        self._table = {(p, n): self._placed(p, n, x, y) for p, n, x, y in tokens}
+        self._script: list[tuple[tuple, list, object]] = []   # frames to come: (tokens, hands, camera)
+        self._stills: dict[tuple, list] = {}
+        self.frame_index = -1
+        self.hands: list = []           # the hands over the last frame read
+
+    def _placed(self, player: int, number: int, x: int, y: int):
+        from vision.video import PlacedToken
+
+        dx, dy = self.rng.uniform(-0.06, 0.06, 2)
+        return PlacedToken(player, number, x + 0.5 + dx, y + 0.5 + dy, float(self.rng.uniform(0, 360)))
+
+    def _photographer(self, camera):
+        """The photographer of the sheet seen through `camera` (one per pose of the sheet)."""
+        from vision.video import Photographer
+
+        key = id(camera)
+        if key not in self._photographers:
+            if len(self._photographers) > 4:
+                self._photographers.clear()
+                self._stills.clear()
+            self._photographers[key] = (camera, Photographer(self.sheet, camera, self.look, seed=self.seed,
+                                                             printed=True))
+        return self._photographers[key][1]
+
+    def show(self, tokens) -> None:
+        """Where the game has the tokens now: (player, number, x, y) each."""
+        self._wanted = tuple(tokens)
+
+    @property
+    def busy(self) -> bool:
+        """A hand is at work (frames of an episode are still to come)."""
+        return bool(self._script)
+
+    # -- episodes -------------------------------------------------------------------------------
+    def _plan(self) -> None:
+        """The next episode: a hand carrying the first token the table moved, else now and then a
+        hand passing by."""
+        wanted = {(p, n): (x, y) for p, n, x, y in self._wanted}
+        on_table = {token: placed.square for token, placed in self._table.items()}
+        changed = sorted(t for t in set(wanted) | set(on_table) if wanted.get(t) != on_table.get(t))
+        if changed:
+            self._carry(changed[0], wanted.get(changed[0]))
+        elif self._pass_every and self.frame_index % self._pass_every == self._pass_every - 1:
+            self.pass_by()
+
+    def _hand(self, at):
+        from vision.video import hand_over
+
+        return [hand_over(self.camera, at, self.rng)]
+
+    def _carry(self, token, to) -> None:
+        """A hand comes over the token, lifts it, sets it down on `to` (None: takes it away) and leaves."""
+        before = self._table.get(token)
+        after = self._placed(*token, *to) if to is not None else None
+        start = (before.x, before.y) if before else (after.x, -1.5)
+        end = (after.x, after.y) if after else (before.x, -1.5)
+        lifted = {t: p for t, p in self._table.items() if t != token}
+        for k in range(CARRY_FRAMES):
+            share = k / (CARRY_FRAMES - 1)
+            at = (start[0] + (end[0] - start[0]) * share, start[1] + (end[1] - start[1]) * share)
+            placed = self._table if k < 2 else (lifted if k < CARRY_FRAMES - 2 or after is None
+                                                 else {**lifted, token: after})
+            self._script.append((_scene(placed), self._hand(at), self.camera))
+        self._table = {**lifted, token: after} if after is not None else lifted
+
+    def pass_by(self) -> None:
+        """A hand passes over the board (reaching for a card, pointing) and moves nothing."""
+        board = self.sheet
+        y = float(self.rng.uniform(1, board.height - 1))
+        for k in range(PASS_FRAMES):
+            at = (board.width * (0.15 + 0.7 * k / (PASS_FRAMES - 1)), y)
+            self._script.append((_scene(self._table), self._hand(at), self.camera))
+
+    def nudge(self, dx: float, dy: float, degrees: float = 0.0, frames: int = 5) -> None:
+        """A hand pushes the sheet from its left edge: it slides (dx, dy) squares and turns
+        `degrees` on the table over `frames` frames, tokens and all."""
+        from vision.video import nudged
+
+        start = self.camera
+        for k in range(1, frames + 1):
+            share = k / frames
+            self.camera = nudged(start, self.sheet, dx * share, dy * share, degrees * share)
+            self._script.append((_scene(self._table), self._hand((-0.6, self.sheet.height / 2)), self.camera))
+
+    # -- the source -----------------------------------------------------------------------------
+    def read(self):
+        if self._period:
+            now = self._clock()
+            if self._next_at is not None and now < self._next_at:
+                self._sleep(self._next_at - now)
+            self._next_at = max(now, self._next_at or now) + self._period
+        self.frame_index += 1
+        if not self._script:
+            self._plan()
+        tokens, hands, camera = self._script.pop(0) if self._script else (_scene(self._table), [], self.camera)
+        photographer = self._photographer(camera)
+        key = (id(camera), tokens)
+        if key not in self._stills:
+            if len(self._stills) > 8:
+                self._stills.clear()
+            self._stills[key] = photographer.stills(list(tokens), DEMO_STILLS)
+        self.hands = hands
+        still = self._stills[key][self.frame_index % DEMO_STILLS]
+        return photographer.add_hands(still, hands) if hands else still
+
+    def close(self) -> None:
+        """Nothing to release: the photographer holds no device."""

@@ -63,6 +63,8 @@ class TacticalApp(App):
     undo_text = StringProperty("")         # the Undo button: what it will undo
     seat_layout = OptionProperty("upright", options=SEAT_LAYOUTS)  # table screen: the quick turn of every panel
     camera_source = StringProperty("")     # camera screen: "0", a stream URL or a file; "" = the default camera
+    camera_view = ObjectProperty(None, allownone=True)  # what the camera sees against the game (the Board
+    # screen's "seen by the camera, to confirm"), set by the camera screen
     cards_revision = NumericProperty(0)    # bumped after a card import: searches, hints and plane texts reread
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,

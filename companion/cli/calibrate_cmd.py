@@ -66,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if calibration.lens is not None:
         print(f"the camera's lens, saved with it: k1 {calibration.lens.k1:+.3f}, k2 {calibration.lens.k2:+.3f}")
     if result.tokens_too_small:
-        from vision.tracking import too_small_advice
+        from companion.camera import too_small_advice
 
-        print(too_small_advice(result.tokens_too_small))
+        print(too_small_advice(result.tokens_too_small, "en"))
     doubtful = [square_label((s.x, s.y)) for s in result.squares if s.uncertain or s.covered]
     if board is not None:
         if result.mismatches:

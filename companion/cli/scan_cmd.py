@@ -66,9 +66,9 @@ def summary(result) -> str:
         lines.append("tokens: " + ", ".join(f"player {t.player} #{t.number} on {square_label((t.x, t.y))}"
                                             for t in result.tokens))
     if result.tokens_too_small:
-        from vision.tracking import too_small_advice
+        from companion.camera import too_small_advice
 
-        lines.append(too_small_advice(result.tokens_too_small))
+        lines.append(too_small_advice(result.tokens_too_small, "en"))
     if result.mismatches:
         lines.append("differs from the board file: " + ", ".join(
             f"{m['square']} ({'/'.join(m['fields'])})" for m in result.mismatches))

@@ -1,139 +1,159 @@
-"""`tactical watch SOURCE --board FILE`: follow the tokens and print what happens, live.
+"""`tactical watch SOURCE --board FILE [--game DIR]`: follow the tokens and print what happens, live.
 
-SOURCE is a camera number (0, 1 ...), a video file, a folder of images (read in name order) or a
-single image. The board is registered on the first frames with the printed markers, re-checked
-every frame (a bumped camera is registered again), and token events are printed as they happen:
-"[frame 12] rouge 7 : C3 → F3".
+SOURCE is anything `calibration.sources.open_source` opens: a camera number (0, 1 ...), a stream
+URL (rtsp://, http:// ...), a video file, a folder of images (read in name order) or one image.
+Frames go through `vision.watch.CameraWatcher`, the same pipeline as the app's Camera screen, and
+events are printed as they happen: "[image 12] orange 7 : C3 → F3". With `--game DIR` (the app's
+save folder, or one save file) each move is checked against the game's real rolls and what the
+piece already moved this turn: "[image 12] orange 7 : C3 → F3, 5 cases, jet 4 : trop loin …".
+The save is only read (never written), and read again when the app records something.
 """
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+import time
 from pathlib import Path
 
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
-REGISTER_TRIES = 30   # frames tried before giving up on finding the board
-
-
-class SourceError(Exception):
-    """A SOURCE that cannot be opened or read, with what was tried."""
+REGISTER_TRIES = 30     # frames of a file tried before giving up on finding the board
+LIVE_WAIT_S = 0.02      # a live source with no frame right now: wait this long before asking again
+GAME_CHECK_S = 1.0      # the save is looked at (changed?) this often
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", help="camera number, video file, folder of images or one image")
-    parser.add_argument("--board", required=True, help="board file (YAML) of the board being watched")
+    parser.add_argument("source", help="camera number, stream URL, video file, folder of images or one image")
+    parser.add_argument("--board", help="board file (YAML) of the board being watched (default with --game: "
+                                        "the game's board)")
+    parser.add_argument("--game", metavar="DIR", help="the app's save folder (or a save file): check each move "
+                                                      "against the game's rolls; read only")
     parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     parser.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of the events")
 
 
-def frames_from(source: str) -> Iterator:
-    """BGR frames from a camera number, a video file, an image folder or one image."""
-    import cv2
+class SavedGame:
+    """The game of a save, read only and read again when the save changes (the app records moves
+    and rolls while the camera watches)."""
 
-    path = Path(source)
-    if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if not files:
-            raise SourceError(f"{source}: folder holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
-        return _read_images(files)
-    if path.suffix.lower() in IMAGE_SUFFIXES:
-        if not path.is_file():
-            raise SourceError(f"{source}: no such image file")
-        return _read_images([path])
-    if source.isdigit():
-        capture = cv2.VideoCapture(int(source))
-        what = f"camera {source}"
-    else:
-        if not path.is_file():
-            raise SourceError(f"{source}: no such file, folder or camera number")
-        capture = cv2.VideoCapture(str(path))
-        what = f"video {source}"
-    if not capture.isOpened():
-        raise SourceError(f"{what}: cannot be opened (not a video OpenCV can read, or camera busy)")
-    return _read_capture(capture, what)
+    def __init__(self, where: str):
+        from companion.game import latest_game
 
+        path = Path(where)
+        self.path = latest_game(path) if path.is_dir() else path
+        if self.path is None:
+            raise ValueError(f"no saved game in {where}")
+        self._stamp = None
+        self._checked = 0.0
+        self.game = None
+        self.refresh(force=True)
 
-def _read_images(files: list[Path]) -> Iterator:
-    import cv2
+    def _files_stamp(self) -> tuple:
+        return tuple((p.stat().st_mtime_ns, p.stat().st_size) if p.exists() else None
+                     for p in (self.path, self.path.with_name(self.path.name + "-wal")))
 
-    for file in files:
-        image = cv2.imread(str(file), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SourceError(f"{file}: not an image OpenCV can read")
-        yield image
+    def refresh(self, *, force: bool = False) -> bool:
+        """Read the save again if it changed; True when it did."""
+        from companion.game import load_game
 
-
-def _read_capture(capture, what: str) -> Iterator:
-    try:
-        ok, frame = capture.read()
-        if not ok:
-            raise SourceError(f"{what}: opened but gives no frames")
-        while ok:
-            yield frame
-            ok, frame = capture.read()
-    finally:
-        capture.release()
+        now = time.monotonic()
+        if not force and now - self._checked < GAME_CHECK_S:
+            return False
+        self._checked = now
+        stamp = self._files_stamp()
+        if stamp == self._stamp:
+            return False
+        game = load_game(self.path, read_only=True)    # looked at only: the app may be playing it
+        game.store.close()
+        self.game = game
+        self._stamp = stamp
+        return True
 
 
 def run(args: argparse.Namespace) -> int:
     from boards import load_board
     from boards.io import BoardFileError
+    from calibration.sources import SourceError, open_source
+    from companion.game import SaveError
+    from companion.i18n import translate
 
-    try:
-        board = load_board(args.board)
-    except BoardFileError as exc:
-        print(f"tactical watch: {exc}", file=sys.stderr)
-        return 2
+    say = lambda key, **fields: translate(args.lang, f"camera.watch.{key}", **fields)  # noqa: E731
     if args.max_frames is not None and args.max_frames < 1:
         print("tactical watch: --max-frames must be at least 1", file=sys.stderr)
         return 2
+    if not args.board and not args.game:
+        print("tactical watch: give the board (--board FILE) or the game (--game DIR)", file=sys.stderr)
+        return 2
     try:
-        return _watch(frames_from(args.source), board, args.max_frames, args.lang)
+        saved = SavedGame(args.game) if args.game else None
+        board = load_board(args.board) if args.board else saved.game.state.board
+    except BoardFileError as exc:
+        print(f"tactical watch: {exc}", file=sys.stderr)
+        return 2
+    except (SaveError, ValueError, OSError) as exc:
+        print(f"tactical watch: {say('bad_game', path=args.game, error=exc)}", file=sys.stderr)
+        return 2
+    try:
+        source = open_source(args.source)
     except SourceError as exc:
+        print(f"tactical watch: {exc}", file=sys.stderr)
+        return 2
+    if saved is not None:
+        print(say("game", path=saved.path, turn=saved.game.state.turn.number), flush=True)
+    try:
+        return _watch(source, board, saved, args.max_frames, args.lang)
+    except SourceError as exc:          # an image of a folder that cannot be read
         print(f"tactical watch: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
+    finally:
+        source.close()
 
 
-def _watch(frames: Iterator, board, max_frames: int | None, lang: str) -> int:
-    from calibration.registration import RegistrationTracker, register_board
-    from vision.tokens import squares_too_small
-    from vision.tracking import StillCameraReader, TokenTracker, too_small_advice
+def _watch(source, board, saved: SavedGame | None, max_frames: int | None, lang: str) -> int:
+    from companion.camera import event_text, seen_moves, too_small_advice
+    from companion.i18n import translate
+    from vision.watch import REGISTERED, SEARCHING, CameraWatcher
 
-    say = {"fr": ("plateau trouvé (image {i}, {n} repères)", "la caméra a bougé : recalage (image {i})",
-                  "plateau introuvable dans les {n} premières images : les repères imprimés sont-ils visibles ?"),
-           "en": ("board found (frame {i}, {n} markers)", "camera moved: registering again (frame {i})",
-                  "board not found in the first {n} frames: are the printed markers in view?")}[lang]
-    tracker = TokenTracker()
-    reader = check = None
-    unregistered = 0
-    for index, frame in enumerate(frames):
-        if max_frames is not None and index >= max_frames:
-            break
-        if check is not None and not check.still_valid(frame):
-            print(say[1].format(i=index), flush=True)
-            reader = check = None
-        if reader is None:
-            registration = register_board(frame, board.width, board.height)
-            if registration is None:
-                unregistered += 1
-                if unregistered == REGISTER_TRIES:
-                    print(say[2].format(n=REGISTER_TRIES), file=sys.stderr)
-                    return 1
-                continue
-            unregistered = 0
-            print(say[0].format(i=index, n=registration.markers_used), flush=True)
-            advice = too_small_advice(squares_too_small(registration.homography, board.width, board.height), lang)
-            if advice:
+    say = lambda key, **fields: translate(lang, f"camera.watch.{key}", **fields)  # noqa: E731
+    watcher = CameraWatcher(board)
+    found_once, searching, lost = False, 0, False
+    index = -1
+    while max_frames is None or index + 1 < max_frames:
+        frame = source.read()
+        if frame is None:
+            if source.finished:
+                break
+            if not lost:
+                print(say("lost", source=source.name), flush=True)
+                lost = True
+            time.sleep(LIVE_WAIT_S)
+            continue
+        if lost:
+            print(say("back", source=source.name), flush=True)
+            lost = False
+        index += 1
+        seen = watcher.update(frame)
+        stamp = say("frame", index=index)
+        if seen.registration == REGISTERED:
+            print(say("moved" if found_once else "found", index=index), flush=True)
+            advice = too_small_advice(seen.too_small, lang)
+            if advice and not found_once:
                 print(advice, flush=True)
-            check = RegistrationTracker(registration)
-            reader = StillCameraReader(registration.homography, board.width, board.height)
-        reading = reader.read(frame)
-        for event in tracker.update(reading.observations, reading.covered):
-            print(f"[{'image' if lang == 'fr' else 'frame'} {index}] {event.text(lang)}", flush=True)
-    if reader is None:
-        print(say[2].format(n=min(REGISTER_TRIES, unregistered)), file=sys.stderr)
+            found_once = True
+        if seen.registration == SEARCHING and not found_once:
+            searching += 1
+            if searching == REGISTER_TRIES:
+                print(say("not_found", frames=REGISTER_TRIES), file=sys.stderr, flush=True)
+                if not source.live:
+                    return 1
+        view = seen_moves(saved.game, seen.positions) if saved is not None and seen.events else None
+        judged = {move.token: move for move in view.moves} if view else {}
+        for event in seen.events:
+            move = judged.get(event.token) if event.kind == "moved" else None
+            print(f"{stamp} {move.text(lang) if move else event_text(event, lang)}", flush=True)
+        if saved is not None:
+            saved.refresh()
+    if not found_once:
+        print(say("not_found", frames=min(REGISTER_TRIES, max(searching, 1))), file=sys.stderr)
         return 1
     return 0

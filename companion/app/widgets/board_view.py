@@ -291,7 +291,7 @@ class BoardView(StencilView):
 
     def on_touch_down(self, touch):
         if not self.collide_point(*touch.pos):
-            return super().on_touch_down(touch)
+            return False  # a zoomed board reaches past the view: a tap on the nav bar is not the board's
         if touch.is_mouse_scrolling:
             factor = self.WHEEL_STEP if touch.button == "scrolldown" else 1 / self.WHEEL_STEP
             new_scale = min(self.max_zoom, max(self.min_zoom, self.scatter.scale * factor))

@@ -1,72 +1,49 @@
-"""Camera screen: the live feed with the selected piece's overlays drawn on the real board (AR),
-the camera source, a calibrate button, the recognition status, the doubtful squares to confirm
-one by one, and the detected moves."""
+"""Camera screen: the camera live, with the selected token's overlays on the real board (AR), a
+ring on every token the camera follows, the moves it saw with their verdict (one tap records them),
+the squares to confirm one by one, and the camera source.
+
+The frames are read, watched and drawn by a `CameraLoop` worker thread (`live.py`); the UI thread
+only uploads the newest picture into one texture and rewords what changed. Once opened, the camera
+keeps watching while other screens are shown (the Board screen shows what it sees, to confirm),
+without drawing pictures nobody looks at.
+"""
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 
 from boards import COLOURS, square_label
-from companion.i18n import translate
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import ON_ANDROID
-from companion.app.screens.camera.feed import FeedUnavailable, KivyCameraFeed, Reading, SourceFeed, SyntheticFeed, \
-    draw_on_photo, read_board
+from companion.app.screens.camera import presenter
 from companion.app.screens.board.presenter import confirmed_code, piece_overlay
+from companion.app.screens.camera.live import LIVE, CameraLoop
+from companion.camera import seen_moves
 from companion.app.widgets import controls  # noqa: F401
-from companion.app.widgets.board_view import bgr_texture
-from companion.app.words import printed, token_text
-from companion.game import Game, GameState
-from vision.tracking import too_small_advice
 
 load_kv_beside(__file__)
 
-LIVE_FPS = 10  # a real camera is polled this often while the screen is shown
-DEFAULT_SOURCE = "0"  # desktop: the first webcam
+SHOWN_HZ = 30          # the UI looks for a new picture this often while the screen is shown
+HIDDEN_HZ = 4          # ... and for what the camera sees while another screen is shown
+DEFAULT_SOURCE = "0"   # desktop: the first webcam
+EVENTS_SHOWN = 4       # the camera's last events listed under the moves
+STOP_WAIT_S = 10.0     # the app stops: the worker may be in the middle of a full read
 
 
-def photo_tokens(state: GameState) -> list[tuple[int, int, int, int]]:
-    """Tokens as the synthetic photographer takes them, (player, number, x, y): printed colours only."""
-    return [(p.player, p.number, *p.at) for p in state.pieces.values() if p.at is not None and printed(p.player)]
+def _cannot_open(error: str):
+    from calibration.sources import SourceError
 
-
-def doubtful_squares(game: Game, seen=()) -> list:
-    """Squares still to confirm: the camera's doubts and a scanned board's (kept in the game's log,
-    `state.doubtful_squares`), minus those the table confirmed (`set_square` actions in effect)."""
-    confirmed = {tuple(entry.action.data["at"]) for entry in game.history_entries()
-                 if entry.action.kind == "set_square"}
-    return sorted((set(map(tuple, seen)) | set(game.state.doubtful_squares)) - confirmed)
-
-
-def seen_moves(state: GameState, seen: list[dict]) -> list:
-    """Tokens of the game the camera sees on another square than the one recorded: (token, square)."""
-    pieces = state.pieces
-    return [((t["player"], t["number"]), (t["x"], t["y"])) for t in seen
-            if (t["player"], t["number"]) in pieces and pieces[(t["player"], t["number"])].at != (t["x"], t["y"])]
-
-
-def detected_moves_text(game: Game, seen: list[dict], lang: str) -> str:
-    """Each move the camera saw with its verdict from the game (`Game.judge_move`: `companion.rules.judge_move`
-    with what the piece has left this turn, MT 3.02–3.07, 2.03.b); tokens the game does not know are listed too."""
-    state = game.state
-    lines = [translate(lang, "camera.unknown_token", token=f"{tok['player']}-{tok['number']}",
-                   dst=square_label((tok["x"], tok["y"])))
-             for tok in seen if (tok["player"], tok["number"]) not in state.pieces]
-    for token, dst in seen_moves(state, seen):
-        piece = state.pieces[token]
-        verdict = game.judge_move(token, dst)
-        src = square_label(piece.at) if piece.at else "–"
-        lines.append(translate(lang, "camera.move", token=token_text(state, token, lang), src=src, dst=square_label(dst),
-                           verdict=verdict.text(lang)))
-    return "\n".join(lines) or translate(lang, "camera.no_moves")
+    raise SourceError(error)
 
 
 class CameraScreen(Screen):
     status = StringProperty("")
     moves_text = StringProperty("")
+    events_text = StringProperty("")
     doubtful = ListProperty([])          # squares still to confirm (camera's and a scanned board's)
     has_moves = BooleanProperty(False)
     confirming = ObjectProperty(None, allownone=True)  # the doubtful square being confirmed
@@ -75,108 +52,213 @@ class CameraScreen(Screen):
 
     def on_kv_post(self, *_):
         app = App.get_running_app()
-        self.feed = None  # opened on first visit: the camera stays off until someone wants it
-        self.reading = Reading()
+        self.loop: CameraLoop | None = None   # opened on first visit: the camera stays off until wanted
+        self.view = None                      # the newest LiveView with a picture of the camera
+        self.last = None                      # the newest LiveView of any kind
+        self.watch = None                     # the newest WatchFrame (kept when the source ends or drops)
+        self.camera_view = None               # companion.camera.CameraView: moves to confirm
+        self.ui_ms: list[float] = []          # UI-thread time per picture (the bench reads it)
+        self._texture: Texture | None = None
         self._poll = None
+        self._positions = None
+        self._device = None                   # Android: the Kivy camera feeding a PushSource
         self.ids.source.text = app.camera_source
-        app.bind(revision=lambda *_: (self.describe(), self.show_frame()), selected=lambda *_: self.show_frame(),
-                 lang=lambda *_: self.describe())
+        self.ids.photo.bind(on_touch_up=lambda _w, touch: self._on_photo_tap(touch))
+        app.bind(revision=lambda *_: self.refresh(), selected=lambda *_: self._update_scene(),
+                 lang=lambda *_: self.refresh(), on_stop=lambda *_: self.stop_camera(timeout=STOP_WAIT_S))
 
+    # -- the autopilot's view -------------------------------------------------------------------
     def autopilot_report(self) -> dict:
+        app = App.get_running_app()
+        watch = self.watch
         return {"status": self.status, "doubtful": [list(at) for at in self.doubtful],
-                "tokens_read": sorted([t["player"], t["number"], t["x"], t["y"]] for t in self.reading.tokens),
-                "found": self.reading.found, "source": App.get_running_app().camera_source,
+                "tokens_read": sorted([p, n, *at] for (p, n), at in (watch.positions.items() if watch else ())),
+                "found": bool(watch is not None and watch.found), "source": App.get_running_app().camera_source,
+                "registration": watch.registration if watch else None,
+                "homography": watch.homography.tolist() if watch is not None and watch.found else None,
+                "frame_index": watch.index if watch else None,
+                "moves": [move.text(app.lang, presenter.namer(app.game.state)) for move in self.camera_view.moves]
+                if self.camera_view and app.game is not None else [],
+                "events": [[index, event.kind, list(event.token), list(event.frm) if event.frm else None,
+                            list(event.to) if event.to else None] for index, event in
+                           (self.loop.events if self.loop else [])],
+                "picture_size": list(self._texture.size) if self._texture else None,
+                "board_ghosts": self._board_ghosts(),
                 "confirming": list(self.confirming) if self.confirming is not None else None}
+
+    def _board_ghosts(self) -> list:
+        """What the Board screen draws as "seen by the camera" (token, square, legal)."""
+        manager = self.manager
+        if manager is None or not manager.has_screen("board"):
+            return []
+        layer = getattr(manager.get_screen("board").ids.get("camera_seen"), "layer", None)
+        return [[list(token), list(at), legal] for token, at, legal in (layer.drawn if layer else ())]
 
     def find_widget(self, path: str):
         """'doubt-0': the first listed doubtful square's button (driven by the autopilot like a tap)."""
         return list(reversed(self.ids.doubtful_list.children))[int(path.split("-")[1])]
 
-    # -- source --------------------------------------------------------
-    def _open_feed(self):
-        """The source typed by the table; else the demo's photographer, Android's camera, or webcam 0."""
+    # -- source ---------------------------------------------------------------------------------
+    def _opener(self):
+        """How the worker opens the camera: the source typed by the table; else the demo's camera,
+        Android's camera (frames pushed from Kivy's camera), or webcam 0."""
         app = App.get_running_app()
-        if app.camera_source.strip():
-            return SourceFeed(app.camera_source)
+        spec = app.camera_source.strip()
+        if spec or not (app.demo or ON_ANDROID):
+            from calibration.sources import open_source
+
+            spec = spec or DEFAULT_SOURCE
+            return spec, lambda: open_source(spec)
         if app.demo:
-            return SyntheticFeed()
-        if ON_ANDROID:
-            return KivyCameraFeed(0)
-        return SourceFeed(DEFAULT_SOURCE)
+            from companion.app.demo import DemoCamera
 
-    def open_source(self) -> None:
-        """Switch to the source in the text field ("0", a URL, a file; empty = default). A source that
-        cannot be opened is said in the status line; the game is untouched."""
-        app = App.get_running_app()
-        app.camera_source = self.ids.source.text.strip()
-        if self.feed is not None:
-            self.feed.close()
-        self.feed, self.reading = None, Reading()
-        self._start_feed()
+            camera = DemoCamera(app.game.state.board, presenter.photo_tokens(app.game.state))
+            self._device = camera
+            return camera.name, lambda: camera
+        from companion.app.screens.camera.device import KivyCamera
 
-    def _start_feed(self) -> bool:
-        app = App.get_running_app()
-        if self.feed is None:
-            try:
-                self.feed = self._open_feed()
-            except FeedUnavailable as exc:
-                self.status = app.t(f"camera.{exc.key}", **exc.fields)
-                return False
-        if not self.reading.found:
-            self.calibrate()
-        return True
-
-    def on_pre_enter(self, *_):
-        if not self._start_feed():
-            return
-        self.show_frame()
-        if not isinstance(self.feed, SyntheticFeed):
-            self._poll = Clock.schedule_interval(lambda dt: self.show_frame(), 1 / LIVE_FPS)
-
-    def on_leave(self, *_):
-        if self._poll is not None:
-            self._poll.cancel()
-            self._poll = None
-
-    def _frame(self):
-        """The current frame, or None with the reason shown in the status line."""
-        game = App.get_running_app().game
-        if game is None or self.feed is None:
-            return None
         try:
-            return self.feed.frame(game.state.board, photo_tokens(game.state))
-        except FeedUnavailable as exc:
-            self.status = App.get_running_app().t(f"camera.{exc.key}", **exc.fields)
-            return None
+            self._device = KivyCamera(0)
+        except Exception as exc:  # each platform's provider raises its own error type without a camera
+            return "camera 0", lambda: _cannot_open(f"camera 0: {exc}")
+        return self._device.source.name, lambda: self._device.source
 
-    # -- reading -------------------------------------------------------
-    def calibrate(self) -> None:
-        """Read the board in the current frame: homography, doubtful squares, tokens and their moves."""
-        image = self._frame()
-        if image is None:
-            return
-        self.reading = read_board(image, App.get_running_app().game.state.board)
-        self.describe()
-        self.show_frame()
-
-    def describe(self) -> None:
+    def start_camera(self) -> None:
+        """Open the camera (in the worker: a source that hangs cannot freeze the screen)."""
         app = App.get_running_app()
-        reading = self.reading
         if app.game is None:
             return
-        if reading.found:
-            self.status = app.t("camera.found", app.lang, tokens=len(reading.tokens), ms=round(reading.timing_ms))
-            advice = too_small_advice(reading.too_small, app.lang)
-            if advice:
-                self.status += f" {advice[0].upper()}{advice[1:]}."
-        elif reading.error:
-            self.status = app.t("camera.not_found", app.lang, error=reading.error)
-        self.doubtful = doubtful_squares(app.game, reading.doubtful)
-        if self.confirming is not None and tuple(self.confirming) not in self.doubtful:
-            self.confirming = None
-        self._list_doubtful()
-        self.moves_text = detected_moves_text(app.game, reading.tokens, app.lang) if reading.found else ""
-        self.has_moves = reading.found and bool(seen_moves(app.game.state, reading.tokens))
+        self.stop_camera()
+        name, opener = self._opener()
+        self.loop = CameraLoop(opener, app.game.state.board, name=name)
+        self.loop.drawing = self._shown
+        self._update_scene()
+        self.loop.start()
+        self._schedule()
+        self._describe()
+
+    def stop_camera(self, timeout: float = 0.5) -> None:
+        """Stop the worker: it ends after the frame it is on (when switching source, without waiting
+        long; when the app stops, letting OpenCV finish its work before the process exits)."""
+        if self.loop is not None:
+            self.loop.stop(timeout=timeout)   # a worker stuck in a read dies with the app (daemon thread)
+            self.loop = None
+        if self._device is not None and hasattr(self._device, "close"):
+            self._device.close()
+        self._device = None
+        self.view = self.last = self.watch = self.camera_view = None
+        self._positions = None
+
+    def open_source(self) -> None:
+        """Switch to the source in the text field ("0", a URL, a file, a folder; empty = default).
+        A source that cannot be opened is said in the status line; the game is untouched."""
+        App.get_running_app().camera_source = self.ids.source.text.strip()
+        self.start_camera()
+
+    def recalibrate(self) -> None:
+        """Register the board and read every square and token again on the next frame."""
+        if self.loop is not None:
+            self.loop.recalibrate()
+
+    @property
+    def _shown(self) -> bool:
+        return self.manager is not None and self.manager.current == self.name
+
+    def _schedule(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+        self._poll = Clock.schedule_interval(lambda dt: self.poll(), 1 / (SHOWN_HZ if self._shown else HIDDEN_HZ))
+
+    def on_pre_enter(self, *_):
+        if self.loop is None:
+            self.start_camera()
+        elif self.loop is not None:
+            self.loop.drawing = True
+            self._schedule()
+
+    def on_leave(self, *_):
+        if self.loop is not None:
+            self.loop.drawing = False
+            self._schedule()
+
+    # -- every UI tick ----------------------------------------------------------------------------
+    def poll(self) -> None:
+        """Take the worker's newest view: upload its picture, reword what changed."""
+        import time
+
+        if self.loop is None:
+            return
+        view = self.loop.latest()
+        if view is None:
+            return
+        t0 = time.perf_counter()
+        self.last = view
+        if view.watch is not None:
+            self.watch = view.watch
+        if view.picture is not None and self._shown:
+            self._show_picture(view)
+            self.view = view
+        if view.state == LIVE and view.watch is not None and view.watch.positions != self._positions:
+            self._positions = view.watch.positions
+            self._judge()
+        self._describe()
+        if view.picture is not None:
+            self.ui_ms = (self.ui_ms + [(time.perf_counter() - t0) * 1000])[-300:]
+
+    def _show_picture(self, view) -> None:
+        height, width = view.picture.shape[:2]
+        if self._texture is None or self._texture.size != (width, height):
+            self._texture = Texture.create(size=(width, height), colorfmt="bgr")
+            self.ids.photo.texture = self._texture
+        self._texture.blit_buffer(view.picture.reshape(-1), colorfmt="bgr", bufferfmt="ubyte")
+        self.ids.photo.canvas.ask_update()
+
+    def refresh(self) -> None:
+        """The game or the language changed: the scene, the verdicts and the texts follow."""
+        self._update_scene()
+        if self._device is not None and hasattr(self._device, "show"):
+            self._device.show(presenter.photo_tokens(App.get_running_app().game.state))  # the demo table follows
+        self._judge()
+        self._describe()
+
+    def _update_scene(self) -> None:
+        app = App.get_running_app()
+        if self.loop is None or app.game is None:
+            return
+        state = app.game.state
+        self.loop.scene = presenter.scene(dict(piece_overlay(state, app.selected).layers), frozenset(self._doubtful()),
+                                          presenter.recorded(state))
+
+    def _doubtful(self) -> list:
+        game = App.get_running_app().game
+        return presenter.doubtful_squares(game, self.watch.doubtful if self.watch is not None else ()) if game else []
+
+    def _judge(self) -> None:
+        app = App.get_running_app()
+        if app.game is None:
+            return
+        self.camera_view = seen_moves(app.game, self._positions or {})
+        app.camera_view = self.camera_view
+        lines = presenter.move_lines(self.camera_view, app.t, app.lang, presenter.namer(app.game.state))
+        self.has_moves = bool(self.camera_view.moves)
+        self.moves_text = presenter.markup(lines) if lines else app.t("camera.no_moves")
+
+    def _describe(self) -> None:
+        app = App.get_running_app()
+        if app.game is None:
+            return
+        self.status = presenter.status_line(self.last, self.watch, app.t, app.lang)
+        state = app.game.state
+        self.events_text = presenter.markup(presenter.event_lines(
+            self.loop.events if self.loop else [], presenter.recorded(state), app.lang, presenter.namer(state),
+            EVENTS_SHOWN))
+        doubtful = self._doubtful()
+        if doubtful != list(self.doubtful):
+            self.doubtful = doubtful
+            if self.confirming is not None and tuple(self.confirming) not in self.doubtful:
+                self.confirming = None
+            self._list_doubtful()
+            self._update_scene()
 
     def _list_doubtful(self) -> None:
         box = self.ids.doubtful_list
@@ -186,7 +268,39 @@ class CameraScreen(Screen):
             button.bind(on_release=lambda _, at=at: self.pick_doubtful(at))
             box.add_widget(button)
 
-    # -- confirming a doubtful square (MT 2.02.e) ------------------------
+    # -- tapping a token on the camera image -------------------------------------------------------
+    def _on_photo_tap(self, touch) -> bool:
+        photo = self.ids.photo
+        if not photo.collide_point(*touch.pos) or self.view is None or touch.is_mouse_scrolling:
+            return False
+        width, height = photo.norm_image_size
+        left, bottom = photo.center_x - width / 2, photo.center_y - height / 2
+        if not (0 <= touch.x - left <= width and 0 <= touch.y - bottom <= height):
+            return False
+        picture_w, picture_h = self._texture.size
+        picture_xy = ((touch.x - left) * picture_w / width, (bottom + height - touch.y) * picture_h / height)
+        app = App.get_running_app()
+        if app.game is None:
+            return False
+        token = presenter.token_at_pixel(self.view, picture_xy, presenter.recorded(app.game.state))
+        if token is not None and token in app.game.state.pieces:
+            app.selected = None if app.selected == token else token
+            return True
+        return False
+
+    def pixel_of_square(self, at) -> tuple[float, float] | None:
+        """Window coordinates of the centre of square `at` on the camera image (tests tap there)."""
+        if self.view is None or self.view.watch is None or not self.view.watch.found:
+            return None
+        frame_x, frame_y = self.view.watch.to_image([(at[0] + 0.5, at[1] + 0.5)])[0]
+        photo = self.ids.photo
+        width, height = photo.norm_image_size
+        picture_w, picture_h = self._texture.size
+        x = photo.center_x - width / 2 + frame_x * self.view.scale * width / picture_w
+        y = photo.center_y + height / 2 - frame_y * self.view.scale * height / picture_h
+        return photo.to_window(x, y)
+
+    # -- confirming a doubtful square (MT 2.02.e) ---------------------------------------------------
     def pick_doubtful(self, at) -> None:
         """Start confirming one square: the choice starts from what the board says now."""
         square = App.get_running_app().game.state.board.square(*at)
@@ -211,25 +325,9 @@ class CameraScreen(Screen):
             return App.get_running_app().t("camera.pick_doubtful", lang)
         return App.get_running_app().t("camera.confirm_square", lang, label=square_label(self.confirming))
 
-    # -- moves ---------------------------------------------------------
+    # -- moves ------------------------------------------------------------------------------------
     def accept_moves(self) -> None:
-        """The table agrees with what the camera saw: record the moves (legal or not: cards may allow them)."""
-        app = App.get_running_app()
-        moves = seen_moves(app.game.state, self.reading.tokens)
-        if moves:
-            app.play("set_positions", dict(moves), source="camera")
-        self.describe()
-
-    def show_frame(self) -> None:
-        if self.manager is None or self.manager.current != self.name:
-            return
-        image = self._frame()
-        if image is None:
-            return
-        if self.reading.found:
-            app = App.get_running_app()
-            layers = dict(piece_overlay(app.game.state, app.selected).layers)
-            layers["doubtful"] = set(self.doubtful)
-            layers["too_small"] = set(self.reading.too_small)
-            image = draw_on_photo(image, self.reading.homography, layers)
-        self.ids.photo.texture = bgr_texture(image)
+        """The table agrees with what the camera saw: record the moves, legal or not (cards may
+        allow them), as one undoable action."""
+        if self.camera_view is not None and self.camera_view.moves:
+            App.get_running_app().play("set_positions", self.camera_view.positions, source="camera")

@@ -1,0 +1,108 @@
+"""What the camera sees, against the game: moves seen but not recorded, each with its verdict
+against the roll and what the piece already moved this turn; and the camera's words (tracking
+events, squares too small for tokens, move lines), from companion/i18n/<lang>/camera.yaml.
+
+One place for `tactical watch --game`, `tactical scan` and the app, so the command line and the
+tablet say the same thing about the same video. Pure: no cv2, no Kivy (the camera's positions
+come in as plain data). The verdict is the engine's (`Game.judge_move`, that is
+`companion.rules.judge_move` with the house rules, the chosen bonus and what is left this turn):
+the camera never judges a move another way than the game would.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from boards import XY, square_label
+from boards.tokens import player_name
+from companion.i18n import translate
+from companion.rules import MoveVerdict
+
+Token = tuple[int, int]            # (player, number)
+
+
+@dataclass(frozen=True)
+class SeenMove:
+    """A token the camera sees away from the square the game has it on, judged by the rules."""
+
+    token: Token
+    frm: XY | None                 # where the game has it (None: not on the grid yet)
+    to: XY                         # where the camera sees it
+    roll: int | None               # squares its roll allows this turn (None: not rolled yet)
+    verdict: MoveVerdict           # the engine's: steps, what is left, legal or why not, the rule
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict.legal
+
+    def text(self, lang: str, name=None) -> str:
+        """'orange 7 : C3 → F3, jet 4 : 5 cases, il en reste 4 : trop loin (MT 3.04.a)';
+        `name(token, lang)` words the token (default: its colour and number)."""
+        roll = translate(lang, "camera.no_roll") if self.roll is None else translate(lang, "camera.roll",
+                                                                                      roll=self.roll)
+        return translate(lang, "camera.move", token=(name or token_name)(self.token, lang),
+                         src=square_label(self.frm) if self.frm else "–", dst=square_label(self.to), roll=roll,
+                         verdict=self.verdict.text(lang))
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """The camera's positions against the game: moves to confirm, tokens the game does not know."""
+
+    moves: tuple[SeenMove, ...]
+    unknown: tuple[tuple[Token, XY], ...]
+
+    @property
+    def positions(self) -> dict[Token, XY]:
+        """What recording the moves sets: token → square seen (one undoable action)."""
+        return {move.token: move.to for move in self.moves}
+
+
+def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
+    """Compare the camera's stable positions (token → square) with `game` (a `companion.game.Game`):
+    each token seen elsewhere than recorded, judged as the game judges it (`Game.judge_move`:
+    MT 3.02–3.08, 2.03.b, 6.03–6.10, with the roll and what the piece already moved this turn);
+    never changes the game."""
+    state = game.state
+    moves, unknown = [], []
+    for token, square in sorted(positions.items()):
+        piece = state.pieces.get(token)
+        if piece is None:
+            unknown.append((token, square))
+            continue
+        if piece.at == square:
+            continue
+        moves.append(SeenMove(token, piece.at, square, game.movement_allowance(token),
+                              game.judge_move(token, square)))
+    return CameraView(tuple(moves), tuple(unknown))
+
+
+def token_name(token: Token, lang: str) -> str:
+    """'orange 7': the player's colour and the number, as printed on the token."""
+    return f"{player_name(token[0], lang)} {token[1]}"
+
+
+def event_text(event, lang: str, name=token_name) -> str:
+    """A `vision.tracking.TrackEvent` worded: 'orange 7 : C3 → F3' / 'orange 7 moved C3 → F3'
+    (and 'left', 'new', 'shared');
+    `name(token, lang)` words a token (the app adds the card's name)."""
+    return translate(lang, f"camera.events.{event.kind}", token=name(event.token, lang),
+                     other=name(event.other, lang) if event.other else "",
+                     frm=square_label(event.frm) if event.frm else "", to=square_label(event.to) if event.to else "")
+
+
+def too_small_advice(squares: Collection[XY], lang: str) -> str:
+    """What to tell the table when tokens on some squares are too small to read well
+    (`vision.tokens.squares_too_small`, MT 2.05); empty when every square is fine."""
+    if not squares:
+        return ""
+    rows = sorted({y + 1 for _, y in squares})
+    spans, start = [], rows[0]
+    for prev, row in zip(rows, rows[1:] + [None]):
+        if row != prev + 1:
+            spans.append(f"{start}" if start == prev else f"{start}–{prev}")
+            start = row
+    squares_word = translate(lang, "camera.squares.one" if len(squares) == 1 else "camera.squares.many")
+    rows_word = translate(lang, "camera.rows.one" if len(rows) == 1 else "camera.rows.many")
+    return translate(lang, "camera.too_small", count=f"{len(squares)} {squares_word}",
+                     rows=f"{rows_word} {', '.join(spans)}")

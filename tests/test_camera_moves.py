@@ -1,0 +1,91 @@
+"""Moves the camera sees, judged against the game (companion.camera): the same verdict as the
+engine's, with the house rules and the colour bonus chosen at upkeep (issue 17: the old camera
+check disagreed with the engine on both cases below), worded in French and English."""
+from __future__ import annotations
+
+import pytest
+
+from boards import Board
+from companion.camera import seen_moves
+from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
+from companion.rules import HouseRules, Piece
+from game_dice import ScriptedDice
+
+# 20×12: a red column A, an RG column B, white elsewhere, a green column T; starts at A6 and T7.
+ROWS = [" ".join(["R", "RG"] + ["W"] * 17 + ["G"]) for _ in range(12)]
+ROWS[5] = " ".join(["R@", "RG"] + ["W"] * 17 + ["G"])
+ROWS[6] = " ".join(["R", "RG"] + ["W"] * 17 + ["G@"])
+BOARD = Board.from_rows(ROWS, name="Lanes")
+GOBLIN = Piece(1, 7, name="Goblin", power=3, toughness=3, colours={"R"}, at=(0, 2))
+DRUID = Piece(1, 8, name="Ember Druid", power=3, toughness=3, colours={"R", "G"}, at=(1, 2))
+
+
+def game_in_movement(house=HouseRules(), *pieces: Piece, bonus: dict | None = None) -> Game:
+    """A two-player game with `pieces` in the creatures' movement step, dice rolling 4; `bonus`:
+    colours chosen at upkeep (MT 2.02.c). The pieces came into play this turn (summoning sick:
+    set after the untap step, which would lift it)."""
+    setup = GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], BOARD, starting_player=1, house_rules=house)
+    game = Game.new(setup, dice=Dice(ScriptedDice([4] * 10)))
+    for piece in pieces:
+        game.add_piece(piece)
+    while game.state.turn.phase != "upkeep":
+        game.next_phase()
+    for piece in pieces:
+        game.update_piece(piece.token, summoning_sick=True)
+    for token, colour in (bonus or {}).items():
+        game.choose_bonus(token, colour)
+    while (game.state.turn.phase, game.state.turn.step) != ("movement", "creatures"):
+        game.next_phase()
+    return game
+
+
+def engine_allows(game: Game, token, to) -> bool:
+    try:
+        game.move_piece(token, to)
+    except GameError:
+        return False
+    game.undo()
+    return True
+
+
+def test_a_sick_red_creature_on_red_seen_moving_is_refused_when_the_house_says_so_MT_3_02():
+    """haste_moves_when_sick=False: the red square's haste does not lift summoning sickness."""
+    game = game_in_movement(HouseRules(haste_moves_when_sick=False), GOBLIN)
+    (move,) = seen_moves(game, {GOBLIN.token: (0, 4)}).moves
+    assert not move.legal and move.verdict.key == "game.move.sick" and not engine_allows(game, GOBLIN.token, (0, 4))
+    assert move.text("fr").startswith("jaune 7 : A3 → A5, pas encore de jet : mal d'invocation")
+    assert move.text("en").endswith("(MT 3.02)")
+
+
+def test_a_sick_creature_on_rg_with_red_chosen_has_haste_and_may_move_MT_2_02_c():
+    """MT 2.02.c and 2.02.b.04: red chosen at upkeep on an RG square gives haste: the engine lets it
+    roll and move, and the camera agrees."""
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    (move,) = seen_moves(game, {DRUID.token: (1, 4)}).moves
+    assert move.legal and engine_allows(game, DRUID.token, (1, 4))
+    assert move.text("fr") == "jaune 8 : B3 → B5, jet 4 : 2 cases, il en reste 4 : permis"
+    assert move.text("en") == "yellow 8: B3 → B5, rolled 4: 2 squares, 4 left: allowed"
+
+
+def test_what_the_piece_already_moved_this_turn_counts_MT_3_04_a():
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    game.move_piece(DRUID.token, (1, 5))            # 3 of its 4 squares
+    (move,) = seen_moves(game, {DRUID.token: (1, 7)}).moves
+    assert not move.legal and move.verdict.key == "game.move.too_far"
+    assert move.text("fr") == "jaune 8 : B6 → B8, jet 4 : 2 cases, il en reste 1 : trop loin (MT 3.04.a)"
+
+
+@pytest.mark.parametrize("to", [(0, 2), (1, 2), (5, 5), (19, 11)])
+def test_every_verdict_is_the_engines(to):
+    game = game_in_movement(HouseRules(), DRUID, GOBLIN, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    view = seen_moves(game, {DRUID.token: to, (5, 40): (3, 3)})
+    assert view.unknown == (((5, 40), (3, 3)),), "a token the game does not know is listed apart"
+    moves = {m.token: m for m in view.moves}
+    if to == DRUID.at:
+        assert moves == {}, "a token seen where the game has it is no move"
+    else:
+        assert moves[DRUID.token].legal == engine_allows(game, DRUID.token, to)
+        assert view.positions == {DRUID.token: to}
