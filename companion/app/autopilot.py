@@ -40,6 +40,7 @@ def _state_summary(app) -> dict:
         "message": app.message,
         "undo": app.undo_text,
         "info": board_screen.info,
+        "movement": board_screen.movement,
         "drawn": {k: sorted(map(list, v)) for k, v in board_screen.board_view.surface.drawn.items()},
         "square_dp": board_screen.board_view.square_dp,
         "board_view_pos": list(board_screen.board_view.to_window(*board_screen.board_view.pos)),
@@ -99,7 +100,7 @@ def _inspect(app) -> dict:
     from kivy.uix.textinput import TextInput
 
     roots = [app.root.ids.nav, app.root.ids.message, app.root.ids.manager.current_screen, *_popups(app)]
-    targets, texts = [], []
+    targets, texts, cut = [], [], []
     for root in roots:
         for widget in root.walk(restrict=True):
             if not _shown(widget):
@@ -111,12 +112,30 @@ def _inspect(app) -> dict:
                                 "disabled": widget.disabled})
             if isinstance(widget, Label) and widget.text.strip():
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
+                if _cut(widget):
+                    cut.append(texts[-1][:80])
             if isinstance(widget, TextInput):
                 texts.append(widget.text or widget.hint_text)
             if isinstance(widget, Spinner):
                 texts.extend(widget.values)
     return {"screen": app.root.ids.manager.current, "targets": targets, "texts": [t for t in texts if t.strip()],
-            "popups": [type(w).__name__ for w in _popups(app)]}
+            "cut": cut, "popups": [type(w).__name__ for w in _popups(app)]}
+
+
+def _cut(label) -> bool:
+    """Whether a label shows less than its text: shortened ("Alex…rine"), or fewer lines than its
+    text needs (Kivy drops the lines below a fixed `text_size` height without a sign): the words of
+    the lines it laid out are compared with its text."""
+    import re
+
+    if label.is_shortened:
+        return True
+    if label._label is None:
+        return False
+    label.texture_update()
+    drawn = "".join(word.text for line in label._label._cached_lines for word in line.words)
+    text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text) if label.markup else label.text
+    return len("".join(drawn.split())) < len("".join(text.split()))
 
 
 def _popups(app) -> list:
