@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 SETTLE_FRAMES = 3
+TEXT_WAIT_FRAMES = 60  # a tap_text whose button is not shown yet is tried again on each step, this many times
 
 
 def _state_summary(app) -> dict:
@@ -282,6 +283,7 @@ def run_script(script: dict, report_path: Path) -> int:
 
     report: dict = {}
     steps = list(script.get("steps", []))
+    waited: dict[int, int] = {}  # tap_text steps tried again while their button is not shown yet
     app = TacticalApp(demo=script.get("demo", True), lang=script.get("lang", "en"),
                       data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"),
                       cards_dir=script.get("cards_dir"), demo_cards=script.get("demo_cards"))
@@ -317,8 +319,15 @@ def run_script(script: dict, report_path: Path) -> int:
             else:
                 _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "tap_text":
-            widget = _find_text(app, value)
-            _tap_window_point(*widget.to_window(*widget.center))
+            try:
+                widget = _find_text(app, value)
+            except LookupError:  # a pop-up still opening on a loaded machine: look again, as a person waits
+                waited[id(step)] = waited.get(id(step), 0) + 1
+                if waited[id(step)] > TEXT_WAIT_FRAMES:
+                    raise
+                steps.insert(0, step)
+            else:
+                _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "type":
             _find_target(app, value[0]).text = value[1]
         elif kind == "pick":

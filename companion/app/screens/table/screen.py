@@ -30,7 +30,7 @@ from companion.app.words import turn_header, turn_text
 load_kv_beside(__file__)
 
 GAP = dp(8)
-CITY_ROW = 0.56  # Horde: the City's share of the height (its life is the big number)
+CITY_ROW = 0.62  # Horde: the City's share of the height (its life is the big number; the players show no life)
 
 
 class PlayerPanel(BoxLayout):
