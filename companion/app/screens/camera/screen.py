@@ -22,7 +22,7 @@ from companion.app.platform_services import ON_ANDROID
 from companion.app.screens.camera import presenter
 from companion.app.screens.board.presenter import confirmed_code, piece_overlay
 from companion.app.screens.camera.live import LIVE, CameraLoop
-from companion.camera import seen_moves
+from companion.camera import record_seen, seen_moves
 from companion.app.widgets import controls  # noqa: F401
 
 load_kv_beside(__file__)
@@ -83,8 +83,23 @@ class CameraScreen(Screen):
                             list(event.to) if event.to else None] for index, event in
                            (self.loop.events if self.loop else [])],
                 "picture_size": list(self._texture.size) if self._texture else None,
+                "picture_scale": self.view.scale if self.view else None,
+                "photo_box": self._photo_box(),
+                "layers": {name: sorted(map(list, squares)) for name, squares in self.loop.scene.layers.items()}
+                if self.loop else {},
+                "picture_current": bool(self.view is not None and self.loop is not None
+                                        and self.view.scene is self.loop.scene),
                 "board_ghosts": self._board_ghosts(),
                 "confirming": list(self.confirming) if self.confirming is not None else None}
+
+    def _photo_box(self) -> list | None:
+        """Where the picture is shown, in window coordinates: [left, bottom, width, height]."""
+        if self._texture is None:
+            return None
+        photo = self.ids.photo
+        width, height = photo.norm_image_size
+        left, bottom = photo.to_window(photo.center_x - width / 2, photo.center_y - height / 2)
+        return [left, bottom, width, height]
 
     def _board_ghosts(self) -> list:
         """What the Board screen draws as "seen by the camera" (token, square, legal)."""
@@ -327,7 +342,8 @@ class CameraScreen(Screen):
 
     # -- moves ------------------------------------------------------------------------------------
     def accept_moves(self) -> None:
-        """The table agrees with what the camera saw: record the moves, legal or not (cards may
-        allow them), as one undoable action."""
+        """The table agrees with what the camera saw: record the moves through the game's judged
+        move, legal or not (cards may allow them), one undo step each."""
         if self.camera_view is not None and self.camera_view.moves:
-            App.get_running_app().play("set_positions", self.camera_view.positions, source="camera")
+            app = App.get_running_app()
+            record_seen(app.game, self.camera_view.positions, app.play)
