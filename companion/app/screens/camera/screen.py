@@ -34,6 +34,14 @@ EVENTS_SHOWN = 4       # the camera's last events listed under the moves
 STOP_WAIT_S = 10.0     # the app stops: the worker may be in the middle of a full read
 
 
+def _median(values: list[float]) -> float | None:
+    return sorted(values)[len(values) // 2] if values else None
+
+
+def _p90(values: list[float]) -> float | None:
+    return sorted(values)[int(len(values) * 0.9)] if values else None
+
+
 def _cannot_open(error: str):
     from calibration.sources import SourceError
 
@@ -57,8 +65,12 @@ class CameraScreen(Screen):
         self.last = None                      # the newest LiveView of any kind
         self.watch = None                     # the newest WatchFrame (kept when the source ends or drops)
         self.camera_view = None               # companion.camera.CameraView: moves to confirm
-        self.ui_ms: list[float] = []          # UI-thread time per picture (the bench reads it)
-        self._texture: Texture | None = None
+        self.pictures = 0                     # pictures shown since the app started
+        self.ui_ms: list[float] = []          # UI-thread time per picture, wall clock (the bench reads it)
+        self.ui_cpu_ms: list[float] = []      # ... and the UI thread's own CPU time (no wait for the other)
+        self.work_ms: list[float] = []        # the worker's time per frame (watcher and drawing)
+        self._texture: Texture | None = None  # the one shown, of two uploaded in turn
+        self._textures: list[Texture] = []
         self._poll = None
         self._positions = None
         self._device = None                   # Android: the Kivy camera feeding a PushSource
@@ -87,6 +99,9 @@ class CameraScreen(Screen):
                 "photo_box": self._photo_box(),
                 "layers": {name: sorted(map(list, squares)) for name, squares in self.loop.scene.layers.items()}
                 if self.loop else {},
+                "pictures": self.pictures, "ui_ms_median": _median(self.ui_ms), "ui_ms_p90": _p90(self.ui_ms),
+                "ui_cpu_ms_median": _median(self.ui_cpu_ms), "ui_cpu_ms_p90": _p90(self.ui_cpu_ms),
+                "work_ms_median": _median(self.work_ms),
                 "picture_current": bool(self.view is not None and self.loop is not None
                                         and self.view.scene is self.loop.scene),
                 "board_ghosts": self._board_ghosts(),
@@ -206,7 +221,7 @@ class CameraScreen(Screen):
         view = self.loop.latest()
         if view is None:
             return
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         self.last = view
         if view.watch is not None:
             self.watch = view.watch
@@ -219,13 +234,21 @@ class CameraScreen(Screen):
         self._describe()
         if view.picture is not None:
             self.ui_ms = (self.ui_ms + [(time.perf_counter() - t0) * 1000])[-300:]
+            self.ui_cpu_ms = (self.ui_cpu_ms + [(time.thread_time() - c0) * 1000])[-300:]
+            self.work_ms = (self.work_ms + [view.work_ms])[-300:]
+            self.pictures += 1
 
     def _show_picture(self, view) -> None:
+        """Upload the picture into the texture the screen did not draw last, then show that one:
+        uploading into the texture being drawn waits for the GPU to finish with it (with Mesa's
+        software GL, 60–70 ms per picture under load instead of 1–2 ms)."""
         height, width = view.picture.shape[:2]
         if self._texture is None or self._texture.size != (width, height):
-            self._texture = Texture.create(size=(width, height), colorfmt="bgr")
-            self.ids.photo.texture = self._texture
+            self._textures = [Texture.create(size=(width, height), colorfmt="bgr") for _ in range(2)]
+            self._texture = self._textures[1]
+        self._texture = self._textures[0] if self._texture is self._textures[1] else self._textures[1]
         self._texture.blit_buffer(view.picture.reshape(-1), colorfmt="bgr", bufferfmt="ubyte")
+        self.ids.photo.texture = self._texture
         self.ids.photo.canvas.ask_update()
 
     def refresh(self) -> None:
