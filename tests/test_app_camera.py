@@ -229,3 +229,23 @@ def test_the_demo_camera_films_the_demo_table_and_its_misprint():
                                          ("demo camera", "demo camera")])
 def test_the_status_line_names_a_file_by_its_name_and_a_stream_by_its_address(name, label):
     assert presenter.source_label(name) == label
+
+
+def test_now_and_then_a_hand_passes_over_the_demo_table_and_makes_no_event():
+    """The demo's video is alive when nobody plays: a hand passes by itself every `pass_every`
+    frames; the watcher keeps every token where it is and reports nothing."""
+    from companion.app.demo import DemoCamera, demo_board, demo_pieces
+    from vision.watch import CameraWatcher
+
+    board = demo_board()
+    tokens = [(p.player, p.number, *p.at) for p in demo_pieces(board)]
+    camera = DemoCamera(board, tokens, fps=None, pass_every=12)
+    watcher = CameraWatcher(board)
+    with_hands, events = 0, []
+    for index in range(40):
+        seen = watcher.update(camera.read())
+        with_hands += bool(camera.hands)
+        if index:
+            events += seen.events
+    assert with_hands >= 8, "a hand passed by itself"
+    assert events == [] and dict(seen.positions) == {(p, n): (x, y) for p, n, x, y in tokens}
