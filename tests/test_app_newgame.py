@@ -56,6 +56,7 @@ def newgame_run(tmp_path_factory):
         {"type": ["newgame.photo", str(tmp_path / "missing.png")]}, {"tap": "newgame.scan"}, {"report": "scan_missing"},
         {"type": ["newgame.photo", str(photo_path)]}, {"tap": "newgame.scan"}, {"report": "scanned"},
         {"screenshot": str(tmp_path / SHOTS[1])},
+        {"tap": "newgame.start"}, {"tap_text": "Cancel"}, {"report": "cancelled"},
         {"tap": "newgame.start"}, {"report": "asked"}, {"tap_text": "Start the new game"}, {"report": "started"},
         {"show": "newgame"}, {"tap": "newgame.mode_saved"}, {"report": "listed"}, {"tap": "newgame.mode_form"},
         {"show": "table"}, {"tap": "table.seat-1.mulligan"}, {"report": "mulligan"},
@@ -70,6 +71,7 @@ def newgame_run(tmp_path_factory):
         {"tap": "table.seat-3.commander_hit"}, {"report": "commander"},
     ]
     report = run_autopilot(tmp_path, steps, name="newgame")
+    report["save_dir"] = str(tmp_path / "save")
     # the app is closed and started again on the same save: the scanned board's doubts are still listed
     report.update(run_autopilot(tmp_path, [{"show": "camera"}, {"report": "restarted"}], name="restart"))
     if os.environ.get("UPDATE_SCREENSHOTS"):
@@ -127,6 +129,16 @@ def test_a_new_game_over_the_demo_in_progress_asks_first_and_keeps_it(newgame_ru
     assert started["game_file"] != asked["game_file"]
     listed = report["listed"]["screens"]["newgame"]["saved"]
     assert len(listed) == 2 and "Anna, Bruno" in listed[1]  # the demo, still there to continue
+    cancelled = report["cancelled"]
+    assert cancelled["popups"] == [] and cancelled["game_file"] == asked["game_file"]
+    assert cancelled["history"] == asked["history"] and cancelled["pieces"] == asked["pieces"]
+    demo = load_game(Path(report["save_dir"]) / asked["game_file"])  # lost nothing: as it was when asked
+    try:
+        assert demo.history("en") == asked["history"] and {str(p.id): p.life for p in demo.state.players} == asked["life"]
+        assert {f"{p}-{n}": list(piece.at) if piece.at else None
+                for (p, n), piece in demo.state.pieces.items()} == asked["pieces"]
+    finally:
+        demo.store.close()
 
 
 def test_the_game_starts_with_every_choice_of_the_form(newgame_run):

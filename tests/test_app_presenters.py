@@ -269,8 +269,14 @@ def test_the_movement_left_is_said_for_the_selected_piece():
     while game.state.turn.phase != "movement" or game.state.turn.step != "creatures":
         game.next_phase()
     assert board.movement_line(game, (1, 2), "en") == translate("en", "board.not_rolled")
-    total = game.roll_movement((1, 2))["total"]
-    assert board.movement_line(game, (1, 2), "fr") == translate("fr", "board.left", left=total, total=total)
+    roll = game.roll_movement((1, 2))
+    total, dice = roll["total"], " + ".join(str(r) for r in roll["results"])
+    assert board.movement_line(game, (1, 2), "fr") == f"Reste {total} cases sur {total} (jet {dice})"
+    game.move_piece((1, 2), (5, 4) if game.judge_move((1, 2), (5, 4)).legal else (6, 5))  # one square
+    left = game.movement_left((1, 2))
+    assert left == total - 1
+    assert board.movement_line(game, (1, 2), "en") == (
+        f"{left} square{'' if left == 1 else 's'} left of {total} (roll {dice})")
 
 
 def test_a_token_off_the_grid_is_placed_where_tapped_and_one_on_it_only_on_its_moves():

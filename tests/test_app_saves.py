@@ -227,3 +227,30 @@ def test_after_a_write_the_store_could_not_check_the_app_shows_the_game_on_disk(
     assert fresh.store.broken is None
     fresh.change_life(2, -1)
     fresh.store.close()
+
+
+def test_the_saved_games_list_says_damaged_offers_restore_and_says_what_was_recovered(tmp_path):
+    """Issue 19's listing in the Game screen's words: a damaged game that cannot be opened is said so
+    and has no button; a damaged one whose history can be read back is offered to *restore* (how many
+    actions it keeps); opening it tells the table what was recovered (`Game.recovered`)."""
+    from companion.app.screens.newgame.saved import saved_games
+    from companion.game import load_game
+
+    lost = edited_everywhere(tmp_path)
+    restorable = damaged_wal(tmp_path)
+    intact = played(tmp_path, ("Chloé", "David"), 3).store.path
+    statuses = {g.path: (g.status, g.restorable) for g in list_games(tmp_path)}
+    assert statuses == {lost: ("damaged", False), restorable: ("damaged", True), intact: ("ok", False)}
+    for lang, restore, damaged in (("fr", "Restaurer", "ne peut pas être ouverte"), ("en", "Restore", "cannot be opened")):
+        rows = {row.path: row for row in saved_games(tmp_path, None, lang)}
+        assert not rows[lost].openable and damaged in rows[lost].text
+        assert rows[restorable].openable and rows[restorable].open_label == restore
+        assert "46" in rows[restorable].text.split("\n")[1]  # the setup and 45 life changes can be read back
+        assert rows[intact].openable and rows[intact].open_label != restore and "\n" not in rows[intact].text
+    game = load_game(restorable)
+    try:
+        said = "\n".join(refusal(notice, "fr") for notice in games.opening_notices(game))
+        assert "restaurée depuis sa copie, rien n'est perdu (46 entrées)" in said
+        assert {g.path: g.status for g in list_games(tmp_path)}[restorable] == "ok"
+    finally:
+        games.close(game)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import latest_game, load_game, prebuilt_event_deck
+from companion.game import PREGAME, latest_game, load_game, prebuilt_event_deck
 from companion.i18n import strings
 from test_app_drive import run_autopilot
 
@@ -45,11 +45,12 @@ def five_players(tmp_path_factory):
         # a new token: owner and kind, then placed on the board by a tap (zoomed in under the finger)
         {"show": "pieces"}, {"tap": "pieces.new"}, {"inspect": "new-token"}, {"tap_text": "Ajouter et placer"},
         {"report": "entering"}, {"tap_drawn": "entry"}, {"report": "placed"}, {"inspect": "board-zoomed"},
-        # Émile's pawn: four start squares for five players, the table places it (MT 2.04.a)
-        {"show": "pieces"}, {"tap": "pieces.new"}, {"tap_text": "Émile"}, {"tap_text": "pion du joueur"},
-        {"tap_text": "Ajouter et placer"}, {"report": "pawn_entering"}, {"tap_drawn": "entry"}, {"report": "pawn_placed"},
         {"show": "table"}, {"inspect": "table-pregame"}, {"tap": "table.seat-1.mulligan"},
-        {"tap": "table.next_phase"}, {"report": "turn1"}, {"inspect": "table"},
+        # Émile's pawn: four start squares for five players; Next phase is refused until the table
+        # places it, and leads there (MT 2.04.a)
+        {"tap": "table.next_phase"}, {"report": "pawn_entering"}, {"inspect": "pawn-entering"},
+        {"tap_drawn": "entry"}, {"report": "pawn_placed"},
+        {"show": "table"}, {"tap": "table.next_phase"}, {"report": "turn1"}, {"inspect": "table"},
         {"show": "dice"}, {"tap": "dice.d6"}, {"show": "table"},
         {"tap": "table.seat-5.leave"}, {"inspect": "leave"}, {"tap_text": "Retour"}, {"report": "kept_in"},
         # Bruno: life typed on the keypad → 0 (BR: out at 0 life)
@@ -118,8 +119,13 @@ def test_every_pawn_stands_on_a_start_square_and_the_fifth_is_placed_by_the_tabl
     assert started["pieces"]["5-1"] is None
     assert "Émile" in report["inspected"]["form"]["texts"][-1] or any(
         "Émile" in t and "4" in t for t in report["inspected"]["form"]["texts"])
-    entering = {tuple(at) for at in report["pawn_entering"]["drawn"]["entry"]}
-    assert tuple(report["pawn_placed"]["pieces"]["5-1"]) in entering
+    entering = report["pawn_entering"]
+    assert entering["turn"]["phase"] == PREGAME and entering["screen"] == "board" and entering["selected"] == [5, 1]
+    assert "Émile" in entering["message"]  # the refusal names whose pawn is off the grid
+    occupied = {tuple(at) for at in entering["pieces"].values() if at}
+    free = {at for at in board.positions() if board.walkable(at) and at not in occupied}
+    assert {tuple(at) for at in entering["drawn"]["entry"]} == free  # no start square left: any free square
+    assert tuple(report["pawn_placed"]["pieces"]["5-1"]) in free
 
 
 def test_a_new_token_gets_its_owner_and_enters_on_a_legal_square_under_a_finger_sized_square(five_players):

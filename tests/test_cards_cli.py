@@ -16,11 +16,18 @@ def test_import_then_search_show_and_info(tmp_path, capsys):
     assert first.startswith("Ange de Serra — Serra Angel")
     assert main(["cards", *folder, "show", "Tarmogoyf"]) == 0
     out = capsys.readouterr().out
-    assert "creature, mana value 2, colours G, */1+*" in out and "power: Printed *" in out
+    assert "creature, mana value 2, colours G, */1+*" in out and "Power: Printed *" in out
+    assert main(["cards", *folder, "--lang", "fr", "show", "Tarmogoyf"]) == 0
+    out = capsys.readouterr().out
+    assert "pion : créature, valeur de mana 2, couleurs G" in out and "Force: Imprimé *" in out
     assert main(["cards", *folder, "show", "naya"]) == 0
     assert "Not on the grid (MT 5.01.b)" in capsys.readouterr().out
     assert main(["cards", *folder, "info"]) == 0
     assert "36 cards (25 with a French name, 5 planes and phenomena)" in capsys.readouterr().out
+    assert main(["cards", *folder, "--lang", "fr", "search", "serr"]) == 0
+    assert "suggestions : " in capsys.readouterr().err
+    assert main(["cards", *folder, "--lang", "fr", "show", "nothing like it"]) == 1
+    assert "aucune carte ne s'appelle « nothing like it »" in capsys.readouterr().err
 
 
 def test_without_data_every_query_says_how_to_import(tmp_path, capsys):

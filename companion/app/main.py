@@ -189,6 +189,8 @@ class TacticalApp(App):
             fresh = games.reopened_if_broken(self.game)
             if fresh is not None:  # the save could not be checked after an error: show what is on disk
                 self._switch_to(fresh)
+            elif getattr(exc, "key", None) == "game.error.pawns_unplaced":
+                self.place_next_pawn(refusal(exc, self.lang))
             return None
         except Exception:
             log.error("action %s failed:\n%s", action, traceback.format_exc())
@@ -197,6 +199,18 @@ class TacticalApp(App):
         self.say("")
         self.revision += 1
         return result
+
+    def place_next_pawn(self, why: str = "") -> bool:
+        """Lead the table to a pawn still off the grid (MT 2.04.a: every player starts on the board):
+        the Board screen, the pawn chosen, its squares drawn; a tap there places it. False when none is left."""
+        unplaced = self.game.unplaced_pawns if self.game is not None else []
+        if not unplaced:
+            return False
+        state = self.game.state
+        self.selected = state.pawn(unplaced[0]).token
+        self.show("board")
+        self.say("\n".join(filter(None, (why, self.t("board.place_pawn", name=state.player(unplaced[0]).name)))))
+        return True
 
     def undo(self) -> None:
         """Undo the last action and say what was undone."""

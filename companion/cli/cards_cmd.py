@@ -78,12 +78,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "import":
             report = cards.import_file(args.file, folder, progress=ProgressLine(args.lang))
-            return _print_report(report)
+            return _print_report(report, args.lang)
         if args.action == "update":
             from companion.cards.download import DEFAULT_URL, update
 
             report = update(folder, args.url or DEFAULT_URL, progress=ProgressLine(args.lang))
-            return _print_report(report)
+            return _print_report(report, args.lang)
         database = cards.open_database(folder)
         if database is None:
             print(cards.no_data_line(args.lang), file=sys.stderr)
@@ -91,14 +91,21 @@ def run(args: argparse.Namespace) -> int:
         with database:
             return _query(database, args)
     except cards.CardDataError as error:
-        print(f"\nerror: {error}", file=sys.stderr)
+        print("\n" + translate(args.lang, "cards.cli.error", error=error), file=sys.stderr)
         return 1
 
 
-def _print_report(report: cards.ImportReport) -> int:
-    print(f"{report.cards} cards ({report.faces} faces, {report.french_names} with a French name, "
-          f"{report.planes} planes and phenomena; {report.skipped} entries skipped) from {report.source} "
-          f"in {report.seconds:.1f} s → {report.path} ({report.size_bytes / 1e6:.1f} MB)")
+def _decimal(value: float, lang: str) -> str:
+    """One decimal, with the comma a French reader expects."""
+    shown = f"{value:.1f}"
+    return shown.replace(".", ",") if lang == "fr" else shown
+
+
+def _print_report(report: cards.ImportReport, lang: str) -> int:
+    print(translate(lang, "cards.cli.imported", cards=report.cards, faces=report.faces,
+                    french=report.french_names, planes=report.planes, skipped=report.skipped,
+                    source=report.source, seconds=_decimal(report.seconds, lang), path=report.path,
+                    size=_decimal(report.size_bytes / 1e6, lang)))
     return 0
 
 
@@ -108,8 +115,8 @@ def _query(database: cards.CardDatabase, args: argparse.Namespace) -> int:
         info = database.info
         print(translate(lang, "cards.summary", cards=info["cards"], french=info["french_names"],
                         planes=info["planes"], date=info["imported_at"], file=info["file"]))
-        print(f"{database.path} ({database.path.stat().st_size / 1e6:.1f} MB, {info['names']} names, "
-              f"source {info['source']})")
+        print(translate(lang, "cards.cli.database", path=database.path, names=info["names"],
+                        size=_decimal(database.path.stat().st_size / 1e6, lang), source=info["source"]))
         return 0
     if args.action == "search":
         started = time.perf_counter()
@@ -119,24 +126,26 @@ def _query(database: cards.CardDatabase, args: argparse.Namespace) -> int:
             other = s.subtitle(lang)
             typos = f"  ({translate(lang, 'cards.typos', count=s.typos)})" if s.typos else ""
             print(f"{s.title(lang)}{' — ' + other if other else ''}  {s.mana_cost}  {s.type_line}{typos}")
-        print(f"{len(found)} suggestions in {elapsed:.1f} ms", file=sys.stderr)
+        print(translate(lang, "cards.cli.searched", count=len(found), ms=_decimal(elapsed, lang)), file=sys.stderr)
         return 0 if found else 1
     name = " ".join(args.name)
     found = database.find(name) or next((database.card(s.card_id) for s in database.suggest(name, 1)), None)
     if found is None:
-        print(f"no card called {name!r}", file=sys.stderr)
+        print(translate(lang, "cards.cli.not_found", name=name), file=sys.stderr)
         return 1
     draft = cards.card_to_piece(found, lang)
     print(f"{found.name}{' / ' + found.name_fr if found.name_fr else ''}  {found.mana_cost}  {found.type_line}")
     kind = translate(lang, f"kinds.{draft.kind}") if draft.kind else translate(lang, "cards.not_on_grid")
     pt = f"{found.power}/{found.toughness}" if found.power is not None else ""
     keywords = ", ".join(translate(lang, f"keywords.{k}") for k in sorted(draft.keywords))
-    print(f"piece: {kind}, mana value {draft.mana_value}, colours {''.join(sorted(draft.colours)) or '-'}"
-          f"{', ' + pt if pt else ''}{', ' + keywords if keywords else ''}")
+    piece = translate(lang, "cards.cli.piece", kind=kind, mana_value=draft.mana_value,
+                      colours="".join(sorted(draft.colours)) or "-")
+    print(f"{piece}{', ' + pt if pt else ''}{', ' + keywords if keywords else ''}")
     if draft.x_in_cost:
         print(translate(lang, "cards.x_cost"))
     for field in draft.variable:
-        print(f"{field}: " + translate(lang, "cards.variable", printed=getattr(draft, f"printed_{field}")))
+        print(translate(lang, f"pieces.{field}") + ": "
+              + translate(lang, "cards.variable", printed=getattr(draft, f"printed_{field}")))
     if found.is_plane:
         plane = database.plane_text(found.name, lang)
         print(plane.text)

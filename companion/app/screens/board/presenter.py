@@ -62,19 +62,17 @@ def entry_overlay(game: Game, token: Token | None) -> Overlay:
     piece = state.pieces.get(tuple(token)) if token is not None else None
     if piece is None or piece.at is not None:
         return NO_OVERLAY
-    occupied = {p.at for p in state.pieces.values() if p.at is not None}
-    if piece.kind == "player":
-        board = state.board
-        squares = frozenset(at for at in board.starts if at not in occupied) or frozenset(
-            at for at in board.positions() if board.walkable(at) and at not in occupied)
+    if piece.kind == "player":  # where `place_pawn` accepts it
+        squares = game.pawn_squares(piece.player)
     else:
         squares = game.entry_squares(piece, Entry("cast")).squares
     return Overlay(None, layers={"entry": frozenset(squares)}, rings={})
 
 
 def movement_line(game: Game, token: Token | None, lang: str) -> str:
-    """The movement left this turn for the selected piece, in big on the side panel (MT 3.04.a): what
-    the engine says is left of its roll after its moves so far."""
+    """The movement left this turn for the selected piece, in big on the side panel (MT 3.04.a):
+    "Reste 5 cases sur 8 (jet 3 + 5)" — what the engine says is left (`Game.movement_left`) of what
+    the roll allows this turn (`Game.movement_allowance`: dice, horsemanship, landwalk), and the dice."""
     state = game.state
     piece = state.pieces.get(tuple(token)) if token is not None else None
     if piece is None or piece.at is None:
@@ -83,7 +81,10 @@ def movement_line(game: Game, token: Token | None, lang: str) -> str:
     if left is None:
         return translate(lang, "board.not_rolled")
     roll = game.movement_roll(piece.token)
-    return translate(lang, "board.left", left=left, total=roll["total"] if roll else left)
+    total = game.movement_allowance(piece.token)
+    one = left <= 1 if lang == "fr" else left == 1  # French says "0 case", English "0 squares"
+    return translate(lang, "board.left_one" if one else "board.left", left=left, total=total,
+                     dice=" + ".join(str(r) for r in roll["results"]))
 
 
 def tokens_on_board(state: GameState) -> list[tuple[int, int, XY]]:
@@ -116,16 +117,14 @@ def describe_piece(game: Game, token: Token, lang: str) -> str:
     if piece.kind != "player":
         lines.append(t("piece.zone", count=len(rules.zone)))
     roll = game.movement_roll(token)
-    allowance = game.movement_left(token)  # what is left this turn (MT 3.04.a)
     if roll is None:
         lines.append(t("piece.no_roll"))
-    elif allowance == 0:
+    elif game.movement_left(token) == 0:  # nothing left this turn (MT 3.04.a)
         blocker = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
                                    uncertain=state.uncertain, house=state.house)
         lines.append(t("piece.cannot_move", reason=blocker.text(lang) if blocker else "0"))
-    else:
-        dice = " + ".join(str(r) for r in roll["results"])
-        lines.append(t("piece.moves", count=len(rules.moves), dice=dice, allowance=allowance))
+    else:  # how much is left is the big line above (movement_line)
+        lines.append(t("piece.moves", count=len(rules.moves)))
     if rules.jump_targets:
         lines.append(t("piece.jumps", count=len(rules.jump_targets)))
     bonus_words = lambda names: ", ".join(t(f"bonuses.{b}") for b in sorted(names))  # noqa: E731

@@ -98,7 +98,8 @@ class BoardScreen(Screen):
             if chosen.at is not None:
                 app.play("move_piece", chosen.token, tuple(at))
             elif chosen.kind == "player":  # a pawn the table places (no start square was left for it)
-                app.play("place_pawn", chosen.player, tuple(at))
+                if app.play("place_pawn", chosen.player, tuple(at)) is not None and not app.place_next_pawn():
+                    app.selected = None
             else:  # a new token enters as a creature spell (MT 4.09.c)
                 app.play("place_piece", chosen.token, tuple(at), entry=Entry("cast"))
             return

@@ -25,12 +25,24 @@ def _when(moment: datetime, lang: str) -> str:
 
 
 def _state_words(game: SavedGame, lang: str) -> str:
-    """What the table should know before opening it: damaged, read-only, or open in another app."""
+    """What the table should know before opening it (`list_games`' status and `restorable`): damaged —
+    and whether restoring takes back what can still be read, how many actions —, read-only, or open in
+    another app. (`problem` is the store's English sentence for the log; the table reads these words.)"""
     if game.status == "damaged":
-        return translate(lang, "saves.damaged_restorable" if game.restorable else "saves.damaged")
+        if game.restorable and game.summary is not None:
+            return translate(lang, "saves.damaged_restorable", actions=game.summary.actions)
+        return translate(lang, "saves.damaged")
     if game.status in ("read-only", "locked"):
         return translate(lang, f"saves.{game.status.replace('-', '_')}")
     return ""
+
+
+def _open_label(game: SavedGame, current: bool, lang: str) -> str:
+    """The row's button: playing now, look (read-only), restore (a damaged game whose history can be
+    read back: opening it restores it and says what was recovered), else continue."""
+    key = ("playing" if current else "look" if game.status == "read-only" else
+           "restore" if game.status == "damaged" else "continue")
+    return translate(lang, f"saves.{key}")
 
 
 def row(game: SavedGame, current: Path | None, lang: str) -> SavedRow:
@@ -49,10 +61,8 @@ def row(game: SavedGame, current: Path | None, lang: str) -> SavedRow:
                          variant=translate(lang, f"variants.{summary.format}"))
     state = _state_words(game, lang)
     openable = not is_current and (game.status in ("ok", "read-only") or game.status == "damaged" and game.restorable)
-    label = (translate(lang, "saves.playing") if is_current else
-             translate(lang, "saves.look") if game.status == "read-only" else translate(lang, "saves.continue"))
-    return SavedRow(Path(game.path), f"{text}\n[color=ffb040]{state}[/color]" if state else text, label, openable,
-                    is_current)
+    return SavedRow(Path(game.path), f"{text}\n[color=ffb040]{state}[/color]" if state else text,
+                    _open_label(game, is_current, lang), openable, is_current)
 
 
 def saved_games(folder: Path, current: Path | None, lang: str) -> list[SavedRow]:
