@@ -91,6 +91,8 @@ def test_the_status_line_says_what_the_camera_does(lang):
     seen = watch_frame(positions={(1, 1): (0, 0)}, too_small=frozenset({(0, 0)}))
     live = presenter.status_line(LiveView(1, LIVE, "camera 0", None, 1.0, seen, fps=29.6), seen, t, lang)
     assert "30" in live and ("trop petits" in live or "too small" in live)
+    first = presenter.status_line(LiveView(1, LIVE, "camera 0", None, 1.0, seen, work_ms=210.0), seen, t, lang)
+    assert "/s" not in first and "210" in first, "no rate said before it is known"
 
 
 def test_the_worker_reports_a_source_that_cannot_be_opened_without_raising():

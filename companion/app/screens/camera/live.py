@@ -32,6 +32,7 @@ OPENING, LIVE, LOST, ENDED, CANNOT_OPEN = "opening", "live", "lost", "ended", "c
 LOST_AFTER_S = 1.5            # a live source with no frame for this long is said to be lost
 DISPLAY_SIZE = (1280, 720)    # the largest picture sent to the screen (the camera image area is smaller)
 EVENT_LOG = 200               # camera events kept for the screen's log
+FPS_FRAMES = 10               # frames before the rate is said (the first frames, read in full, say nothing of it)
 
 # BGR, alpha and inset (share of the side left free at each edge, as on the board view) of the
 # overlay layers on the photo, drawn in this order: the squares where tokens are too small in the
@@ -68,7 +69,7 @@ class LiveView:
     scale: float                      # picture pixels per frame pixel
     watch: WatchFrame | None          # (picture and watch: the last frame's, also once lost or ended)
     error: str = ""
-    fps: float = 0.0                  # frames processed per second, lately
+    fps: float = 0.0                  # frames processed per second, lately (0: not known yet)
     work_ms: float = 0.0              # worker time for this frame (watcher + drawing)
     scene: Scene | None = None        # what the picture's overlays show
 
@@ -253,5 +254,6 @@ class CameraLoop:
             work = (time.perf_counter() - t0) * 1000
             frames += 1
             times = (times + [self._clock()])[-30:]
-            fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
+            fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) >= FPS_FRAMES and times[-1] > times[0] \
+                else 0.0
             self._post(state=LIVE, fps=fps, work_ms=work, **shown)

@@ -45,8 +45,8 @@ def status_line(view: LiveView | None, watch: WatchFrame | None, t: Translate, l
         return t("camera.status.hidden")
     if watch.registration == MOVING:
         return t("camera.status.moving")
-    line = t("camera.status.live", source=source, tokens=len(watch.positions), fps=round(view.fps),
-             ms=round(view.work_ms))
+    line = t("camera.status.live" if view.fps else "camera.status.starting", source=source,
+             tokens=len(watch.positions), fps=round(view.fps), ms=round(view.work_ms))
     return _with_advice(line, watch, lang)
 
 

@@ -21,7 +21,7 @@ from companion.app.kv import load_kv_beside
 from companion.app.platform_services import ON_ANDROID
 from companion.app.screens.camera import presenter
 from companion.app.screens.board.presenter import confirmed_code, piece_overlay
-from companion.app.screens.camera.live import LIVE, CameraLoop
+from companion.app.screens.camera.live import LIVE, OPENING, CameraLoop
 from companion.camera import record_seen, seen_moves
 from companion.app.widgets import controls  # noqa: F401
 
@@ -54,6 +54,7 @@ class CameraScreen(Screen):
     events_text = StringProperty("")
     doubtful = ListProperty([])          # squares still to confirm (camera's and a scanned board's)
     has_moves = BooleanProperty(False)
+    busy = BooleanProperty(False)        # the camera is opening, no picture yet (screenshots and the autopilot wait)
     confirming = ObjectProperty(None, allownone=True)  # the doubtful square being confirmed
     confirm_colours = StringProperty("")
     confirm_obstacle = BooleanProperty(False)
@@ -163,6 +164,7 @@ class CameraScreen(Screen):
         self.loop = CameraLoop(opener, app.game.state.board, name=name)
         self.loop.drawing = self._shown
         self._update_scene()
+        self.busy = True
         self.loop.start()
         self._schedule()
         self._describe()
@@ -177,6 +179,7 @@ class CameraScreen(Screen):
             self._device.close()
         self._device = None
         self.view = self.last = self.watch = self.camera_view = None
+        self.busy = False
         self._positions = None
 
     def open_source(self) -> None:
@@ -223,6 +226,7 @@ class CameraScreen(Screen):
             return
         t0, c0 = time.perf_counter(), time.thread_time()
         self.last = view
+        self.busy = view.state == OPENING
         if view.watch is not None:
             self.watch = view.watch
         if view.picture is not None and self._shown:
