@@ -188,6 +188,9 @@ class GridFinderConfig:
     family_separation_deg: float = 12.0  # candidate directions (histogram peaks) at least this far apart
     direction_candidates: int = 4        # strongest line directions considered
     min_pair_angle_deg: float = 25.0     # two directions closer than this are not a grid's two families
+    uncrossed_weight: float = 0.1        # weight, in the direction histogram, of segments that segments of
+    crossing_share: float = 0.15         # another direction do not cross (their weight around is under this
+                                         # share of their own direction's: a grained table beside the board)
     max_hypotheses: int = 4              # pairs of directions searched for a grid, most lattice lines first
     family_tolerance_deg: float = 20.0   # first assignment of a segment to a direction
     vp_tolerance_deg: float = 1.5        # segment agrees with a vanishing point within this angle
@@ -210,6 +213,8 @@ class GridFinderConfig:
     min_separator_support: float = 0.5   # share of supported separators across each outer row/column
     subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
     subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
+    half_period_min_support: float = 0.2 # size given, not found: lines supported this much (median), alternating
+    half_period_ratio: float = 0.5       # with lines under this share of it (medians), are a comb on half the period
     min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
     min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
     min_score: float = 0.6               # below this confidence: no grid
@@ -228,6 +233,9 @@ class GridFinderConfig:
                                          # squares at min_square_px (a 40x25 at 1080p: the full frame)
     outline_support: float = 0.8         # size given, few inside edges seen (no lines inside): a rectangle whose
     outline_inside: float = 0.1          # border lines are this supported, with this share of inside edges
+    outline_candidates: int = 8          # size given, no lattice of that size: the outline is two of a family's
+    outline_line_separation: float = 0.2 # this many strongest lines (this far apart, in lattice units) whose
+    outline_min_excess: float = 0.05     # period puts this share of the weight between them on lines beyond chance
     chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
     chequer: ChequerConfig = ChequerConfig()
     fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)

@@ -306,7 +306,13 @@ class _Finder:
         cfg = self.cfg
         segs = self._with_clarity(detect_segments(self.gray, self.min_segment_px))
         self.segs = segs   # every segment: where the lines are once they bend (`_follow_lens`)
-        peaks = dominant_angles(segs, cfg.family_separation_deg, cfg.direction_candidates)
+        # the directions are those of segments crossed by others: a grained table's direction beside the
+        # board (sharp enough to count) swallows a grid direction within `family_separation_deg` of it
+        crossed = self._crossed(segs)
+        self.crossed = crossed
+        clarity = np.ones(len(segs)) if segs.clarity is None else segs.clarity
+        weighted = Segments(segs.p, segs.q, clarity * (cfg.uncrossed_weight + (1 - cfg.uncrossed_weight) * crossed))
+        peaks = dominant_angles(weighted, cfg.family_separation_deg, cfg.direction_candidates)
         vps = [self._peak_vanishing_point(segs, peaks, k) for k in range(len(peaks))]
         pairs = []
         for i in range(len(peaks)):
@@ -367,11 +373,14 @@ class _Finder:
         return Segments(segs.p, segs.q, np.clip(contrast / self.cfg.sharp_edge_contrast, 0.0, 1.0) ** 2)
 
     def _peak_vanishing_point(self, segs: Segments, peaks: list[float], k: int) -> np.ndarray | None:
-        """Vanishing point of the segments near direction `peaks[k]` and nearer to it than to
-        any other peak (wood grain 12 degrees off a grid family must not pull its point away)."""
+        """Vanishing point of the segments near direction `peaks[k]`, nearer to it than to any
+        other peak and crossed by others (wood grain a few degrees off a grid family must not pull
+        its point away)."""
         cfg = self.cfg
         diff = np.stack([np.abs((segs.angle - peak + np.pi / 2) % np.pi - np.pi / 2) for peak in peaks])
         mine = (np.argmin(diff, axis=0) == k) & (diff[k] < np.radians(cfg.family_tolerance_deg))
+        if (mine & (self.crossed >= 0.5)).sum() >= cfg.min_family_segments:
+            mine &= self.crossed >= 0.5   # nor a grained table in that direction beside the board (`_crossed`)
         group = segs.subset(mine)
         if len(group) < cfg.min_family_segments:
             return None
@@ -383,14 +392,28 @@ class _Finder:
         for _ in range(2):
             lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, None) or lattice
         extent = self._extent(lattice, fam_x, fam_y, grid)
-        if extent is None and grid is not None and cfg.fit_lens:
-            # the size asked for is not seen on the straight lattice: the part that is seen, followed
-            # where its lines bend, may show it (the size-given search is never worse than the free one)
+        if extent is None and grid is not None:
+            # the size asked for is not seen on the straight lattice (the size-given search is never
+            # worse than the free one): what the part that is seen says about the lattice may show it
             seen = self._extent(lattice, fam_x, fam_y, None)
-            curved = None if seen is None else self._follow_lens(lattice, seen[0])
-            if curved is not None:
-                extent = self._extent(curved, fam_x, fam_y, grid)
-                lattice = curved if extent is not None else lattice
+            # every other line only subdivides the squares: a comb locked on half the period, as ruler
+            # ticks beside a board without lines inside allow (where no part is seen whole, the lines'
+            # support over the lattice says it)
+            coarser = seen[2] if seen is not None else self._half_period(lattice, fam_x, fam_y)
+            if coarser is not None:
+                lattice = _Lattice(coarser @ lattice.to_lattice)
+                extent = self._extent(lattice, fam_x, fam_y, grid)
+                seen = self._extent(lattice, fam_x, fam_y, None) if extent is None else seen
+            if extent is None and seen is not None and cfg.fit_lens:
+                # ... or the part seen, followed where its lines bend
+                curved = self._follow_lens(lattice, seen[0])
+                if curved is not None:
+                    extent = self._extent(curved, fam_x, fam_y, grid)
+                    lattice = curved if extent is not None else lattice
+        if extent is None and grid is not None:
+            outlined = self._outlined_lattice(lattice, fam_x, fam_y, grid)
+            if outlined is not None:
+                lattice, extent = outlined
         if extent is None:
             return None
         rect, score, coarser = extent
@@ -420,6 +443,49 @@ class _Finder:
         if not _plausible_squares(lattice, rect, cfg):
             return None
         return _oriented_fit(lattice, rect, grid, score)
+
+    def _outlined_lattice(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid):
+        """Size given, and no lattice of that size seen: the lattice from the grid's outline.
+
+        A board printed without lines inside shows its squares only where colours change, too
+        few lines for the comb (which may lock on a wrong period) but its outline is long and
+        strong. Between two of a family's strongest lines (`outline_candidates`), the asked
+        number of squares puts the inside lines at a period; the pair whose period puts the
+        segments between them on lines (weight on a line within `comb_tolerance`, beyond what
+        chance puts there) is the outline. The extent is then searched around it as usual
+        (its border and inside edges must show it). Returns (lattice, extent) or None."""
+        cfg = self.cfg
+        best = {}
+        for fam, axis in ((fam_x, 0), (fam_y, 1)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                coords = lattice.lattice_of(np.vstack([fam.p, fam.q]))
+            pos = (coords[: len(fam), axis] + coords[len(fam):, axis]) / 2
+            ok = np.isfinite(pos)
+            pos, weight = pos[ok], fam.weight[ok]
+            if len(pos) < cfg.min_family_segments or weight.sum() <= 0:
+                return None
+            lines, _, mass = line_positions(pos, weight, cfg.outline_line_separation)
+            top = lines[np.argsort(-mass)[: cfg.outline_candidates]]
+            lo, hi = np.meshgrid(top, top, indexing="ij")
+            lo, hi = lo[lo < hi], hi[lo < hi]
+            for n in set(grid):
+                period = (hi - lo) / n
+                t = (pos[None, :] - lo[:, None]) / period[:, None]
+                inside = (t > 0.5) & (t < n - 0.5)
+                on = np.abs(t - np.round(t)) < cfg.comb_tolerance
+                excess = ((on - 2 * cfg.comb_tolerance) * inside) @ weight / weight.sum()
+                k = int(np.argmax(excess))
+                best[axis, n] = (float(excess[k]), float(lo[k]), float(period[k]))
+        w, h = grid
+        options = [((w, h), best[0, w], best[1, h]), ((h, w), best[0, h], best[1, w])]
+        (na, nb), (sa, a0, pa), (sb, b0, pb) = max(options, key=lambda o: o[1][0] + o[2][0])
+        if min(sa, sb) < cfg.outline_min_excess:
+            return None
+        outlined = _Lattice(np.array([[1 / pa, 0, -a0 / pa], [0, 1 / pb, -b0 / pb], [0, 0, 1]]) @ lattice.to_lattice)
+        for _ in range(2):
+            outlined = _refine(outlined, fam_x, fam_y, cfg.lattice_tolerance, (0, na, 0, nb)) or outlined
+        extent = self._extent(outlined, fam_x, fam_y, grid, around=(-1, na + 1, -1, nb + 1))
+        return None if extent is None else (outlined, extent)
 
     def _follow_lens(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> _Lattice | None:
         """The lattice refitted with a lens (calibration.lens) on where the photo's lines are, or
@@ -556,15 +622,20 @@ class _Finder:
 
         A grid's lines of one direction lie where its lines of the other direction are; a
         table's wood grain or a book's edges parallel to one family, beside the board, do
-        not. The region of the other family is its segments with the gaps between them
-        closed (up to `cross_family_gap` of the photo's long side: a big square's width),
-        widened by `cross_family_reach` (a border line, where the other family's lines stop).
-        Without this a grained table adds dozens of "lines" at every spacing and the comb
+        not. Without this a grained table adds dozens of "lines" at every spacing and the comb
         locks onto a wrong period."""
+        return self._inside(fam, self._region(other))
+
+    _SHRINK = 0.25   # the regions of `_region` are drawn at this share of the working image
+
+    def _region(self, segs: Segments) -> np.ndarray:
+        """Where segments are: drawn with the gaps between them closed (up to `cross_family_gap`
+        of the photo's long side: a big square's width), widened by `cross_family_reach` (a
+        border line, where the other family's lines stop); a mask at `_SHRINK` scale."""
         long_side = max(self.gray.shape)
-        shrink = 0.25
+        shrink = self._SHRINK
         mask = np.zeros((int(self.gray.shape[0] * shrink) + 2, int(self.gray.shape[1] * shrink) + 2), np.uint8)
-        ends = np.stack([other.p, other.q], axis=1) * shrink
+        ends = np.stack([segs.p, segs.q], axis=1) * shrink
         cv2.polylines(mask, list(np.round(ends).astype(np.int32)), False, 255, 1)
 
         def disc(diameter: float) -> np.ndarray:   # square: OpenCV erodes and dilates those fast
@@ -572,12 +643,42 @@ class _Finder:
             return cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
 
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc(self.cfg.cross_family_gap * long_side))
-        mask = cv2.dilate(mask, disc(2 * self.cfg.cross_family_reach * long_side))
+        return cv2.dilate(mask, disc(2 * self.cfg.cross_family_reach * long_side))
+
+    def _inside(self, segs: Segments, mask: np.ndarray) -> np.ndarray:
+        """Segments lying inside a `_region` mask for at least half of their length."""
         t = np.linspace(0.0, 1.0, 5)[None, :, None]
-        pts = (fam.p[:, None, :] + (fam.q - fam.p)[:, None, :] * t) * shrink
+        pts = (segs.p[:, None, :] + (segs.q - segs.p)[:, None, :] * t) * self._SHRINK
         xs = np.clip(np.round(pts[..., 0]).astype(int), 0, mask.shape[1] - 1)
         ys = np.clip(np.round(pts[..., 1]).astype(int), 0, mask.shape[0] - 1)
         return (mask[ys, xs] > 0).mean(axis=1) >= 0.5
+
+    def _crossed(self, segs: Segments) -> np.ndarray:
+        """How much of each segment (0..1, at five points along it) is crossed by others: there, the weight of segments of another direction
+        (`min_pair_angle_deg` away at least) is at least `crossing_share` of that of its own
+        direction (a third of that angle either way), within `cross_family_reach` of the long side.
+        A grid's two families are as dense as each other where it is; a table's grain, a cloth's
+        weave or a sheet's shading beside the board have one direction."""
+        cfg = self.cfg
+        step = cfg.min_pair_angle_deg / 3
+        bins = int(np.ceil(180 / step))
+        which = (np.degrees(segs.angle) // step).astype(int) % bins
+        shrink = self._SHRINK
+        shape = (int(self.gray.shape[0] * shrink) + 2, int(self.gray.shape[1] * shrink) + 2)
+        box = max(3, int(round(2 * cfg.cross_family_reach * max(self.gray.shape) * shrink)) | 1)
+        density = np.zeros((bins,) + shape, np.float32)
+        t = np.linspace(0.0, 1.0, 5)[None, :, None]
+        pts = (segs.p[:, None, :] + (segs.q - segs.p)[:, None, :] * t) * shrink
+        xs = np.clip(np.round(pts[..., 0]).astype(int), 0, shape[1] - 1)
+        ys = np.clip(np.round(pts[..., 1]).astype(int), 0, shape[0] - 1)
+        np.add.at(density, (np.repeat(which, 5), ys.ravel(), xs.ravel()), np.repeat(segs.weight / 5, 5))
+        for k in np.unique(which):
+            density[k] = cv2.blur(density[k], (box, box))
+        around = density[:, ys, xs]                          # (bins, segments, 5): each direction's weight there
+        apart = (np.abs((np.arange(bins)[:, None] - which[None, :] + bins / 2) % bins - bins / 2) * step)[..., None]
+        own = np.where(apart <= step, around, 0.0).sum(axis=0)
+        other = np.where(apart > cfg.min_pair_angle_deg, around, 0.0).sum(axis=0)
+        return (other >= cfg.crossing_share * own).mean(axis=1)
 
     def _initial_lattice(self, fam_x: Segments, fam_y: Segments, vp_x: np.ndarray,
                          vp_y: np.ndarray) -> tuple[_Lattice | None, float]:
@@ -618,18 +719,10 @@ class _Finder:
 
         The lines searched span the family's segments, or `around` (a0, a1, b0, b1) when given."""
         cfg = self.cfg
-        ranges = [] if around is None else [(around[0], around[1]), (around[2], around[3])]
-        for fam, axis in ((fam_x, 0), (fam_y, 1)) if around is None else ():
-            coords = lattice.lattice_of(np.vstack([fam.p, fam.q]))
-            on = np.abs(coords[:, axis] - np.round(coords[:, axis])) < cfg.lattice_tolerance
-            if on.sum() < 2:
-                return None
-            vals = coords[on, axis]
-            lo, hi = np.floor(np.percentile(vals, 1)) - 1, np.ceil(np.percentile(vals, 99)) + 1
-            if hi - lo > cfg.max_squares + 6:
-                centre = np.round(np.median(vals))
-                lo, hi = centre - (cfg.max_squares // 2 + 3), centre + (cfg.max_squares // 2 + 3)
-            ranges.append((int(lo), int(hi)))
+        ranges = self._line_ranges(lattice, fam_x, fam_y) if around is None else \
+            [(around[0], around[1]), (around[2], around[3])]
+        if ranges is None:
+            return None
         (alo, ahi), (blo, bhi) = ranges
         vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi)
         # the rectangle search is cubic in the lattice size: drop the lines, at either end,
@@ -650,6 +743,49 @@ class _Finder:
         (i0, i1, j0, j1), score = best
         rect = (alo + i0, alo + i1, blo + j0, blo + j1)
         return rect, score, _coarser_lattice(vert[i0:i1 + 1, j0:j1], horiz[i0:i1, j0:j1 + 1].T, rect, self.cfg)
+
+    def _line_ranges(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments) -> list[tuple[int, int]] | None:
+        """The lattice lines (lo, hi) each family's segments span, at most `max_squares` + 6 of them
+        (around their median), or None when a family has fewer than two segment ends on a line."""
+        cfg = self.cfg
+        ranges = []
+        for fam, axis in ((fam_x, 0), (fam_y, 1)):
+            coords = lattice.lattice_of(np.vstack([fam.p, fam.q]))
+            on = np.abs(coords[:, axis] - np.round(coords[:, axis])) < cfg.lattice_tolerance
+            if on.sum() < 2:
+                return None
+            vals = coords[on, axis]
+            lo, hi = np.floor(np.percentile(vals, 1)) - 1, np.ceil(np.percentile(vals, 99)) + 1
+            if hi - lo > cfg.max_squares + 6:
+                centre = np.round(np.median(vals))
+                lo, hi = centre - (cfg.max_squares // 2 + 3), centre + (cfg.max_squares // 2 + 3)
+            ranges.append((int(lo), int(hi)))
+        return ranges
+
+    def _half_period(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments) -> np.ndarray | None:
+        """Map (3x3, lattice -> lattice) doubling the period of each family whose every other line
+        is far less supported than the lines between (medians: under `half_period_ratio` of them,
+        over the whole range its segments span), or None. On a board without lines inside, only colour
+        borders show where squares meet, and ruler ticks at half squares can lock the comb on
+        half the period: its odd lines are then ticks and stray edges, its even ones the grid's."""
+        cfg = self.cfg
+        ranges = self._line_ranges(lattice, fam_x, fam_y)
+        if ranges is None:
+            return None
+        (alo, ahi), (blo, bhi) = ranges
+        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi)
+        result = np.eye(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for per_line, axis, first in ((np.nanmean(vert, axis=1), 0, alo), (np.nanmean(horiz, axis=0), 1, blo)):
+                if np.isfinite(per_line).sum() < 6:
+                    continue
+                even, odd = np.nanmedian(per_line[0::2]), np.nanmedian(per_line[1::2])   # (a frame's lines aside)
+                strong, weak = (0, odd) if even >= odd else (1, even)
+                if max(even, odd) >= cfg.half_period_min_support and weak < cfg.half_period_ratio * max(even, odd):
+                    result[axis, axis] = 0.5
+                    result[axis, 2] = -(first + strong) / 2
+        return None if np.array_equal(result, np.eye(3)) else result
 
     def _edges_in_photo(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int
                         ) -> tuple[np.ndarray, np.ndarray]:
