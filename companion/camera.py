@@ -5,8 +5,11 @@ events, squares too small for tokens, move lines), from companion/i18n/<lang>/ca
 One place for `tactical watch --game`, `tactical scan` and the app, so the command line and the
 tablet say the same thing about the same video. Pure: no cv2, no Kivy (the camera's positions
 come in as plain data). The verdict is the engine's (`Game.judge_move`, that is
-`companion.rules.judge_move` with the house rules, the chosen bonus and what is left this turn):
-the camera never judges a move another way than the game would.
+`companion.rules.judge_move` with the house rules, the chosen bonus and what is left this turn),
+and a move the board allows but `Game.move_piece` would refuse now (not the mover's movement
+phase or step, MT 3.01) says so: the camera never judges a move another way than the game would.
+Recording what the camera saw (`record_seen`) goes through `Game.move_piece`, each move judged and
+spent, a refused one recorded only as allowed by a card (`by_card`, the table's call).
 """
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 
 from boards import XY, square_label
 from boards.tokens import player_name
+from companion.game import Action, GameError, Message
+from companion.game.reducer import apply
 from companion.i18n import translate
 from companion.rules import MoveVerdict
 
@@ -30,10 +35,16 @@ class SeenMove:
     to: XY                         # where the camera sees it
     roll: int | None               # squares its roll allows this turn (None: not rolled yet)
     verdict: MoveVerdict           # the engine's: steps, what is left, legal or why not, the rule
+    refusal: Message | None = None  # why `move_piece` refuses it now, beyond the verdict (MT 3.01)
 
     @property
     def legal(self) -> bool:
-        return self.verdict.legal
+        """`Game.move_piece` records it as it is (else only as allowed by a card)."""
+        return self.verdict.legal and self.refusal is None
+
+    @property
+    def reason(self) -> Message:
+        return self.refusal or self.verdict.message
 
     def text(self, lang: str, name=None) -> str:
         """'orange 7 : C3 → F3, jet 4 : 5 cases, il en reste 4 : trop loin (MT 3.04.a)';
@@ -42,7 +53,7 @@ class SeenMove:
                                                                                       roll=self.roll)
         return translate(lang, "camera.move", token=(name or token_name)(self.token, lang),
                          src=square_label(self.frm) if self.frm else "–", dst=square_label(self.to), roll=roll,
-                         verdict=self.verdict.text(lang))
+                         verdict=self.reason.text(lang))
 
 
 @dataclass(frozen=True)
@@ -54,7 +65,7 @@ class CameraView:
 
     @property
     def positions(self) -> dict[Token, XY]:
-        """What recording the moves sets: token → square seen (one undoable action)."""
+        """The squares seen, token → square (what `record_seen` records)."""
         return {move.token: move.to for move in self.moves}
 
 
@@ -73,8 +84,44 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
         if piece.at == square:
             continue
         moves.append(SeenMove(token, piece.at, square, game.movement_allowance(token),
-                              game.judge_move(token, square)))
+                              game.judge_move(token, square), _refusal(state, token, square)))
     return CameraView(tuple(moves), tuple(unknown))
+
+
+# The engine's refusals the verdict already says in its own words (with the squares and what is left).
+SAID_BY_THE_VERDICT = ("game.error.move_refused", "game.error.not_rolled")
+
+
+def _refusal(state, token: Token, to: XY) -> Message | None:
+    """Why the game refuses this move now beyond the board's verdict (another player's turn, not
+    the movement phase or not the step of its kind, MT 3.01; off the grid until it enters): the
+    engine's own answer, from applying the move to a copy of the state (nothing is recorded)."""
+    try:
+        apply(state, Action("move_piece", {"token": list(token), "at": list(to), "source": "camera"}))
+    except GameError as refused:
+        return None if refused.key in SAID_BY_THE_VERDICT else refused.message
+    return None
+
+
+def record_seen(game, positions: Mapping[Token, XY], play) -> int:
+    """Record the moves the camera saw (token → square seen) through `play("move_piece", token, to,
+    source="camera", by_card=…)` (the app's `play`: None when the game refused, said to the table),
+    one judged move each: legal ones spend their steps; one the game refuses is recorded as allowed
+    by a card (`by_card=True`: the table tapped Record, MT 3.04 is theirs to waive), never silently
+    as a correction. Each is judged against the game as the previous ones left it, a move onto a
+    square another seen move frees coming after it. Stops at the first the game refuses
+    (two tokens on a square, MT 3.06.a: card or not); returns how many were recorded."""
+    recorded = 0
+    for _ in range(len(positions)):
+        moves = seen_moves(game, positions).moves
+        if not moves:
+            break
+        taken = {p.at for p in game.state.pieces.values() if p.at is not None}
+        move = next((m for m in moves if m.to not in taken), moves[0])
+        if play("move_piece", move.token, move.to, source="camera", by_card=not move.legal) is None:
+            break
+        recorded += 1
+    return recorded
 
 
 def token_name(token: Token, lang: str) -> str:

@@ -91,6 +91,8 @@ def test_the_status_line_says_what_the_camera_does(lang):
     seen = watch_frame(positions={(1, 1): (0, 0)}, too_small=frozenset({(0, 0)}))
     live = presenter.status_line(LiveView(1, LIVE, "camera 0", None, 1.0, seen, fps=29.6), seen, t, lang)
     assert "30" in live and ("trop petits" in live or "too small" in live)
+    first = presenter.status_line(LiveView(1, LIVE, "camera 0", None, 1.0, seen, work_ms=210.0), seen, t, lang)
+    assert "/s" not in first and "210" in first, "no rate said before it is known"
 
 
 def test_the_worker_reports_a_source_that_cannot_be_opened_without_raising():
@@ -145,25 +147,65 @@ def test_the_worker_says_when_a_live_source_drops_and_when_it_is_back(monkeypatc
     assert LIVE in states[:states.index(LOST)] and states[-1] == LIVE, states
 
 
+class OneFrameFile(FlakySource):
+    """A file source of one frame, finished after it."""
+
+    live, finished = False, False
+
+    def __init__(self, frame=None):
+        super().__init__()
+        self.frame = np.full((120, 160, 3), 90, np.uint8) if frame is None else frame
+
+    def read(self):
+        if self.given:
+            self.finished = True
+            return None
+        self.given += 1
+        return self.frame
+
+
 def test_a_file_source_that_ends_is_said_once():
-    class OneFrame(FlakySource):
-        live, finished = False, False
-
-        def read(self):
-            if self.given:
-                self.finished = True
-                return None
-            self.given += 1
-            return np.full((120, 160, 3), 90, np.uint8)
-
     board = load_board(library_boards()["duel-20x12"])
-    loop = CameraLoop(OneFrame, board, name="clip.mp4")
+    loop = CameraLoop(OneFrameFile, board, name="clip.mp4")
     loop.start()
     deadline = time.monotonic() + 20
     while (view := loop.latest()) is None or view.state != ENDED:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     loop.stop()
+
+
+def test_once_a_file_has_ended_the_last_picture_follows_the_selection():
+    """The table selects a token after the video's last frame (or while the camera is unplugged):
+    the last picture is drawn again with the new overlays, on the squares of the last mapping."""
+    from companion.app.demo import DemoCamera, demo_board, demo_pieces
+
+    board = demo_board()
+    frame = DemoCamera(board, [(p.player, p.number, *p.at) for p in demo_pieces(board)], fps=None).read()
+
+    loop = CameraLoop(lambda: OneFrameFile(frame), board, name="clip.mp4")
+    loop.start()
+
+    def next_view(state):
+        deadline = time.monotonic() + 60
+        while (view := loop.latest()) is None or view.state != state:
+            assert time.monotonic() < deadline, "no view"
+            time.sleep(0.01)
+        return view
+
+    try:
+        ended = next_view(ENDED)
+        assert ended.watch.found
+        loop.scene = Scene(layers={"zone": frozenset({(3, 3)})})
+        redrawn = next_view(ENDED)
+    finally:
+        loop.stop()
+    x, y = np.round(ended.watch.to_image([(3.5, 3.5)])[0] * ended.scale).astype(int)
+    row = ended.picture.shape[0] - 1 - y          # pictures are bottom row first
+    assert np.abs(redrawn.picture[row, x].astype(int) - ended.picture[row, x].astype(int)).sum() > 40
+    far = np.round(ended.watch.to_image([(15.5, 9.5)])[0] * ended.scale).astype(int)
+    assert (redrawn.picture[ended.picture.shape[0] - 1 - far[1], far[0]] ==
+            ended.picture[ended.picture.shape[0] - 1 - far[1], far[0]]).all(), "only the zone's square changed"
 
 
 def test_the_demo_camera_films_the_demo_table_and_its_misprint():
@@ -182,3 +224,30 @@ def test_the_demo_camera_films_the_demo_table_and_its_misprint():
     sheet = misprinted(board)
     differs = [at for at in board.positions() if board.square(*at) != sheet.square(*at)]
     assert len(differs) == 1 and set(differs) <= seen.doubtful
+
+
+@pytest.mark.parametrize("name, label", [("/tmp/x/table.avi", "table.avi"), ("photos/", "photos"), ("camera 0", "camera 0"),
+                                         ("http://192.168.1.5:8080/video", "http://192.168.1.5:8080/video"),
+                                         ("demo camera", "demo camera")])
+def test_the_status_line_names_a_file_by_its_name_and_a_stream_by_its_address(name, label):
+    assert presenter.source_label(name) == label
+
+
+def test_now_and_then_a_hand_passes_over_the_demo_table_and_makes_no_event():
+    """The demo's video is alive when nobody plays: a hand passes by itself every `pass_every`
+    frames; the watcher keeps every token where it is and reports nothing."""
+    from companion.app.demo import DemoCamera, demo_board, demo_pieces
+    from vision.watch import CameraWatcher
+
+    board = demo_board()
+    tokens = [(p.player, p.number, *p.at) for p in demo_pieces(board)]
+    camera = DemoCamera(board, tokens, fps=None, pass_every=12)
+    watcher = CameraWatcher(board)
+    with_hands, events = 0, []
+    for index in range(40):
+        seen = watcher.update(camera.read())
+        with_hands += bool(camera.hands)
+        if index:
+            events += seen.events
+    assert with_hands >= 8, "a hand passed by itself"
+    assert events == [] and dict(seen.positions) == {(p, n): (x, y) for p, n, x, y in tokens}

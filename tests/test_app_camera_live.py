@@ -19,7 +19,8 @@ from camera_video import MjpegServer, record_table_video
 from test_app_drive import run_autopilot
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
-SHOTS = ("camera-fr.png", "camera-en.png", "board-seen-fr.png")
+SHOTS = ("camera-live-fr.png", "camera-live-en.png", "board-seen-fr.png")
+PLAIN = "camera-nothing-selected.png"
 SERRA, LIONS, ELVES = (1, 2), (1, 3), (1, 4)
 DROP_AFTER, DROP_S = 60, 4.0       # the IP camera drops after 60 frames (3 s), for 4 s
 
@@ -44,12 +45,15 @@ def live_run(tmp_path_factory):
         # a recorded video of the same table, in which the moves are made by hand
         {"type": ["camera.source", str(video.path)]}, {"tap": "camera.open_source"},
         wait("status", contains="fin du fichier", timeout=300), {"report": "video"},
-        {"tap_camera_square": list(video.moves[1][2])}, {"report": "tapped"},
+        {"tap_camera_square": list(video.moves[1][2])}, wait("picture_current", equals=True), {"report": "tapped"},
         {"screenshot": str(tmp_path / SHOTS[0])},
-        {"lang": "en"}, {"screenshot": str(tmp_path / SHOTS[1])}, {"lang": "fr"},
-        {"show": "board"}, {"report": "board"}, {"screenshot": str(tmp_path / SHOTS[2])},
+        {"lang": "en"}, wait("picture_current", equals=True), {"screenshot": str(tmp_path / SHOTS[1])},
+        {"lang": "fr"},
+        {"tap_camera_square": list(video.moves[1][2])}, wait("picture_current", equals=True), {"report": "untapped"},
+        {"screenshot": str(tmp_path / PLAIN)},
+        {"show": "board"}, {"tap": "board.whole_board"}, {"report": "board"}, {"screenshot": str(tmp_path / SHOTS[2])},
         {"tap_text": "Enregistrer"}, {"report": "recorded"},
-        {"tap": "undo"}, {"report": "undone"},
+        {"tap": "undo"}, {"tap": "undo"}, {"report": "undone"},
         # an IP camera that drops and comes back
         {"show": "camera"}, {"type": ["camera.source", server.url]}, {"tap": "camera.open_source"},
         wait("status", contains="En direct"), {"report": "stream"},
@@ -138,8 +142,10 @@ def test_the_app_and_tactical_watch_give_the_same_events_on_the_same_video(live_
     assert square_label(video.moves[0][1]) == "R5"
 
 
-def test_one_tap_records_what_the_camera_saw_and_undo_takes_it_back(live_run):
-    """Legal or not (cards may allow it): one action, in the history, undone in one step."""
+def test_one_tap_records_what_the_camera_saw_as_the_games_judged_moves_MT_3_04(live_run):
+    """Legal or not (cards may allow it): each move recorded through the game's judged move — Serra
+    Angel's within its roll spends 3 squares, Savannah Lions' (no roll) is recorded as allowed by a
+    card — never as a silent correction; one undo step each."""
     report, video, _ = live_run
     ghosts = camera(report, "board")["board_ghosts"]
     assert sorted((tuple(t), tuple(at)) for t, at, _ in ghosts) == [(token, to) for token, _, to in video.moves]
@@ -147,10 +153,42 @@ def test_one_tap_records_what_the_camera_saw_and_undo_takes_it_back(live_run):
     recorded = report["recorded"]["pieces"]
     for token, _, to in video.moves:
         assert recorded[f"{token[0]}-{token[1]}"] == list(to)
-    assert len(report["recorded"]["history"]) == len(report["board"]["history"]) + 1
+    added = report["recorded"]["history"][len(report["board"]["history"]):]
+    assert len(added) == 2, added
+    assert any("Serra Angel" in line and "R5 à O5 (3 cases)" in line for line in added), added
+    assert any("Savannah Lions" in line and "une carte le permet" in line for line in added), added
     assert camera(report, "recorded")["moves"] == []
     assert report["undone"]["pieces"] == report["board"]["pieces"]
     assert len(camera(report, "undone")["moves"]) == 2
+
+
+def test_the_selected_tokens_overlays_land_on_its_squares_of_the_real_board(live_run):
+    """After the bump, the screen's pixels (a screenshot of the real app) change where the
+    synthetic photographer put the selected token's squares, and nowhere else: every square centre
+    of its layers (zone, moves, attack, MT 4.03, 3.04) tinted, every other square untouched."""
+    report, video, tmp_path = live_run
+    shown = camera(report, "tapped")
+    assert report["tapped"]["selected"] == list(LIONS) and report["untapped"]["selected"] is None
+    selected = {tuple(at) for name in ("zone", "moves", "attack") for at in shown["layers"].get(name, [])}
+    assert selected and camera(report, "untapped")["layers"].get("zone") in (None, [])
+    lit, plain = (cv2.imread(str(tmp_path / name)).astype(int) for name in (SHOTS[0], PLAIN))
+    left, bottom, width, height = shown["photo_box"]
+    picture_w, picture_h = shown["picture_size"]
+    centres = np.array([[(x + 0.5, y + 0.5)] for y in range(12) for x in range(20)], np.float64)
+    frame_xy = cv2.perspectiveTransform(centres, video.truth).reshape(-1, 2) * shown["picture_scale"]
+    window_x = left + frame_xy[:, 0] * width / picture_w
+    window_y = bottom + height - frame_xy[:, 1] * height / picture_h
+    rows, cols = np.round(lit.shape[0] - window_y).astype(int), np.round(window_x).astype(int)
+    tinted = {}
+    for (x, y), row, col in zip(((x, y) for y in range(12) for x in range(20)), rows, cols):
+        tinted[(x, y)] = np.abs(lit[row - 1:row + 2, col - 1:col + 2] - plain[row - 1:row + 2, col - 1:col + 2]).mean() > 12
+    # drawn over afterwards: the arrows of the moves to confirm, the squares to confirm (MT 2.02.e)
+    hidden = {tuple(at) for at in shown["doubtful"]}
+    for _, frm, to in video.moves:
+        for share in np.linspace(0, 1, 50):
+            hidden.add((int(frm[0] + 0.5 + (to[0] - frm[0]) * share), int(frm[1] + 0.5 + (to[1] - frm[1]) * share)))
+    assert len(selected - hidden) >= 8, "enough squares left to check"
+    assert {at for at, changed in tinted.items() if changed} - hidden == selected - hidden
 
 
 def test_a_stream_that_drops_is_said_and_comes_back_and_the_game_is_untouched(live_run):

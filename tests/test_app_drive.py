@@ -107,7 +107,8 @@ def test_rolling_draws_the_legal_moves_for_the_roll(session_run):
     occupied = frozenset(tuple(v) for k, v in rolled["pieces"].items() if v and k != "1-3")
     expected = reachable(state.board, at, sum(roll["results"]), occupied=occupied)
     assert squares(rolled["drawn"]["moves"]) == set(expected)
-    assert str(sum(roll["results"])) in rolled["info"]
+    dice = " + ".join(map(str, roll["results"]))  # MT 3.04.a: all of it is left before the first step
+    assert rolled["movement"] == f"{sum(roll['results'])} squares left of {sum(roll['results'])} (roll {dice})"
     assert any("Savannah Lions" in line and "rolled" in line for line in rolled["history"])
 
 

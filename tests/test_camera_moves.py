@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from boards import Board
-from companion.camera import seen_moves
+from dataclasses import replace
+
+from companion.camera import record_seen, seen_moves
 from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
 from companion.rules import HouseRules, Piece
 from game_dice import ScriptedDice
@@ -89,3 +91,72 @@ def test_every_verdict_is_the_engines(to):
     else:
         assert moves[DRUID.token].legal == engine_allows(game, DRUID.token, to)
         assert view.positions == {DRUID.token: to}
+
+
+def test_a_move_seen_outside_the_movement_phase_says_so_MT_3_01_a():
+    """The verdict is what `move_piece` will say: a move seen in the combat phase is no move of the
+    rules (MT 3.01.a), whatever the squares."""
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    while game.state.turn.phase == "movement":
+        game.next_phase()
+    (move,) = seen_moves(game, {DRUID.token: (1, 4)}).moves
+    assert not move.legal and not engine_allows(game, DRUID.token, (1, 4))
+    assert move.reason.rule == "MT 3.01.a" and move.text("en").endswith("(MT 3.01.a)")
+
+
+def test_a_creature_seen_moving_in_the_players_step_is_refused_though_its_roll_allows_it_MT_3_01_c():
+    """Rolled early (allowed), the creature may not walk before the creatures' step: the squares
+    say "allowed", the game says MT 3.01.c, and so does the camera."""
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    while (game.state.turn.phase, game.state.turn.step) != ("movement", "players"):
+        game.undo()
+    game.roll_movement(DRUID.token)
+    (move,) = seen_moves(game, {DRUID.token: (1, 4)}).moves
+    assert move.verdict.legal and not move.legal and not engine_allows(game, DRUID.token, (1, 4))
+    assert move.reason.rule == "MT 3.01.c"
+
+
+def record_with(game):
+    """`record_seen`'s `play`: the app's, which says a refusal and returns None."""
+    calls = []
+
+    def play(action, *args, **kwargs):
+        calls.append((action, args, kwargs))
+        try:
+            return getattr(game, action)(*args, **kwargs)
+        except GameError:
+            return None
+    return play, calls
+
+
+def test_recording_what_the_camera_saw_is_the_games_judged_move_and_spends_it_MT_3_04_a():
+    """One Record: a legal move is recorded as a move (its steps spent, not a correction); one
+    beyond the roll is recorded only as allowed by a card, and uses what was left."""
+    goblin = Piece(1, 9, name="Raging Goblin", power=1, toughness=1, colours={"R"}, keywords={"haste"}, at=(5, 2))
+    game = game_in_movement(HouseRules(), DRUID, goblin, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    game.roll_movement(goblin.token)                  # 4 and 4, two dice each (power, toughness < 3 for the goblin)
+    far = (5, 2 + game.movement_left(goblin.token) + 1)
+    play, calls = record_with(game)
+    assert record_seen(game, {DRUID.token: (1, 4), goblin.token: far}, play) == 2
+    assert [(action, kwargs["by_card"]) for action, _, kwargs in calls] == [("move_piece", False), ("move_piece", True)]
+    assert game.state.pieces[DRUID.token].at == (1, 4) and game.state.pieces[goblin.token].at == far
+    assert game.movement_left(DRUID.token) == 2, "the legal move spent its 2 squares"
+    assert game.movement_left(goblin.token) == 0, "the one a card allowed used all that was left"
+    game.undo()
+    assert game.state.pieces[goblin.token].at == (5, 2), "one undo step per move"
+
+
+def test_a_token_seen_on_the_square_another_seen_token_left_is_recorded_after_it_MT_3_06_a():
+    """Two tokens never share a square (MT 3.06.a): the one that moved away is recorded first, and
+    the other then follows with a legal move."""
+    game = game_in_movement(HouseRules(), DRUID, replace(DRUID, number=9, name="Other Druid", at=(1, 4)),
+                            bonus={DRUID.token: "R", (1, 9): "R"})
+    game.roll_movement(DRUID.token)
+    game.roll_movement((1, 9))
+    play, calls = record_with(game)
+    assert record_seen(game, {DRUID.token: (1, 4), (1, 9): (1, 6)}, play) == 2
+    assert [args[0] for _, args, _ in calls] == [(1, 9), DRUID.token]
+    assert [kwargs["by_card"] for _, _, kwargs in calls] == [False, False]
+    assert game.state.pieces[DRUID.token].at == (1, 4) and game.state.pieces[(1, 9)].at == (1, 6)

@@ -40,6 +40,7 @@ def _state_summary(app) -> dict:
         "message": app.message,
         "undo": app.undo_text,
         "info": board_screen.info,
+        "movement": board_screen.movement,
         "drawn": {k: sorted(map(list, v)) for k, v in board_screen.board_view.surface.drawn.items()},
         "square_dp": board_screen.board_view.square_dp,
         "board_view_pos": list(board_screen.board_view.to_window(*board_screen.board_view.pos)),

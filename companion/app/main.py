@@ -322,6 +322,9 @@ class TacticalApp(App):
             self.show(screen)
             self._wait_then(self._next_shot, seconds=SHOT_SWITCH_S)
             return
+        if getattr(self.root.ids.manager.current_screen, "busy", False):  # still reading (the camera opening)
+            self._wait_then(self._next_shot, frames=1, seconds=0.05)
+            return
         self.shots.pop(0)
         out = Path(out)
         out.parent.mkdir(parents=True, exist_ok=True)

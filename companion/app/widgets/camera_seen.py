@@ -4,7 +4,8 @@ tokens, and a short panel with the moves and a Record button.
 What the camera sees never moves the game's tokens by itself: each token seen elsewhere is drawn
 as a ghost on the square where it is seen, framed green when the move is legal and orange when
 it is not (cards may allow it), with a line from the square the game has it on. One tap on
-Record makes the game agree (one undoable action). Driven by `App.camera_view` through the pure
+Record makes the game agree: each move recorded as the game's judged move (`Game.move_piece`,
+spending its steps; one the rules refuse, as allowed by a card), one undo step each. Driven by `App.camera_view` through the pure
 presenter `companion.app.screens.camera.presenter.seen_layer`.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from kivy.lang import Builder
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
+from companion.camera import record_seen
 from companion.app.screens.camera.presenter import markup, move_lines, namer, seen_layer
 from companion.app.widgets.board_view import bgr_texture
 from companion.app.widgets.controls import Reveal
@@ -106,7 +108,7 @@ class CameraSeenPanel(Reveal):
         self.text, self.shown = markup(lines), bool(view is not None and view.moves)
 
     def record(self) -> None:
-        """The table agrees with the camera: the game moves the tokens (legal or not, one undo)."""
-        view = App.get_running_app().camera_view
-        if view is not None and view.moves:
-            App.get_running_app().play("set_positions", view.positions, source="camera")
+        """The table agrees with the camera: the game moves the tokens (legal or not: cards may allow it)."""
+        app = App.get_running_app()
+        if app.camera_view is not None and app.camera_view.moves:
+            record_seen(app.game, app.camera_view.positions, app.play)

@@ -32,6 +32,7 @@ OPENING, LIVE, LOST, ENDED, CANNOT_OPEN = "opening", "live", "lost", "ended", "c
 LOST_AFTER_S = 1.5            # a live source with no frame for this long is said to be lost
 DISPLAY_SIZE = (1280, 720)    # the largest picture sent to the screen (the camera image area is smaller)
 EVENT_LOG = 200               # camera events kept for the screen's log
+FPS_FRAMES = 10               # frames before the rate is said (the first frames, read in full, say nothing of it)
 
 # BGR, alpha and inset (share of the side left free at each edge, as on the board view) of the
 # overlay layers on the photo, drawn in this order: the squares where tokens are too small in the
@@ -68,8 +69,9 @@ class LiveView:
     scale: float                      # picture pixels per frame pixel
     watch: WatchFrame | None          # (picture and watch: the last frame's, also once lost or ended)
     error: str = ""
-    fps: float = 0.0                  # frames processed per second, lately
+    fps: float = 0.0                  # frames processed per second, lately (0: not known yet)
     work_ms: float = 0.0              # worker time for this frame (watcher + drawing)
+    scene: Scene | None = None        # what the picture's overlays show
 
     def frame_pixel(self, picture_xy: tuple[float, float]) -> tuple[float, float]:
         """A point of the picture (x right, y down) in the camera frame's pixels."""
@@ -134,7 +136,10 @@ def render(frame: np.ndarray, watch: WatchFrame | None, scene: Scene,
     order): (picture, scale)."""
     height, width = frame.shape[:2]
     scale = min(1.0, max_size[0] / width, max_size[1] / height)
-    picture = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA) \
+    # down to half size each picture pixel blends its 2×2 nearest (a third of INTER_AREA's time at
+    # 1080p → 720p); beyond, area averaging keeps a 4K frame from aliasing
+    smooth = cv2.INTER_LINEAR if scale >= 0.5 else cv2.INTER_AREA
+    picture = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=smooth) \
         if scale < 1.0 else frame.copy()
     if watch is not None:
         draw_scene(picture, watch, scene, scale)
@@ -216,13 +221,19 @@ class CameraLoop:
     def _follow(self, source: FrameSource) -> None:
         started = last_frame = self._clock()
         frames, times, said = 0, [], ""
-        shown = dict(picture=None, scale=1.0, watch=None)   # the last frame's, kept in every state
+        shown = dict(picture=None, scale=1.0, watch=None, scene=None)   # the last frame's, kept in every state
+        last = None
         while not self._stop.is_set():
             frame = source.read()
             now = self._clock()
             if frame is None:
                 state = ENDED if source.finished else (LOST if now - last_frame > LOST_AFTER_S else "")
-                if state and state != said:
+                redraw = said and last is not None and self.drawing and self.scene is not shown["scene"]
+                if redraw:      # the last picture follows the table's selection while no frame comes
+                    scene = self.scene
+                    picture, scale = render(last, shown["watch"], scene, self.max_size)
+                    shown = dict(picture=picture, scale=scale, watch=shown["watch"], scene=scene)
+                if state and (state != said or redraw):
                     self._post(state=state, **shown)
                     said = state
                 self._stop.wait(0.05 if source.finished else 0.005)
@@ -237,10 +248,12 @@ class CameraLoop:
                 self.watcher.recalibrate()
             t0 = time.perf_counter()
             watch = self.watcher.update(frame)
-            picture, scale = render(frame, watch, self.scene, self.max_size) if self.drawing else (None, 1.0)
-            shown = dict(picture=picture, scale=scale, watch=watch)
+            last, scene = frame, self.scene
+            picture, scale = render(frame, watch, scene, self.max_size) if self.drawing else (None, 1.0)
+            shown = dict(picture=picture, scale=scale, watch=watch, scene=scene if self.drawing else None)
             work = (time.perf_counter() - t0) * 1000
             frames += 1
             times = (times + [self._clock()])[-30:]
-            fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
+            fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) >= FPS_FRAMES and times[-1] > times[0] \
+                else 0.0
             self._post(state=LIVE, fps=fps, work_ms=work, **shown)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from boards import XY, square_label
 from companion.app.words import printed, token_text
@@ -28,24 +29,33 @@ def status_line(view: LiveView | None, watch: WatchFrame | None, t: Translate, l
     board, markers hidden, board moving, or live with its figures — with the too-small advice
     (from `watch`, the newest frame watched)."""
     if view is None or view.state == OPENING:
-        return t("camera.status.opening", source=view.source if view else "")
+        return t("camera.status.opening", source=source_label(view.source) if view else "")
     if view.state == CANNOT_OPEN:
         return t("camera.status.cannot_open", error=view.error)
+    source = source_label(view.source)
     if view.state == LOST:
-        return t("camera.status.lost", source=view.source)
+        return t("camera.status.lost", source=source)
     if view.state == ENDED:
-        line = t("camera.status.ended", source=view.source, tokens=len(watch.positions) if watch else 0)
+        line = t("camera.status.ended", source=source, tokens=len(watch.positions) if watch else 0)
         return _with_advice(line, watch, lang)
     watch = view.watch
     if watch.registration == SEARCHING:
-        return t("camera.status.searching", source=view.source, error=watch.error)
+        return t("camera.status.searching", source=source, error=watch.error)
     if watch.registration == HIDDEN:
         return t("camera.status.hidden")
     if watch.registration == MOVING:
         return t("camera.status.moving")
-    line = t("camera.status.live", source=view.source, tokens=len(watch.positions), fps=round(view.fps),
-             ms=round(view.work_ms))
+    line = t("camera.status.live" if view.fps else "camera.status.starting", source=source,
+             tokens=len(watch.positions), fps=round(view.fps), ms=round(view.work_ms))
     return _with_advice(line, watch, lang)
+
+
+def source_label(name: str) -> str:
+    """A source as the status line names it: a file or a folder by its own name (its full path is
+    in the source field), a camera or a stream URL as it is."""
+    if "://" in name or "/" not in name:
+        return name
+    return PurePath(name).name or name
 
 
 def _with_advice(line: str, watch: WatchFrame | None, lang: str) -> str:

@@ -21,8 +21,8 @@ from companion.app.kv import load_kv_beside
 from companion.app.platform_services import ON_ANDROID
 from companion.app.screens.camera import presenter
 from companion.app.screens.board.presenter import confirmed_code, piece_overlay
-from companion.app.screens.camera.live import LIVE, CameraLoop
-from companion.camera import seen_moves
+from companion.app.screens.camera.live import LIVE, OPENING, CameraLoop
+from companion.camera import record_seen, seen_moves
 from companion.app.widgets import controls  # noqa: F401
 
 load_kv_beside(__file__)
@@ -32,6 +32,14 @@ HIDDEN_HZ = 4          # ... and for what the camera sees while another screen i
 DEFAULT_SOURCE = "0"   # desktop: the first webcam
 EVENTS_SHOWN = 4       # the camera's last events listed under the moves
 STOP_WAIT_S = 10.0     # the app stops: the worker may be in the middle of a full read
+
+
+def _median(values: list[float]) -> float | None:
+    return sorted(values)[len(values) // 2] if values else None
+
+
+def _p90(values: list[float]) -> float | None:
+    return sorted(values)[int(len(values) * 0.9)] if values else None
 
 
 def _cannot_open(error: str):
@@ -46,6 +54,7 @@ class CameraScreen(Screen):
     events_text = StringProperty("")
     doubtful = ListProperty([])          # squares still to confirm (camera's and a scanned board's)
     has_moves = BooleanProperty(False)
+    busy = BooleanProperty(False)        # the camera is opening, no picture yet (screenshots and the autopilot wait)
     confirming = ObjectProperty(None, allownone=True)  # the doubtful square being confirmed
     confirm_colours = StringProperty("")
     confirm_obstacle = BooleanProperty(False)
@@ -57,8 +66,12 @@ class CameraScreen(Screen):
         self.last = None                      # the newest LiveView of any kind
         self.watch = None                     # the newest WatchFrame (kept when the source ends or drops)
         self.camera_view = None               # companion.camera.CameraView: moves to confirm
-        self.ui_ms: list[float] = []          # UI-thread time per picture (the bench reads it)
-        self._texture: Texture | None = None
+        self.pictures = 0                     # pictures shown since the app started
+        self.ui_ms: list[float] = []          # UI-thread time per picture, wall clock (the bench reads it)
+        self.ui_cpu_ms: list[float] = []      # ... and the UI thread's own CPU time (no wait for the other)
+        self.work_ms: list[float] = []        # the worker's time per frame (watcher and drawing)
+        self._texture: Texture | None = None  # the one shown, of two uploaded in turn
+        self._textures: list[Texture] = []
         self._poll = None
         self._positions = None
         self._device = None                   # Android: the Kivy camera feeding a PushSource
@@ -83,8 +96,26 @@ class CameraScreen(Screen):
                             list(event.to) if event.to else None] for index, event in
                            (self.loop.events if self.loop else [])],
                 "picture_size": list(self._texture.size) if self._texture else None,
+                "picture_scale": self.view.scale if self.view else None,
+                "photo_box": self._photo_box(),
+                "layers": {name: sorted(map(list, squares)) for name, squares in self.loop.scene.layers.items()}
+                if self.loop else {},
+                "pictures": self.pictures, "ui_ms_median": _median(self.ui_ms), "ui_ms_p90": _p90(self.ui_ms),
+                "ui_cpu_ms_median": _median(self.ui_cpu_ms), "ui_cpu_ms_p90": _p90(self.ui_cpu_ms),
+                "work_ms_median": _median(self.work_ms),
+                "picture_current": bool(self.view is not None and self.loop is not None
+                                        and self.view.scene is self.loop.scene),
                 "board_ghosts": self._board_ghosts(),
                 "confirming": list(self.confirming) if self.confirming is not None else None}
+
+    def _photo_box(self) -> list | None:
+        """Where the picture is shown, in window coordinates: [left, bottom, width, height]."""
+        if self._texture is None:
+            return None
+        photo = self.ids.photo
+        width, height = photo.norm_image_size
+        left, bottom = photo.to_window(photo.center_x - width / 2, photo.center_y - height / 2)
+        return [left, bottom, width, height]
 
     def _board_ghosts(self) -> list:
         """What the Board screen draws as "seen by the camera" (token, square, legal)."""
@@ -133,6 +164,7 @@ class CameraScreen(Screen):
         self.loop = CameraLoop(opener, app.game.state.board, name=name)
         self.loop.drawing = self._shown
         self._update_scene()
+        self.busy = True
         self.loop.start()
         self._schedule()
         self._describe()
@@ -147,6 +179,7 @@ class CameraScreen(Screen):
             self._device.close()
         self._device = None
         self.view = self.last = self.watch = self.camera_view = None
+        self.busy = False
         self._positions = None
 
     def open_source(self) -> None:
@@ -191,8 +224,9 @@ class CameraScreen(Screen):
         view = self.loop.latest()
         if view is None:
             return
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         self.last = view
+        self.busy = view.state == OPENING
         if view.watch is not None:
             self.watch = view.watch
         if view.picture is not None and self._shown:
@@ -204,13 +238,21 @@ class CameraScreen(Screen):
         self._describe()
         if view.picture is not None:
             self.ui_ms = (self.ui_ms + [(time.perf_counter() - t0) * 1000])[-300:]
+            self.ui_cpu_ms = (self.ui_cpu_ms + [(time.thread_time() - c0) * 1000])[-300:]
+            self.work_ms = (self.work_ms + [view.work_ms])[-300:]
+            self.pictures += 1
 
     def _show_picture(self, view) -> None:
+        """Upload the picture into the texture the screen did not draw last, then show that one:
+        uploading into the texture being drawn waits for the GPU to finish with it (with Mesa's
+        software GL, 60–70 ms per picture under load instead of 1–2 ms)."""
         height, width = view.picture.shape[:2]
         if self._texture is None or self._texture.size != (width, height):
-            self._texture = Texture.create(size=(width, height), colorfmt="bgr")
-            self.ids.photo.texture = self._texture
+            self._textures = [Texture.create(size=(width, height), colorfmt="bgr") for _ in range(2)]
+            self._texture = self._textures[1]
+        self._texture = self._textures[0] if self._texture is self._textures[1] else self._textures[1]
         self._texture.blit_buffer(view.picture.reshape(-1), colorfmt="bgr", bufferfmt="ubyte")
+        self.ids.photo.texture = self._texture
         self.ids.photo.canvas.ask_update()
 
     def refresh(self) -> None:
@@ -327,7 +369,8 @@ class CameraScreen(Screen):
 
     # -- moves ------------------------------------------------------------------------------------
     def accept_moves(self) -> None:
-        """The table agrees with what the camera saw: record the moves, legal or not (cards may
-        allow them), as one undoable action."""
+        """The table agrees with what the camera saw: record the moves through the game's judged
+        move, legal or not (cards may allow them), one undo step each."""
         if self.camera_view is not None and self.camera_view.moves:
-            App.get_running_app().play("set_positions", self.camera_view.positions, source="camera")
+            app = App.get_running_app()
+            record_seen(app.game, self.camera_view.positions, app.play)
