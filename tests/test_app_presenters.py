@@ -2,6 +2,8 @@
 `companion.game`. Expected values come from the game's state and the seeds' rules."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boards import Board, library_boards, load_board
@@ -187,6 +189,11 @@ def test_undo_names_the_action_it_will_undo():
     label = history.undo_label(game, "fr")
     assert label.startswith(translate("fr", "nav.undo")) and "Bruno" in label and "-3" in label
     assert history.last_action(game, "en") == game.history("en")[-1][6:]
+    game.change_life(2, -17)  # Bruno at 0: the line goes on with the game's proposal that he is out
+    assert translate("fr", "game.history.separator") in history.last_action(game, "fr")
+    assert history.undo_label(game, "fr") == translate("fr", "nav.undo_what", what="Bruno : -17 PV (0)")
+    short = history.undo_label(game, "fr", fits=lambda line: len(line) <= 9).split("\n")[1]
+    assert short == "Bruno…"  # shortened at a word (no dangling colon), until it fits
 
 
 def test_the_planar_die_waits_while_a_trigger_is_pending():
@@ -331,3 +338,21 @@ def test_each_boss_on_the_battlefield_has_its_leaving_button():
     assert table.city(game.state, "fr").bosses == (("wave", translate("fr", "table.boss_leaves_wave", boss=boss)),)
     game.horde_boss_leaves("wave")
     assert table.city(game.state, "en").bosses == ()
+
+
+def test_the_table_side_column_tracks_the_turn_phases_in_order_MT_3_01():
+    """The phases of the turn one a line, the movement steps under the movement phase (MT 3.01.c): the
+    current one marked, those done greyed; nothing before the first turn."""
+    game = new_game(names=("Anna", "Bruno"))
+    assert table.phase_track(game.state, "fr") == ""  # pregame: mulligans first
+    while game.state.turn.phase != "movement" or game.state.turn.step != "planeswalkers":
+        game.next_phase()
+    lines = table.phase_track(game.state, "en").split("\n")
+    names = [re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", line).strip(" »") for line in lines]
+    assert names == ["untap", "upkeep", "draw", "movement", "players", "planeswalkers", "creatures",
+                     "first main phase", "combat", "second main phase", "end step"]
+    current = [n for n, line in zip(names, lines) if "ffd919" in line]
+    done = [n for n, line in zip(names, lines) if "80858f" in line]
+    assert current == ["movement", "planeswalkers"] and done == ["untap", "upkeep", "draw", "players"]
+    assert not table.side_wide(game.state)  # no event, no plane, no winner: the seats get the room
+    assert table.side_wide(new_game(names=("Anna", "Bruno"), planechase=True).state)

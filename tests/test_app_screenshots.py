@@ -4,6 +4,7 @@ Set UPDATE_SCREENSHOTS=1 to also write them to docs/screenshots/<screen>-<lang>.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -89,7 +90,8 @@ def _table_game(count: int, lang: str, out: Path, first: bool) -> list[dict]:
               {"tap": "table.seat-1.poison.plus"}, {"tap": "table.seat-2.commander_hit"}]
     if count >= 4:
         steps += [{"tap": "table.seat-3.life.minus_5"} for _ in range(4)]  # Cléo at 0: proposed out
-    return steps + [{"report": f"table-{count}"}, {"screenshot": str(out / f"table-{count}-{lang}.png")}]
+    return steps + [{"report": f"table-{count}"}, {"inspect": f"table-{count}"},
+                    {"screenshot": str(out / f"table-{count}-{lang}.png")}]
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +108,7 @@ def table_shots(tmp_path_factory) -> Path:
                                timeout=240)
         for count in TABLE_SIZES:  # every table is shown playing its first turn, not still setting up
             assert report[f"table-{count}"]["turn"]["number"] == 1, report[f"table-{count}"]["message"]
+        (out / f"inspected-{lang}.json").write_text(json.dumps(report["inspected"]))
     if os.environ.get("UPDATE_SCREENSHOTS"):
         for png in out.glob("table-*.png"):
             shutil.copy(png, DOCS / png.name)
@@ -121,3 +124,13 @@ def test_the_table_screen_at_2_4_and_6_players_in_both_languages(table_shots, co
         images[lang] = cv2.imread(str(path), cv2.IMREAD_COLOR)
         assert images[lang].shape[:2] == (800, 1280) and float(images[lang].std()) > 12
     assert np.abs(images["fr"].astype(int) - images["en"].astype(int)).sum() > 0
+
+
+@pytest.mark.parametrize("count", TABLE_SIZES)
+def test_the_table_screen_cuts_no_text_and_every_target_takes_a_finger(table_shots, count):
+    """2 to 6 seats, both languages: no name, reason or label shortened or missing lines (measured
+    from the widget tree), every touch target at least 48 dp."""
+    for lang in LANGUAGES:
+        seen = json.loads((table_shots / f"inspected-{lang}.json").read_text())[f"table-{count}"]
+        assert seen["cut"] == [], lang
+        assert [(t["text"], t["w"], t["h"]) for t in seen["targets"] if min(t["w"], t["h"]) < 48] == [], lang

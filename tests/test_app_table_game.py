@@ -271,3 +271,11 @@ def test_no_plural_after_zero_or_one(run, request):
     wrong = {match for seen in report["inspected"].values() for text in seen["texts"]
              for match in re.findall(r"(?<![\d,.])[01] [^\W\d_]+s\b", text)}
     assert wrong == set()
+
+
+@pytest.mark.parametrize("run", ["five_players", "horde"])
+def test_no_text_is_cut_on_any_screen(run, request):
+    """Names, reasons, buttons: no label of any screen visited is shortened or loses lines (measured
+    from the widget tree: the words Kivy laid out against the label's text)."""
+    report, _ = request.getfixturevalue(run)
+    assert {label: seen["cut"] for label, seen in report["inspected"].items() if seen["cut"]} == {}

@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 SETTLE_FRAMES = 3
+TEXT_WAIT_FRAMES = 60  # a tap_text whose button is not shown yet is tried again on each step, this many times
 
 
 def _state_summary(app) -> dict:
@@ -100,7 +101,7 @@ def _inspect(app) -> dict:
     from kivy.uix.textinput import TextInput
 
     roots = [app.root.ids.nav, app.root.ids.message, app.root.ids.manager.current_screen, *_popups(app)]
-    targets, texts = [], []
+    targets, texts, cut = [], [], []
     for root in roots:
         for widget in root.walk(restrict=True):
             if not _shown(widget):
@@ -112,12 +113,30 @@ def _inspect(app) -> dict:
                                 "disabled": widget.disabled})
             if isinstance(widget, Label) and widget.text.strip():
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
+                if _cut(widget):
+                    cut.append(texts[-1][:80])
             if isinstance(widget, TextInput):
                 texts.append(widget.text or widget.hint_text)
             if isinstance(widget, Spinner):
                 texts.extend(widget.values)
     return {"screen": app.root.ids.manager.current, "targets": targets, "texts": [t for t in texts if t.strip()],
-            "popups": [type(w).__name__ for w in _popups(app)]}
+            "cut": cut, "popups": [type(w).__name__ for w in _popups(app)]}
+
+
+def _cut(label) -> bool:
+    """Whether a label shows less than its text: shortened ("Alex…rine"), or fewer lines than its
+    text needs (Kivy drops the lines below a fixed `text_size` height without a sign): the words of
+    the lines it laid out are compared with its text."""
+    import re
+
+    if label.is_shortened:
+        return True
+    if label._label is None:
+        return False
+    label.texture_update()
+    drawn = "".join(word.text for line in label._label._cached_lines for word in line.words)
+    text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text) if label.markup else label.text
+    return len("".join(drawn.split())) < len("".join(text.split()))
 
 
 def _popups(app) -> list:
@@ -264,6 +283,7 @@ def run_script(script: dict, report_path: Path) -> int:
 
     report: dict = {}
     steps = list(script.get("steps", []))
+    waited: dict[int, int] = {}  # tap_text steps tried again while their button is not shown yet
     app = TacticalApp(demo=script.get("demo", True), lang=script.get("lang", "en"),
                       data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"),
                       cards_dir=script.get("cards_dir"), demo_cards=script.get("demo_cards"))
@@ -299,8 +319,15 @@ def run_script(script: dict, report_path: Path) -> int:
             else:
                 _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "tap_text":
-            widget = _find_text(app, value)
-            _tap_window_point(*widget.to_window(*widget.center))
+            try:
+                widget = _find_text(app, value)
+            except LookupError:  # a pop-up still opening on a loaded machine: look again, as a person waits
+                waited[id(step)] = waited.get(id(step), 0) + 1
+                if waited[id(step)] > TEXT_WAIT_FRAMES:
+                    raise
+                steps.insert(0, step)
+            else:
+                _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "type":
             _find_target(app, value[0]).text = value[1]
         elif kind == "pick":

@@ -212,6 +212,15 @@ class TacticalApp(App):
         self.say("\n".join(filter(None, (why, self.t("board.place_pawn", name=state.player(unplaced[0]).name)))))
         return True
 
+    def _fits_undo_button(self, line: str) -> bool:
+        """Whether one line fits the Undo button's width (main.kv: 250 dp, 14 sp, 6 dp of margin each side)."""
+        from kivy.core.text import Label as CoreLabel
+        from kivy.metrics import dp, sp
+
+        core = CoreLabel(text=line, font_size=sp(14))
+        core.refresh()
+        return core.content_width <= dp(250) - dp(12)
+
     def undo(self) -> None:
         """Undo the last action and say what was undone."""
         what = last_action(self.game, self.lang)
@@ -271,7 +280,7 @@ class TacticalApp(App):
         self.revision += 1
 
     def on_revision(self, *_):
-        self.undo_text = undo_label(self.game, self.lang)
+        self.undo_text = undo_label(self.game, self.lang, fits=self._fits_undo_button)
 
     def on_lang(self, *_):
         self.revision += 1

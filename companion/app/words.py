@@ -60,13 +60,19 @@ def side_name(state: GameState, lang: str) -> str:
     return " & ".join(state.player(p).name for p in turn.active)
 
 
+def turn_header(state: GameState, lang: str) -> str:
+    """'Turn 3 — Anna' (before the first turn: that it has not begun)."""
+    if state.turn.phase == PREGAME:
+        return translate(lang, "turn.pregame")
+    return translate(lang, "turn.header", number=state.turn.number, active=side_name(state, lang))
+
+
 def turn_text(state: GameState, lang: str) -> str:
     """Turn number and who plays, the phase, and the movement steps with the current one marked."""
     turn = state.turn
     if turn.phase == PREGAME:
         return translate(lang, "turn.pregame")
-    lines = [translate(lang, "turn.header", number=turn.number, active=side_name(state, lang)),
-             translate(lang, "turn.phase", phase=translate(lang, f"phases.{turn.phase}"))]
+    lines = [turn_header(state, lang), translate(lang, "turn.phase", phase=translate(lang, f"phases.{turn.phase}"))]
     if turn.phase == "movement":
         steps = " » ".join(f"[b][color=ffd919]{translate(lang, 'steps.' + s)}[/color][/b]" if s == turn.step
                            else translate(lang, "steps." + s) for s in MOVEMENT_STEPS)

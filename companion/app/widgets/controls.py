@@ -48,6 +48,10 @@ class Reveal(BoxLayout):
         if hasattr(self, "_hidden"):
             self._apply()
 
+    def on_row_height(self, *_):
+        if hasattr(self, "_hidden"):
+            self._fit()
+
     def _apply(self) -> None:
         if self.shown and self._hidden:
             for child in self._hidden:

@@ -8,7 +8,7 @@ from companion.game import Game
 from companion.i18n import translate
 
 _TIME = re.compile(r"^\d\d:\d\d ")
-UNDO_LABEL_CHARS = 60  # the Undo button names the action in two short lines
+UNDO_LABEL_CHARS = 32  # the Undo button names the action on one line under "Undo"
 
 
 def history_lines(game: Game | None, lang: str) -> list[str]:
@@ -23,10 +23,18 @@ def last_action(game: Game | None, lang: str) -> str:
     return _TIME.sub("", game.history(lang)[-1])
 
 
-def undo_label(game: Game | None, lang: str) -> str:
-    """'Undo' and, on a second line, what it will undo (shortened to fit the button)."""
+def undo_label(game: Game | None, lang: str, fits=None) -> str:
+    """'Undo' and, below, the action it will undo — what the table did, not what followed from it
+    ("Cléo : -5 PV (0)", not "; Cléo est à 0 PV …") —, shortened at a word until `fits(line)` (the app
+    measures the button's line; without a window: UNDO_LABEL_CHARS characters)."""
     what = last_action(game, lang)
     if not what:
         return translate(lang, "nav.undo")
-    short = what if len(what) <= UNDO_LABEL_CHARS else what[:UNDO_LABEL_CHARS - 1].rstrip() + "…"
-    return translate(lang, "nav.undo_what", what=short)
+    fits = fits or (lambda line: len(line) <= UNDO_LABEL_CHARS)
+    what = what.split(translate(lang, "game.history.separator"))[0]
+    if not fits(what):
+        words = what.split(" ")
+        while len(words) > 1 and not fits(" ".join(words) + "…"):
+            words.pop()
+        what = " ".join(words).rstrip(" ,;:") + "…"
+    return translate(lang, "nav.undo_what", what=what)

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from companion.app.words import player_rgba
-from companion.game import PREGAME, Game, GameState, bosses_out, commander_key
+from companion.game import MOVEMENT_STEPS, PHASES, PREGAME, Game, GameState, bosses_out, commander_key
 from companion.i18n import translate
 
 ROTATIONS = (0, 90, 180, 270)
@@ -138,6 +138,35 @@ def winner_text(state: GameState, lang: str) -> str:
     if state.winner:
         return translate(lang, "table.winner", names=" & ".join(state.player(p).name for p in state.winner))
     return ""
+
+
+def phase_track(state: GameState, lang: str) -> str:
+    """The turn's phases in order, one a line (the movement steps under the movement phase, MT 3.01.c):
+    the current one marked, the ones done greyed — where the turn is, and what *Next phase* leads to."""
+    turn = state.turn
+    if turn.phase == PREGAME or state.over:
+        return ""
+    lines = []
+    for index, phase in enumerate(PHASES):
+        lines.append(_tracked(translate(lang, f"phases.{phase}"), index - PHASES.index(turn.phase)))
+        if phase == "movement":
+            here = MOVEMENT_STEPS.index(turn.step) if turn.phase == "movement" and turn.step in MOVEMENT_STEPS else (
+                -1 if PHASES.index(turn.phase) < index else len(MOVEMENT_STEPS))
+            lines += ["   " + _tracked(translate(lang, f"steps.{step}"), i - here) for i, step in enumerate(MOVEMENT_STEPS)]
+    return "\n".join(lines)
+
+
+def _tracked(name: str, offset: int) -> str:
+    """A phase or step: the current one (offset 0) in yellow, those done (offset < 0) grey."""
+    if offset == 0:
+        return f"[b][color=ffd919]» {name}[/color][/b]"
+    return f"[color=80858f]{name}[/color]" if offset < 0 else name
+
+
+def side_wide(state: GameState) -> bool:
+    """Whether the side column needs its full width: an event deck, a plane (and its card text) or
+    the winner to say. Otherwise it holds the turn and its two buttons, and the seats get the room."""
+    return bool(state.events is not None or state.planar is not None or state.over)
 
 
 def event_text(state: GameState, lang: str) -> str:

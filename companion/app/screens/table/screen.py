@@ -25,12 +25,12 @@ from companion.app.screens.table import presenter
 from companion.app.screens.table.presenter import RecentChange
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.controls import BigButton, ConfirmPopup, NumberPad, TextPopup
-from companion.app.words import turn_text
+from companion.app.words import turn_header, turn_text
 
 load_kv_beside(__file__)
 
 GAP = dp(8)
-CITY_ROW = 0.56  # Horde: the City's share of the height (its life is the big number)
+CITY_ROW = 0.62  # Horde: the City's share of the height (its life is the big number; the players show no life)
 
 
 class PlayerPanel(BoxLayout):
@@ -166,6 +166,8 @@ class TableScreen(Screen):
     horde_draw_due = BooleanProperty(False)
     event_needs_counter = BooleanProperty(False)
     planar_pending = BooleanProperty(False)
+    side_wide = BooleanProperty(False)   # the side column holds an event, a plane or the winner
+    phase_track = StringProperty("")     # the turn's phases, the current one marked
     event_counter = NumericProperty(3)  # turn counter X the table enters for an event without one (MT 7.06.d)
 
     def on_kv_post(self, *_):
@@ -282,7 +284,8 @@ class TableScreen(Screen):
                 str(city.life), city.start, city.wave, city.result)
             self._city.bosses = list(city.bosses)
             self._city.recent = RecentChange.text(self._recent[0].update(city.life, now))
-        self.turn_text = turn_text(state, app.lang)
+        self.phase_track = presenter.phase_track(state, app.lang)
+        self.turn_text = turn_header(state, app.lang) if self.phase_track else turn_text(state, app.lang)
         self.event_text = presenter.event_text(state, app.lang)
         self.plane_text = presenter.plane_text(state, app.lang)
         self.winner = presenter.winner_text(state, app.lang)
@@ -291,6 +294,7 @@ class TableScreen(Screen):
             self._city.draw_due = self.horde_draw_due
         self.event_needs_counter = app.game.event_needs_counter
         self.planar_pending = bool(state.planar and state.planar.pending)
+        self.side_wide = presenter.side_wide(state)
         if self._fade is not None:
             self._fade.cancel()
         self._fade = Clock.schedule_once(lambda dt: self._fade_recent(), presenter.RECENT_CHANGE_S + 0.1)
