@@ -251,3 +251,11 @@ def test_now_and_then_a_hand_passes_over_the_demo_table_and_makes_no_event():
             events += seen.events
     assert with_hands >= 8, "a hand passed by itself"
     assert events == [] and dict(seen.positions) == {(p, n): (x, y) for p, n, x, y in tokens}
+
+
+def test_a_token_the_game_does_not_know_is_named_by_its_colour_and_number():
+    from companion.camera import CameraView, token_name
+
+    view = CameraView(moves=(), unknown=(((3, 7), (2, 4)),))
+    t = lambda key, **fields: translate("fr", key, **fields)  # noqa: E731
+    assert presenter.move_lines(view, t, "fr", token_name) == ["orange 7 vu en C5, inconnu de la partie"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.graphics import Color, Line, Rectangle
 from kivy.lang import Builder
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from companion.camera import record_seen
@@ -37,6 +37,7 @@ Builder.load_string('''
     BigButton:
         id: record
         text: app.t("camera.record", app.lang)
+        disabled: not root.has_moves
         on_release: root.record()
 ''')
 
@@ -86,11 +87,13 @@ class CameraSeenLayer(Widget):
 
 
 class CameraSeenPanel(Reveal):
-    """The moves the camera saw, with their verdicts, and Record; hidden when there is none.
+    """The moves the camera saw, with their verdicts, and Record, and the tokens it sees that the
+    game does not know (the table enters them: a card, its owner); hidden when there is none.
     `board_view`: the board view whose surface gets the ghost layer."""
 
     board_view = ObjectProperty(None)
     text = StringProperty("")
+    has_moves = BooleanProperty(False)
 
     def on_board_view(self, _panel, view) -> None:
         self.layer = CameraSeenLayer(view.surface)
@@ -105,7 +108,8 @@ class CameraSeenPanel(Reveal):
         view = app.camera_view
         self.layer.show(seen_layer(view))
         lines = move_lines(view, app.t, app.lang, namer(app.game.state)) if view is not None and app.game else []
-        self.text, self.shown = markup(lines), bool(view is not None and view.moves)
+        self.has_moves = bool(view is not None and view.moves)
+        self.text, self.shown = markup(lines), bool(view is not None and (view.moves or view.unknown))
 
     def record(self) -> None:
         """The table agrees with the camera: the game moves the tokens (legal or not: cards may allow it)."""

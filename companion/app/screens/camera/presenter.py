@@ -66,7 +66,7 @@ def _with_advice(line: str, watch: WatchFrame | None, lang: str) -> str:
 def move_lines(view: CameraView, t: Translate, lang: str, name: Callable[[Token, str], str]) -> list[str]:
     """One line per move seen and not recorded, with its verdict; then tokens the game does not know."""
     lines = [move.text(lang, name) for move in view.moves]
-    lines += [t("camera.unknown_token", token=f"{token[0]}-{token[1]}", dst=square_label(at))
+    lines += [t("camera.unknown_token", token=name(token, lang), dst=square_label(at))
               for token, at in view.unknown]
     return lines
 
