@@ -162,3 +162,33 @@ def test_a_hand_over_the_tracked_markers_keeps_the_pose_without_reading_again(ta
     seen = watcher.update(frame)
     assert seen.registration == KEPT, "registered again at the same pose"
     assert watcher._reader is reader and seen.events == () and seen.positions == truth(tokens)
+
+
+def test_a_board_without_markers_that_was_moved_is_found_again_on_the_right_squares():
+    """Another maker's board (no markers: found by its grid lines, nothing to re-check quickly):
+    when it slides 2 cm and turns 3°, most of its squares change at once, and the watcher finds
+    it again: the overlays go where the photographer put the squares (≤ 2 px), not where they were."""
+    import cv2
+
+    from vision.synth import camera_warp, render_foreign
+
+    rng = np.random.default_rng(11)
+    board = random_board(12, 8, rng, obstacles=0.0)
+    px = 60
+    flat, margin = render_foreign(board, px, rng)
+    camera = random_camera(board, SIZE, rng, max_tilt_deg=20, fill=0.8)
+    moved = nudged(camera, board, 1.0, 0.5, 3.0)
+
+    def shoot(seen_by):
+        image = np.full((SIZE[1], SIZE[0], 3), 80, np.uint8)
+        camera_warp(flat, seen_by.homography @ np.array([[1 / px, 0, -margin / px], [0, 1 / px, -margin / px],
+                                                         [0, 0, 1]]), image)
+        return np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+
+    watcher = CameraWatcher(board)
+    seen = [watcher.update(frame) for frame in [shoot(camera)] * 2 + [shoot(moved)] * 3]
+    assert [s.registration for s in seen] == [REGISTERED, KEPT, REGISTERED, KEPT, KEPT]
+    centres = np.array([(x + 0.5, y + 0.5) for y in range(board.height) for x in range(board.width)])
+    expected = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), moved.homography).reshape(-1, 2)
+    assert np.abs(seen[-1].to_image(centres) - expected).max() <= 2.0
+    assert [e for s in seen for e in s.events] == []

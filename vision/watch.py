@@ -169,6 +169,13 @@ class CameraWatcher:
         if registration in (KEPT, REGISTERED):
             reading = self._reader.start(frame, scanned.tokens, _hidden_by_hands(scanned)) if scanned \
                 else self._reader.read(frame)
+            if reading.full_read and not scanned and self._pose.check is None:
+                # a board found by its grid lines has no markers to re-check: the look of most of its
+                # squares changing at once is the board or the camera moved (or the light): found again
+                self._force = True
+                registration, scanned = self._register(frame)
+                reading = self._reader.start(frame, scanned.tokens, _hidden_by_hands(scanned)) if scanned else None
+                self._force = scanned is None        # not found now (a hand?): tried again next frame
         t3 = time.perf_counter()
         events = self.tracker.update(reading.observations, reading.covered, sure=scanned is not None) \
             if reading else []
@@ -188,7 +195,8 @@ class CameraWatcher:
     # -- stages -----------------------------------------------------------------------------
     def _still_valid(self, frame: np.ndarray) -> bool:
         """The fast path: the tracked markers are where they were. A board found by its grid
-        lines has no markers to re-check: the reader's whole-board change test stands in."""
+        lines has no markers to re-check: the reader's whole-board change test stands in (a
+        change over most of the grid registers it again, see `update`)."""
         check = self._pose.check
         return check is None or check.still_valid(frame)
 
