@@ -313,13 +313,19 @@ class _Finder:
         clarity = np.ones(len(segs)) if segs.clarity is None else segs.clarity
         weighted = Segments(segs.p, segs.q, clarity * (cfg.uncrossed_weight + (1 - cfg.uncrossed_weight) * crossed))
         peaks = dominant_angles(weighted, cfg.family_separation_deg, cfg.direction_candidates)
-        vps = [self._peak_vanishing_point(segs, peaks, k) for k in range(len(peaks))]
+        vps = [self._peak_vanishing_point(segs, peaks, (k,)) for k in range(len(peaks))]
+        apart = np.degrees(np.abs((np.array(peaks)[:, None] - np.array(peaks)[None, :] + np.pi / 2) % np.pi - np.pi / 2))
         pairs = []
         for i in range(len(peaks)):
             for j in range(i + 1, len(peaks)):
-                apart = np.degrees(abs((peaks[i] - peaks[j] + np.pi / 2) % np.pi - np.pi / 2))
-                if vps[i] is not None and vps[j] is not None and apart >= cfg.min_pair_angle_deg:
-                    pairs.append((vps[i], vps[j]))   # closer directions: one family spread by perspective
+                if vps[i] is not None and vps[j] is not None and apart[i, j] >= cfg.min_pair_angle_deg:
+                    pairs.append((vps[i], vps[j]))   # closer directions: one family spread by perspective ...
+        for i in range(len(peaks)):
+            for j in range(i + 1, len(peaks)):
+                if apart[i, j] < cfg.min_pair_angle_deg:   # ... whose two peaks' segments give its point together
+                    spread = self._peak_vanishing_point(segs, peaks, (i, j))
+                    pairs += [(spread, vps[m]) for m in range(len(peaks)) if spread is not None and vps[m] is not None
+                              and min(apart[i, m], apart[j, m]) >= cfg.min_pair_angle_deg]
         best: GridFit | None = None
         searched = 0
 
@@ -372,13 +378,15 @@ class _Finder:
         contrast = np.nan_to_num(_nanmedian_last(size.max(axis=2)))   # points outside the photo are NaN
         return Segments(segs.p, segs.q, np.clip(contrast / self.cfg.sharp_edge_contrast, 0.0, 1.0) ** 2)
 
-    def _peak_vanishing_point(self, segs: Segments, peaks: list[float], k: int) -> np.ndarray | None:
-        """Vanishing point of the segments near direction `peaks[k]`, nearer to it than to any
-        other peak and crossed by others (wood grain a few degrees off a grid family must not pull
-        its point away)."""
+    def _peak_vanishing_point(self, segs: Segments, peaks: list[float], members: tuple[int, ...]) -> np.ndarray | None:
+        """Vanishing point of the segments near the directions `peaks[k]`, k in `members` (one
+        peak, or two close ones: a family spread by perspective), nearer to them than to any other
+        peak, and crossed by others (wood grain a few degrees off a grid family must not pull its
+        point away)."""
         cfg = self.cfg
         diff = np.stack([np.abs((segs.angle - peak + np.pi / 2) % np.pi - np.pi / 2) for peak in peaks])
-        mine = (np.argmin(diff, axis=0) == k) & (diff[k] < np.radians(cfg.family_tolerance_deg))
+        members = list(members)
+        mine = np.isin(np.argmin(diff, axis=0), members) & (diff[members].min(axis=0) < np.radians(cfg.family_tolerance_deg))
         if (mine & (self.crossed >= 0.5)).sum() >= cfg.min_family_segments:
             mine &= self.crossed >= 0.5   # nor a grained table in that direction beside the board (`_crossed`)
         group = segs.subset(mine)

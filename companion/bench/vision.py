@@ -375,6 +375,11 @@ def print_issue_18_goals(args, count: int, repeat: int) -> None:
     print(f"  size given: found (right size, corners within half a square) {_rate(broad['found'], broad['photos'])}"
           f"   goal ≥ 99 %   ({styles})")
     print(f"  without the size: the right size {_rate(broad['free_right'], broad['photos'])}")
+    held = accuracy_foreign_broad(args.foreign_held_out_photos if not args.quick else 12, args.foreign_held_out_seed,
+                                  free=False)
+    styles = ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(held["by_style"].items()))
+    print(f"  held out (seed {args.foreign_held_out_seed}, {held['photos']} photos, not looked at while the finder was "
+          f"changed): size given: found {_rate(held['found'], held['photos'])}   goal ≥ 99 %   ({styles})")
     rows = chessboard_speed(repeat)
     print(f"\nspeed: chessboard photos, CPU medians of {repeat} on one core "
           "(findChessboardCornersSB at the pattern size on the photo as it is / our markerless scan, size given):")
@@ -401,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lens-seed", type=int, default=1818, help="our boards through a real lens (issue 18)")
     parser.add_argument("--foreign-photos", type=int, default=100, help="broadened foreign boards (default 100)")
     parser.add_argument("--foreign-seed", type=int, default=1819)
+    parser.add_argument("--foreign-held-out-seed", type=int, default=2020,
+                        help="a second set of broadened foreign boards, not looked at while the finder was changed")
+    parser.add_argument("--foreign-held-out-photos", type=int, default=60)
     parser.add_argument("--only-issue-18", action="store_true", help="only issue 18's goals (not the earlier sets)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
