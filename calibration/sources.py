@@ -27,6 +27,7 @@ import numpy as np
 
 from boards.yamlfile import Limits, read_bytes
 from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, size_problem
+from calibration.problems import Problem
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
@@ -36,8 +37,32 @@ STREAM_READ_TIMEOUT_S = 5.0    # a stream giving no frame for this long has drop
 FOLDER_FPS = 10.0              # a folder of images is played at this rate (a file video at its own)
 
 
+# Why a source cannot be opened or read, in English (the CLI's words); the app says the same
+# problem in its own language from `companion/i18n/<lang>/camera.yaml` `sources.<key>`, same fields.
+SOURCE_PROBLEMS = {
+    "no_image_file": "{path}: no such image file",
+    "bad_image_file": "{path}: {problem}",
+    "unreadable_image": "{path}: not a readable image ({formats})",
+    "no_answer": "{what}: no answer within {seconds} s (a pipe nobody writes to, or a host that does not respond)",
+    "camera_not_found": "camera {number} not found",
+    "camera_failed": "camera {number}: {problem}",
+    "stream_unopened": "cannot open stream {target}",
+    "video_unopened": "cannot open video {target} (not a video OpenCV can read)",
+    "no_images": "{folder}: no images (expected {suffixes})",
+    "camera_number": "camera {number}: camera numbers go from 0 to {most}",
+    "no_source": "no source given: a camera number (0), a stream URL, a video, an image or a folder",
+    "nothing_there": "{target}: no such camera, stream, file or folder",
+    "not_a_file": "{path}: not a regular file (an image must be a file, not a pipe or a device)",
+}
+
+
 class SourceError(RuntimeError):
-    """A source that cannot be opened, said plainly ("camera 0 not found")."""
+    """A source that cannot be opened, said plainly ("camera 0 not found"); its `problem` (a key of
+    SOURCE_PROBLEMS and fields) lets the app say it in the table's language."""
+
+    def __init__(self, key: str, **fields):
+        self.problem = Problem(SOURCE_PROBLEMS, "camera.sources", key, **fields)
+        super().__init__(self.problem)
 
 
 class FrameSource(Protocol):
@@ -71,15 +96,15 @@ def read_image(path: Path) -> np.ndarray:
     checked before decoding (calibration.imagefile); FIFOs and devices are never read."""
     path = Path(path)
     if not path.is_file():
-        raise SourceError(f"{path}: no such image file")
+        raise SourceError("no_image_file", path=path)
     data = read_bytes(path, limits=Limits(max_bytes=MAX_IMAGE_BYTES),
-                      error=lambda message, **where: SourceError(f"{path}: {message}"))
+                      error=lambda message, **where: SourceError("bad_image_file", path=path, problem=message))
     problem = size_problem(data)
     if problem:
-        raise SourceError(f"{path}: {problem}")
+        raise SourceError("bad_image_file", path=path, problem=problem)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise SourceError(f"{path}: not a readable image ({FORMATS})")
+        raise SourceError("unreadable_image", path=path, formats=FORMATS)
     return image
 
 
@@ -115,8 +140,7 @@ def within_time_limit(call: Callable[[], object], seconds: float, what: str, on_
     with lock:
         if not finished and not done.is_set():
             done.set()
-            raise SourceError(f"{what}: no answer within {seconds:g} s (a pipe nobody writes to, or a "
-                              f"host that does not respond)")
+            raise SourceError("no_answer", what=what, seconds=f"{seconds:g}")
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]
@@ -172,7 +196,7 @@ class CaptureSource:
         _quiet_opencv()  # a missing camera is said in one line below, not in backend warnings
         self._capture = self._open()
         if self._capture is None:
-            raise SourceError(self._cannot_open())
+            raise self._cannot_open()
         fps = self._capture.get(cv2.CAP_PROP_FPS) if hasattr(self._capture, "get") and not live else 0
         self.fps = float(fps) if not live and fps and 1 <= fps <= 240 else (None if live else 25.0)
 
@@ -186,12 +210,10 @@ class CaptureSource:
             return None
         return within_time_limit(attempt, self._open_timeout, self.name, on_late=_release)
 
-    def _cannot_open(self) -> str:
+    def _cannot_open(self) -> SourceError:
         if isinstance(self.target, int):
-            return f"camera {self.target} not found"
-        if self.live:
-            return f"cannot open stream {self.target}"
-        return f"cannot open video {self.target} (not a video OpenCV can read)"
+            return SourceError("camera_not_found", number=self.target)
+        return SourceError("stream_unopened" if self.live else "video_unopened", target=self.target)
 
     @property
     def finished(self) -> bool:
@@ -245,7 +267,7 @@ class ImageFilesSource:
 
     def __init__(self, paths: list[Path], name: str, fps: float = FOLDER_FPS):
         if not paths:
-            raise SourceError(f"{name}: no images (expected {', '.join(sorted(IMAGE_SUFFIXES))})")
+            raise SourceError("no_images", folder=name, suffixes=", ".join(sorted(IMAGE_SUFFIXES)))
         self.paths, self.name, self.fps, self._index = paths, name, fps, 0
 
     @property
@@ -324,7 +346,7 @@ class PushSource:
 def camera_index(text: str) -> int:
     """The camera number in `text` ("0", "1" ...), SourceError when out of range."""
     if len(text) > 3 or int(text) > MAX_CAMERA_INDEX:
-        raise SourceError(f"camera {text}: camera numbers go from 0 to {MAX_CAMERA_INDEX}")
+        raise SourceError("camera_number", number=text, most=MAX_CAMERA_INDEX)
     return int(text)
 
 
@@ -337,7 +359,7 @@ def open_source(spec: str | int, *, capture_factory: Callable = default_capture,
     options = dict(capture_factory=capture_factory, clock=clock,
                    open_timeout_s=OPEN_TIMEOUT_S if open_timeout_s is None else open_timeout_s)
     if not text:
-        raise SourceError("no source given: a camera number (0), a stream URL, a video, an image or a folder")
+        raise SourceError("no_source")
     if text.isdigit():
         index = camera_index(text)
         return CaptureSource(index, live=True, name=f"camera {index}", **options)
@@ -348,7 +370,7 @@ def open_source(spec: str | int, *, capture_factory: Callable = default_capture,
         images = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
         return ImageFilesSource(images, str(path))
     if not path.exists():
-        raise SourceError(f"{text}: no such camera, stream, file or folder")
+        raise SourceError("nothing_there", target=text)
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageFilesSource([path], str(path)) if path.is_file() else _refuse_special(path)
     mode = os.stat(path).st_mode
@@ -374,11 +396,11 @@ def _pipe_with_data(path: Path, seconds: float):
     try:
         readable, _, _ = select.select([fd], [], [], seconds)
         if not readable:
-            raise SourceError(f"{path}: no answer within {seconds:g} s (a pipe nobody writes to)")
+            raise SourceError("no_answer", what=path, seconds=f"{seconds:g}")
         yield
     finally:
         os.close(fd)
 
 
 def _refuse_special(path: Path):
-    raise SourceError(f"{path}: not a regular file (an image must be a file, not a pipe or a device)")
+    raise SourceError("not_a_file", path=path)

@@ -85,9 +85,9 @@ def test_the_status_line_says_what_the_camera_does(lang):
     t = lambda key, **fields: translate(lang, key, **fields)  # noqa: E731
     lost = presenter.status_line(LiveView(1, LOST, "rtsp://phone/live", None, 1.0, None), None, t, lang)
     assert "rtsp://phone/live" in lost and ("la partie continue" in lost or "the game goes on" in lost)
-    cannot = presenter.status_line(LiveView(1, CANNOT_OPEN, "7", None, 1.0, None, error="camera 7 not found"),
-                                   None, t, lang)
-    assert "camera 7 not found" in cannot
+    cannot = presenter.status_line(LiveView(1, CANNOT_OPEN, "7", None, 1.0, None,
+                                            error=SourceError("camera_not_found", number=7)), None, t, lang)
+    assert ("caméra 7 introuvable" if lang == "fr" else "camera 7 not found") in cannot
     seen = watch_frame(positions={(1, 1): (0, 0)}, too_small=frozenset({(0, 0)}))
     live = presenter.status_line(LiveView(1, LIVE, "camera 0", None, 1.0, seen, fps=29.6), seen, t, lang)
     assert "30" in live and ("trop petits" in live or "too small" in live)
@@ -97,14 +97,14 @@ def test_the_status_line_says_what_the_camera_does(lang):
 
 def test_the_worker_reports_a_source_that_cannot_be_opened_without_raising():
     def opener():
-        raise SourceError("camera 7 not found")
+        raise SourceError("camera_not_found", number=7)
 
     board = load_board(library_boards()["duel-20x12"])
     loop = CameraLoop(opener, board, name="7")
     loop.start()
     loop.stop()
     view = loop.latest()
-    assert view.state == CANNOT_OPEN and view.error == "camera 7 not found"
+    assert view.state == CANNOT_OPEN and str(view.error) == "camera 7 not found"
 
 
 class FlakySource:
@@ -226,11 +226,14 @@ def test_the_demo_camera_films_the_demo_table_and_its_misprint():
     assert len(differs) == 1 and set(differs) <= seen.doubtful
 
 
-@pytest.mark.parametrize("name, label", [("/tmp/x/table.avi", "table.avi"), ("photos/", "photos"), ("camera 0", "camera 0"),
+@pytest.mark.parametrize("name, label", [("/tmp/x/table.avi", "table.avi"), ("photos/", "photos"), ("camera 0", "caméra 0"),
                                          ("http://192.168.1.5:8080/video", "http://192.168.1.5:8080/video"),
-                                         ("demo camera", "demo camera")])
+                                         ("demo camera", "caméra de démo"), ("camera 12", "caméra 12")])
 def test_the_status_line_names_a_file_by_its_name_and_a_stream_by_its_address(name, label):
-    assert presenter.source_label(name) == label
+    """A camera is named in the shown language (French here), a file by its name, a URL as it is."""
+    from companion.i18n import translate
+
+    assert presenter.source_label(name, lambda key, **fields: translate("fr", key, **fields)) == label
 
 
 def test_now_and_then_a_hand_passes_over_the_demo_table_and_makes_no_event():
@@ -259,3 +262,58 @@ def test_a_token_the_game_does_not_know_is_named_by_its_colour_and_number():
     view = CameraView(moves=(), unknown=(((3, 7), (2, 4)),))
     t = lambda key, **fields: translate("fr", key, **fields)  # noqa: E731
     assert presenter.move_lines(view, t, "fr", token_name) == ["orange 7 vu en C5, inconnu de la partie"]
+
+
+def _problem_tables():
+    from calibration.sources import SOURCE_PROBLEMS
+    from companion.app.screens.newgame.scanning import FORM_PROBLEMS
+    from vision.scanner import SCAN_PROBLEMS
+
+    return [("camera.sources", SOURCE_PROBLEMS), ("camera.vision", SCAN_PROBLEMS), ("newgame.problems", FORM_PROBLEMS)]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_camera_and_photo_problem_is_said_in_the_shown_language_with_its_fields(lang):
+    """A camera that cannot be opened, a photo without a board, a bad grid size: said in the table's
+    language (issue 16: "camera 0 not found", "no board found: no markers of ours…" in the French
+    app). Every key has its words, with the same fields; English says what the command line says."""
+    import string
+
+    for area, wordings in _problem_tables():
+        for name, english in wordings.items():
+            words = translate(lang, f"{area}.{name}")
+            assert not words.startswith("["), f"{lang}: {area}.{name} missing"
+            fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
+            assert {f for _, f, _, _ in string.Formatter().parse(words) if f} == fields, name
+            if lang == "en":
+                assert words == english, name
+
+
+def test_a_photo_problem_reaches_the_french_app_in_french():
+    """The camera's and the scan's problems are English strings for the command line and carry what
+    the app needs to say them in French."""
+    import numpy as np
+
+    from calibration.problems import say
+    from companion.app.screens.newgame.scanning import ScanError, scan_board
+    from vision import scan
+
+    french = lambda key, **fields: translate("fr", key, **fields)  # noqa: E731
+    blank = scan(np.full((480, 640, 3), 200, np.uint8))
+    assert blank.error == "no markers of ours and no grid of squares in the photo"
+    assert say(blank.error, french) == "ni nos repères imprimés ni une grille de cases sur la photo"
+    import copy
+    import pickle
+
+    for kept in (copy.deepcopy(blank.error), pickle.loads(pickle.dumps(blank.error))):
+        assert (kept, kept.key, kept.fields) == (blank.error, blank.error.key, blank.error.fields)
+    with pytest.raises(ScanError) as missing:
+        scan_board("/no/such/board.png")
+    assert "no such image file" in str(missing.value)
+    assert missing.value.say(french) == "/no/such/board.png : ce fichier image n’existe pas"
+    with pytest.raises(ScanError) as size:
+        scan_board("/no/such/board.png", "forty by twenty")
+    assert size.value.say(french).startswith("taille de grille : attendu LARGEURxHAUTEUR")
+    with pytest.raises(SourceError) as camera:
+        raise SourceError("camera_not_found", number=3)
+    assert say(camera.value.problem, french) == "caméra 3 introuvable" and str(camera.value) == "camera 3 not found"

@@ -22,6 +22,7 @@ from calibration.colour import (BIN_LAB, UNKNOWN, ColourProfile, bgr_bins, illum
 from calibration.config import DEFAULT_CONFIG, ColourConfig, VisionConfig
 from calibration.grid_finder import find_grid
 from calibration.mapping import GridMapping
+from calibration.problems import Problem
 from calibration.registration import register_board
 from vision.squares import HIDDEN_TOKEN, SquareReading, inner_mask, read_squares, read_two_tone
 from vision.tokens import TokenConfig, detect_tokens, squares_too_small
@@ -42,7 +43,7 @@ class ScanResult:
     squares: list[SquareReading] = field(default_factory=list)
     tokens: list = field(default_factory=list)
     timing_ms: dict[str, float] = field(default_factory=dict)
-    error: str | None = None
+    error: str | None = None             # why not found: English, a `calibration.problems.Problem`
     method: str | None = None            # "markers" or "grid" (how the board was found)
     mismatches: list[dict] | None = None  # with a board file: squares that disagree with it
     stage_ms: dict[str, float] = field(default_factory=dict)  # registration vs reading, for the bench
@@ -84,9 +85,26 @@ def _token_dict(token) -> dict:
             "confidence": round(float(token.confidence), 3)}
 
 
-def _not_found(error: str, size, started: float) -> ScanResult:
+# Why no board was read, in English (the scan JSON's `error`, the command line); the app says the
+# same from `companion/i18n/<lang>/camera.yaml` `camera.vision.<key>` (calibration.problems).
+SCAN_PROBLEMS = {
+    "unreadable_image": "empty or unreadable image",
+    "not_8_bit": "expected an 8-bit image, got {dtype}",
+    "too_small": "the image is {width}×{height} px: too small to show a board",
+    "finder_failed": "grid finder failed on this photo ({error})",
+    "no_board": "no markers of ours and no grid of squares in the photo",
+    "size_unknown": "board size unknown: give the board file or the grid size",
+    "outside_photo": "the board found lies outside the photo",
+    "not_a_board": "a grid-like pattern was found but its squares do not read as a board",
+    "markers_hidden": "markers not found (a hand over them?)",
+    "nothing_in_view": "no board in view",
+}
+
+
+def _not_found(problem: str, size, started: float, **fields) -> ScanResult:
     w, h = size if size else (None, None)
-    return ScanResult(False, w, h, error=error, timing_ms={"total": (time.perf_counter() - started) * 1000})
+    return ScanResult(False, w, h, error=Problem(SCAN_PROBLEMS, "camera.vision", problem, **fields),
+                      timing_ms={"total": (time.perf_counter() - started) * 1000})
 
 
 def canonical_px(width: int, height: int, config: VisionConfig) -> int:
@@ -150,12 +168,11 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     token_config = token_config or config.tokens
     size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0 or image_bgr.ndim not in (2, 3):
-        return _not_found("empty or unreadable image", size, started)
+        return _not_found("unreadable_image", size, started)
     if image_bgr.dtype != np.uint8:
-        return _not_found(f"expected an 8-bit image, got {image_bgr.dtype}", size, started)
+        return _not_found("not_8_bit", size, started, dtype=image_bgr.dtype)
     if min(image_bgr.shape[:2]) < MIN_IMAGE_SIDE:
-        return _not_found(f"the image is {image_bgr.shape[1]}×{image_bgr.shape[0]} px: too small to show a board",
-                          size, started)
+        return _not_found("too_small", size, started, width=image_bgr.shape[1], height=image_bgr.shape[0])
     if image_bgr.ndim == 2:
         image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
     image_bgr = np.ascontiguousarray(image_bgr[..., :3])
@@ -174,15 +191,15 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             try:
                 fit = find_grid(image_bgr, grid=size, config=config.grid_finder())
             except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
-                return _not_found(f"grid finder failed on this photo ({type(exc).__name__}: {exc})", size, started)
+                return _not_found("finder_failed", size, started, error=f"{type(exc).__name__}: {exc}")
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:
                 fit = None  # nobody said a board is there: a weak grid-like pattern is not one
             if fit is None:
-                return _not_found("no markers of ours and no grid of squares in the photo", size, started)
+                return _not_found("no_board", size, started)
             mapping, size, ours, method = fit.mapping, (fit.width, fit.height), False, "grid"
             partial = fit.partial
     if size is None:
-        return _not_found("board size unknown: give the board file or the grid size", size, started)
+        return _not_found("size_unknown", size, started)
     width, height = size
     registered = time.perf_counter()
 
@@ -223,7 +240,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     # squares the photo does not show (outside the frame): reported, never read
     shown = mapping.inside_share(width, height, (image_bgr.shape[1], image_bgr.shape[0])) >= MIN_SHOWN_SHARE
     if not shown.any():
-        return _not_found("the board found lies outside the photo", size, started)
+        return _not_found("outside_photo", size, started)
     # a foreign board printed in two greys (a chessboard) is read by its own lightness split
     two_tone = None if ours else read_two_tone(balanced, width, height, px, config.colour)
     if two_tone is not None:
@@ -235,7 +252,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
                                surround=surround, photo_px=square_sides_px(mapping, width, height))
         seen_covered = sum(s.covered for s in squares if shown[s.y, s.x])
         if not ours and seen_covered > config.colour.max_covered_share * int(shown.sum()):
-            return _not_found("a grid-like pattern was found but its squares do not read as a board", size, started)
+            return _not_found("not_a_board", size, started)
     squares = [_unknown_when_covered(s, board) if shown[s.y, s.x] else _not_shown(s, board) for s in squares]
     result = ScanResult(True, width, height, mapping, squares, tokens, method=method, profile=profile,
                         tokens_too_small=squares_too_small(mapping, width, height, token_config), partial=partial)

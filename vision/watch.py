@@ -27,8 +27,9 @@ import numpy as np
 from boards import XY, Board
 from calibration.config import DEFAULT_CONFIG, VisionConfig
 from calibration.mapping import GridMapping
+from calibration.problems import Problem
 from calibration.registration import RegistrationTracker, register_board
-from vision.scanner import ScanResult, scan
+from vision.scanner import SCAN_PROBLEMS, ScanResult, scan
 from vision.tokens import TokenConfig, TokenObservation, squares_too_small
 from vision.tracking import ReaderConfig, StillCameraReader, Token, TokenTracker, TrackEvent
 
@@ -226,11 +227,11 @@ class CameraWatcher:
             self._error = ""
             return self._pose_of(registration.mapping, RegistrationTracker(registration, config.registration)), None
         if self._pose is not None and self._pose.check is not None:
-            self._error = "markers not found (a hand over them?)"
+            self._error = Problem(SCAN_PROBLEMS, "camera.vision", "markers_hidden")
             return None                          # our board, its markers hidden: no grid-line search
         result = scan(frame, board=self.board, config=config, token_config=self.config.tokens)
         if not result.found:
-            self._error = result.error or "no board in view"
+            self._error = result.error or Problem(SCAN_PROBLEMS, "camera.vision", "nothing_in_view")
             return None
         self._error = ""
         return self._pose_of(result.mapping, None), result

@@ -134,6 +134,9 @@ def _scene(placed: dict) -> tuple:
     return tuple(sorted(placed.values(), key=lambda t: (t.player, t.number)))
 
 
+DEMO_SOURCE = "demo camera"     # the demo camera's source name (the status line says it in the shown language)
+
+
 class DemoCamera:
     """The demo's camera, a `calibration.sources` frame source: a synthetic video of the demo table
     seen by a tablet on a stand. When the table moves a token (on the Board screen), a hand comes,
@@ -149,7 +152,7 @@ class DemoCamera:
     live = True
     fps = None              # paces itself
     finished = False
-    name = "demo camera"
+    name = DEMO_SOURCE
 
     def __init__(self, board: Board, tokens, *, seed: int = 7, fps: float | None = DEMO_FPS,
                  size: tuple[int, int] = DEMO_FRAME, pass_every: int | None = PASS_EVERY, clock=None, sleep=None):

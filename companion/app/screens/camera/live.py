@@ -68,7 +68,7 @@ class LiveView:
     picture: np.ndarray | None        # BGR, bottom row first (as a texture wants it), ≤ DISPLAY_SIZE
     scale: float                      # picture pixels per frame pixel
     watch: WatchFrame | None          # (picture and watch: the last frame's, also once lost or ended)
-    error: str = ""
+    error: SourceError | None = None   # CANNOT_OPEN: why (said in the table's language)
     fps: float = 0.0                  # frames processed per second, lately (0: not known yet)
     work_ms: float = 0.0              # worker time for this frame (watcher + drawing)
     scene: Scene | None = None        # what the picture's overlays show
@@ -209,7 +209,7 @@ class CameraLoop:
         try:
             source = self._open_source()
         except SourceError as exc:
-            self._post(state=CANNOT_OPEN, picture=None, scale=1.0, watch=None, error=str(exc))
+            self._post(state=CANNOT_OPEN, picture=None, scale=1.0, watch=None, error=exc)
             return
         self.source = source
         self.name = self.name or source.name

@@ -3,11 +3,15 @@ from the camera's latest view and the game to texts, lists and squares (no Kivy,
 """
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from boards import XY, square_label
+from calibration.problems import say
+from companion.app.demo import DEMO_SOURCE
 from companion.app.words import printed, token_text
 from companion.camera import CameraView, event_text, too_small_advice
 from companion.app.screens.camera.live import CANNOT_OPEN, ENDED, LOST, OPENING, LiveView, Scene
@@ -29,10 +33,10 @@ def status_line(view: LiveView | None, watch: WatchFrame | None, t: Translate, l
     board, markers hidden, board moving, or live with its figures — with the too-small advice
     (from `watch`, the newest frame watched)."""
     if view is None or view.state == OPENING:
-        return t("camera.status.opening", source=source_label(view.source) if view else "")
+        return t("camera.status.opening", source=source_label(view.source, t) if view else "")
     if view.state == CANNOT_OPEN:
-        return t("camera.status.cannot_open", error=view.error)
-    source = source_label(view.source)
+        return t("camera.status.cannot_open", error=say(view.error.problem, t))
+    source = source_label(view.source, t)
     if view.state == LOST:
         return t("camera.status.lost", source=source)
     if view.state == ENDED:
@@ -40,7 +44,7 @@ def status_line(view: LiveView | None, watch: WatchFrame | None, t: Translate, l
         return _with_advice(line, watch, lang)
     watch = view.watch
     if watch.registration == SEARCHING:
-        return t("camera.status.searching", source=source, error=watch.error)
+        return t("camera.status.searching", source=source, error=say(watch.error, t))
     if watch.registration == HIDDEN:
         return t("camera.status.hidden")
     if watch.registration == MOVING:
@@ -50,9 +54,17 @@ def status_line(view: LiveView | None, watch: WatchFrame | None, t: Translate, l
     return _with_advice(line, watch, lang)
 
 
-def source_label(name: str) -> str:
-    """A source as the status line names it: a file or a folder by its own name (its full path is
-    in the source field), a camera or a stream URL as it is."""
+CAMERA_NUMBER = re.compile(r"camera (\d+)")     # a desktop or tablet camera by its number
+
+
+def source_label(name: str, t: Translate) -> str:
+    """A source as the status line names it: the demo's camera and a numbered camera in the shown
+    language, a file or a folder by its own name (its full path is in the source field), a stream
+    URL as it is."""
+    if name == DEMO_SOURCE:
+        return t("camera.source.demo")
+    if number := CAMERA_NUMBER.fullmatch(name):
+        return t("camera.source.device", number=number.group(1))
     if "://" in name or "/" not in name:
         return name
     return PurePath(name).name or name

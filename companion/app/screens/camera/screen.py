@@ -42,10 +42,10 @@ def _p90(values: list[float]) -> float | None:
     return sorted(values)[int(len(values) * 0.9)] if values else None
 
 
-def _cannot_open(error: str):
+def _cannot_open(number: int, problem: Exception):
     from calibration.sources import SourceError
 
-    raise SourceError(error)
+    raise SourceError("camera_failed", number=number, problem=problem)
 
 
 class CameraScreen(Screen):
@@ -151,7 +151,7 @@ class CameraScreen(Screen):
         try:
             self._device = KivyCamera(0)
         except Exception as exc:  # each platform's provider raises its own error type without a camera
-            return "camera 0", lambda: _cannot_open(f"camera 0: {exc}")
+            return "camera 0", lambda: _cannot_open(0, exc)
         return self._device.source.name, lambda: self._device.source
 
     def start_camera(self) -> None:

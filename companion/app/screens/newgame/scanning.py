@@ -8,10 +8,24 @@ from pathlib import Path
 
 from boards import XY, Board
 from boards.model import Square
+from calibration.problems import Problem, say
+
+
+FORM_PROBLEMS = {"grid_size": "grid size: expected WIDTHxHEIGHT such as 40x25, got {text}"}
 
 
 class ScanError(ValueError):
-    """A board photo that cannot become a game board, said plainly (file and reason)."""
+    """A board photo that cannot become a game board, said plainly (file and reason); `problem`
+    (a `calibration.problems.Problem`) says it in the table's language."""
+
+    def __init__(self, problem: Problem, path: Path | None = None):
+        self.problem, self.path = problem, path
+        super().__init__(f"{path}: {problem}" if path else problem)
+
+    def say(self, translate) -> str:
+        """The problem in the language of `translate(key, **fields)`, after the photo's path."""
+        reason = say(self.problem, translate)
+        return translate("newgame.problems.of_photo", path=self.path, reason=reason) if self.path else reason
 
 
 @dataclass(frozen=True)
@@ -29,7 +43,7 @@ def parse_grid_size(text: str) -> tuple[int, int] | None:
         return None
     match = re.fullmatch(r"\s*(\d+)\s*[x×*]\s*(\d+)\s*", text)
     if not match:
-        raise ScanError(f"grid size: expected WIDTHxHEIGHT such as 40x25, got {text!r}")
+        raise ScanError(Problem(FORM_PROBLEMS, "newgame.problems", "grid_size", text=repr(text)))
     return int(match[1]), int(match[2])
 
 
@@ -44,10 +58,10 @@ def scan_board(photo: str, grid: str = "") -> ScannedBoard:
     try:
         image = read_image(path)
     except SourceError as exc:
-        raise ScanError(str(exc)) from None
+        raise ScanError(exc.problem) from None
     result = scan(image, grid=size)
     if not result.found:
-        raise ScanError(f"{path}: {result.error}")
+        raise ScanError(result.error, path)
     rows, doubtful = [], []
     for y in range(result.height):
         row = []

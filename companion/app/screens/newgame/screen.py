@@ -23,7 +23,7 @@ from boards import square_label
 from companion.app.kv import load_kv_beside
 from companion.app.screens.newgame import presenter, saved
 from companion.app.screens.newgame.presenter import NewGameChoices
-from companion.app.screens.newgame.scanning import ScannedBoard, scan_board
+from companion.app.screens.newgame.scanning import ScanError, ScannedBoard, scan_board
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.controls import ConfirmPopup, NumberPad
 from companion.app.words import MAX_PLAYERS, colour_name, refusal
@@ -220,9 +220,9 @@ class NewGameScreen(Screen):
         app = App.get_running_app()
         try:
             self.scanned = scan_board(self.ids.photo.text, self.ids.grid.text)
-        except ValueError as exc:
+        except ValueError as exc:  # a ScanError, or a board the scan cannot make (Board's own checks)
             self.scanned = None
-            self.scan_text = app.t("newgame.scan_failed", error=str(exc))
+            self.scan_text = app.t("newgame.scan_failed", error=exc.say(app.t) if isinstance(exc, ScanError) else str(exc))
             return
         board, doubts = self.scanned.board, self.scanned.doubtful
         listed = ", ".join(square_label(at) for at in doubts[:DOUBTS_LISTED]) + (" …" if len(doubts) > DOUBTS_LISTED
