@@ -52,7 +52,7 @@ def demo_run(tmp_path_factory):
         {"tap": "undo"}, {"report": "unconfirmed"},
         {"type": ["camera.source", str(tmp_path / "no-such-video.mp4")]}, {"tap": "camera.open_source"},
         wait("status", contains="no-such-video.mp4"), {"report": "bad_source"},
-        {"type": ["camera.source", "7"]}, {"tap": "camera.open_source"}, wait("status", contains="camera 7"),
+        {"type": ["camera.source", "7"]}, {"tap": "camera.open_source"}, wait("status", contains="caméra 7 introuvable"),
         {"report": "unplugged"},
         {"type": ["camera.source", str(photo_path)]}, {"tap": "camera.open_source"},
         wait("status", contains="fin du fichier"), {"report": "file_source"},
@@ -100,7 +100,8 @@ def test_a_doubtful_square_is_confirmed_through_an_undoable_action(demo_run):
 
 def test_a_camera_source_that_cannot_be_opened_is_said_and_the_game_goes_on(demo_run):
     report, _ = demo_run
-    for label, needle in (("bad_source", "no-such-video.mp4"), ("unplugged", "camera 7")):
+    for label, needle in (("bad_source", "no-such-video.mp4 : ni caméra, ni flux, ni fichier, ni dossier de ce nom"),
+                          ("unplugged", "caméra 7 introuvable")):
         shown = report[label]
         assert needle in shown["screens"]["camera"]["status"]
         assert "la partie continue" in shown["screens"]["camera"]["status"].lower()
