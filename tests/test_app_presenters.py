@@ -356,3 +356,16 @@ def test_the_table_side_column_tracks_the_turn_phases_in_order_MT_3_01():
     assert current == ["movement", "planeswalkers"] and done == ["untap", "upkeep", "draw", "players"]
     assert not table.side_wide(game.state)  # no event, no plane, no winner: the seats get the room
     assert table.side_wide(new_game(names=("Anna", "Bruno"), planechase=True).state)
+
+
+def test_the_dice_screen_says_the_roll_and_how_far_it_moves_MT_3_04_a():
+    """The big number is the roll; under it the dice and the most the token moves this turn, in words."""
+    game = new_game(names=("Anna", "Bruno"))
+    game.add_piece(Piece(1, 2, mana_value=2, power=3, toughness=3, at=(5, 5)))
+    while game.state.turn.phase != "movement" or game.state.turn.step != "creatures":
+        game.next_phase()
+    roll = game.roll_movement((1, 2))
+    big, line = dice.last_roll_text(game, "fr")
+    assert big == str(roll["total"])
+    assert line == (f"jaune 2 : jet {roll['die']} {' + '.join(map(str, roll['results']))}, "
+                    f"se déplace de {game.movement_allowance((1, 2))} au plus ce tour")

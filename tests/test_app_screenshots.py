@@ -134,3 +134,25 @@ def test_the_table_screen_cuts_no_text_and_every_target_takes_a_finger(table_sho
         seen = json.loads((table_shots / f"inspected-{lang}.json").read_text())[f"table-{count}"]
         assert seen["cut"] == [], lang
         assert [(t["text"], t["w"], t["h"]) for t in seen["targets"] if min(t["w"], t["h"]) < 48] == [], lang
+
+
+def test_a_horde_of_four_keeps_every_name_readable(tmp_path):
+    """Four players against the Horde share one row under the City: each name keeps at least 20 sp
+    (its turn and leave buttons move to a row of their own), nothing is cut, every target ≥ 48 dp."""
+    from test_app_drive import run_autopilot
+
+    names = ("Alexandrine", "Bérénice", "Dominique", "Emmanuelle")
+    steps = [{"show": "newgame"}]
+    for seat, name in enumerate(names, start=1):
+        steps += [{"tap": f"newgame.player-{seat}.enabled"}] if seat > 2 else []
+        steps.append({"type": [f"newgame.player-{seat}.name", name]})
+    steps += [{"pick": ["newgame.board", "quatuor-40x25"]}, {"tap": "newgame.variant_horde"}, {"tap": "newgame.start"},
+              {"show": "table"}, {"inspect": "table"}, {"screenshot": str(tmp_path / "horde-4.png")}, {"report": "table"}]
+    report = run_autopilot(tmp_path, steps, name="horde4", lang="fr", demo=False, screen="newgame")
+    table = report["table"]["screens"]["table"]
+    assert min(table["name_sp"].values()) >= 20 and all(table["name_alone"].values())
+    seen = report["inspected"]["table"]
+    assert seen["cut"] == [] and [t for t in seen["targets"] if min(t["w"], t["h"]) < 48] == []
+    (tmp_path / "two").mkdir()
+    two = run_autopilot(tmp_path / "two", steps[:1] + steps[-7:], name="horde2", lang="fr", demo=False, screen="newgame")
+    assert not any(two["table"]["screens"]["table"]["name_alone"].values())  # room enough beside the buttons

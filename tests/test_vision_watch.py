@@ -192,3 +192,30 @@ def test_a_board_without_markers_that_was_moved_is_found_again_on_the_right_squa
     expected = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), moved.homography).reshape(-1, 2)
     assert np.abs(seen[-1].to_image(centres) - expected).max() <= 2.0
     assert [e for s in seen for e in s.events] == []
+
+
+def test_a_real_webcam_moving_over_a_real_chessboard_is_followed_frame_after_frame():
+    """Four real frames of a 640×480 webcam with strong barrel distortion over a 7×10 chessboard
+    (tests/fixtures/real_photos_2, labelled), each shown twice as a still camera would: each new
+    pose is registered again and placed right (every outer corner within half a square of the
+    labelled one), the second frame of a pose only re-checked; nothing is an event."""
+    import json
+    from pathlib import Path
+
+    from boards import Board
+    from calibration.sources import read_image
+
+    folder = Path(__file__).parent / "fixtures" / "real_photos_2"
+    labels = {entry["file"]: entry for entry in json.loads((folder / "labels.json").read_text())}
+    width, height = labels["webcam-chess-10x7-a.jpg"]["grid"]
+    board = Board.from_rows([" ".join("WB"[(x + y) % 2] for x in range(width)) for y in range(height)])
+    watcher = CameraWatcher(board)
+    for name in [f"webcam-chess-10x7-{pose}.jpg" for pose in "abcd" for _ in range(2)]:
+        seen = watcher.update(read_image(folder / name))
+        ours = seen.to_image([(0, 0), (width, 0), (width, height), (0, height)])
+        theirs = np.array(labels[name]["outer_corners_px"])
+        off = np.linalg.norm(ours[:, None] - theirs[None], axis=2).min(axis=1)
+        assert off.max() < np.min(labels[name]["square_size_px"]) / 2, (name, off)
+        assert seen.events == ()
+        first = seen.index % 2 == 0
+        assert seen.registration == (REGISTERED if first else KEPT), (name, seen.registration)

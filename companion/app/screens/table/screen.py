@@ -12,7 +12,7 @@ import time
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
@@ -30,6 +30,7 @@ from companion.app.words import turn_header, turn_text
 load_kv_beside(__file__)
 
 GAP = dp(8)
+NAME_MIN_SP = 20  # a player's name is never drawn smaller (see PlayerPanel._fit_name)
 CITY_ROW = 0.62  # Horde: the City's share of the height (its life is the big number; the players show no life)
 
 
@@ -58,6 +59,18 @@ class PlayerPanel(BoxLayout):
     def on_kv_post(self, *_):
         # Horde: the players share the City's life (its own panel): no life of their own to show.
         self.remove_widget(self.ids.life if self.horde else self.ids.horde_filler)
+        self.bind(width=self._fit_name, name=self._fit_name)
+
+    def _fit_name(self, *_) -> None:
+        """A name that would be smaller than NAME_MIN_SP beside the turn and leave buttons gets the
+        header to itself (the buttons go to a row below): readable from across the table."""
+        beside = self.width - self.padding[0] - self.padding[2] - dp(52 + 100 + 12)
+        narrow = beside / max(1, len(self.name)) * 1.6 < sp(NAME_MIN_SP)
+        target = self.ids.tools if narrow else self.ids.header
+        for button in (self.ids.turn, self.ids.leave):
+            if button.parent != target:  # (kv ids are proxies: compare, not `is`)
+                button.parent.remove_widget(button)
+                target.add_widget(button)
 
     def pick_source(self, label: str) -> None:
         if label not in self.source_ids:
@@ -203,7 +216,9 @@ class TableScreen(Screen):
                 "life_shown": {str(pid): panel.life for pid, panel in self._panels.items()},
                 "elimination": {str(pid): panel.elimination for pid, panel in self._panels.items()},
                 "city": self._city.life if self._city is not None else None,
-                "winner": self.winner, "horde_draw_due": self.horde_draw_due}
+                "winner": self.winner, "horde_draw_due": self.horde_draw_due,
+                "name_alone": {str(pid): panel.ids.turn.parent == panel.ids.tools for pid, panel in self._panels.items()},
+                "name_sp": {str(pid): round(panel.ids.name.font_size / sp(1), 1) for pid, panel in self._panels.items()}}
 
     # -- building ------------------------------------------------------
     def _rotation(self, seat: int, player: int, count: int) -> int:
