@@ -211,6 +211,10 @@ class GridFinderConfig:
     min_border_support: float = 0.3      # share of supported edges on each border line (a chequer's
                                          # white squares on white paper show no border: 1/3 on a 3x3)
     min_separator_support: float = 0.5   # share of supported separators across each outer row/column
+    border_reach: float = 0.12           # size given, no rectangle's borders supported: a border line's edge is
+                                         # looked for up to this many squares inside it (tiles' outer edges lie
+                                         # half a paper gap, up to 0.09 square, inside the board's outline)
+    border_step: float = 0.04            # ... on parallels this far apart (an edge is searched within ±0.05)
     subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
     subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
     half_period_min_support: float = 0.2 # size given, not found: lines supported this much (median), alternating

@@ -745,7 +745,13 @@ class _Finder:
         alo, blo = alo + i_lo, blo + j_lo
         in_photo = self._edges_in_photo(lattice, alo, alo + vert.shape[0] - 1, blo, blo + horiz.shape[1] - 1) \
             if grid is None else None
-        best = _best_rectangle(vert, horiz, grid, cfg, in_photo)
+
+        def border():   # size given, asked only when no rectangle's borders are supported
+            v_lo, v_hi, h_lo, h_hi = self._border_support(lattice, *ranges[0], *ranges[1])
+            crop_v, crop_h = np.s_[i_lo:i_hi + 1, j_lo:j_hi], np.s_[i_lo:i_hi, j_lo:j_hi + 1]
+            return v_lo[crop_v], v_hi[crop_v], h_lo[crop_h], h_hi[crop_h]
+
+        best = _best_rectangle(vert, horiz, grid, cfg, in_photo, border if grid is not None else None)
         if best is None:
             return None
         (i0, i1, j0, j1), score = best
@@ -815,19 +821,54 @@ class _Finder:
 
         vert[i, j]: edge on line a = alo + i between b = blo + j and blo + j + 1;
         horiz[i, j]: edge on line b = blo + j between a = alo + i and alo + i + 1."""
+        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
+        threshold = self._threshold(v_scores, h_scores)
+        if threshold is None:
+            return v_scores[0], h_scores[0]
+        return self._supported(v_scores, threshold), self._supported(h_scores, threshold)
+
+    def _border_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
+        """`_edge_support` for lines taken as a border: (vert low, vert high, horiz low, horiz high),
+        where a low border (the rectangle's first line) counts an edge found on it or on a parallel up
+        to `border_reach` square toward higher lines (inside the board), a high border the other way.
+
+        A board of tiles has no outline: its outer edges are the tiles', half a paper gap inside
+        the line through the gaps, beyond the ±0.05 square an edge is searched within when the
+        squares are big (at a slant, the near rows); the threshold stays the lattice's own."""
         cfg = self.cfg
+        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
+        threshold = self._threshold(v_scores, h_scores)
+        if threshold is None:
+            return v_scores[0], v_scores[0], h_scores[0], h_scores[0]
+        v0, h0 = self._supported(v_scores, threshold), self._supported(h_scores, threshold)
+        shifts = np.arange(cfg.border_step, cfg.border_reach + 1e-9, cfg.border_step)
+        sides = []
+        for sign in (1.0, -1.0):
+            vert, horiz = v0, h0
+            for d in sign * shifts:
+                v, h = self._line_scores(lattice, alo, ahi, blo, bhi, shift=d)
+                vert, horiz = np.fmax(vert, self._supported(v, threshold)), np.fmax(horiz, self._supported(h, threshold))
+            sides.append((vert, horiz))
+        (v_lo, h_lo), (v_hi, h_hi) = sides
+        return v_lo, v_hi, h_lo, h_hi
+
+    def _line_scores(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, shift: float = 0.0):
+        """`_edge_scores` of every edge of lines alo..ahi, blo..bhi (moved by `shift` square across)."""
         a_lines, b_lines = np.arange(alo, ahi + 1), np.arange(blo, bhi + 1)
         t = np.linspace(0.15, 0.85, 7)
         # vertical edges: points (a, b + t)
         va, vb, vt = np.meshgrid(a_lines, b_lines[:-1], t, indexing="ij")
         ha, hb, ht = np.meshgrid(a_lines[:-1], b_lines, t, indexing="ij")
-        v_scores = self._edge_scores(lattice, va, vb + vt, along=(0.0, 1.0))
-        h_scores = self._edge_scores(lattice, ha + ht, hb, along=(1.0, 0.0))
+        return (self._edge_scores(lattice, va + shift, vb + vt, along=(0.0, 1.0)),
+                self._edge_scores(lattice, ha + ht, hb + shift, along=(1.0, 0.0)))
+
+    def _threshold(self, v_scores, h_scores) -> float | None:
+        """The contrast an edge needs to count as a line: absolute, and relative to the strong ones."""
+        cfg = self.cfg
         finite = np.concatenate([v_scores[0][np.isfinite(v_scores[0])], h_scores[0][np.isfinite(h_scores[0])]])
         if finite.size == 0:
-            return v_scores[0], h_scores[0]
-        threshold = max(cfg.min_edge_contrast, cfg.relative_edge_contrast * np.percentile(finite, 90))
-        return self._supported(v_scores, threshold), self._supported(h_scores, threshold)
+            return None
+        return max(cfg.min_edge_contrast, cfg.relative_edge_contrast * np.percentile(finite, 90))
 
     def _supported(self, scores: tuple[np.ndarray, np.ndarray], threshold: float) -> np.ndarray:
         """+1 where an edge's (CLAHE, plain) contrasts make it a line, 0 where not, NaN unknown."""
@@ -991,7 +1032,7 @@ def _normaliser(pts: np.ndarray) -> np.ndarray:
 
 
 def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderConfig,
-                    in_photo: tuple[np.ndarray, np.ndarray] | None = None):
+                    in_photo: tuple[np.ndarray, np.ndarray] | None = None, border=None):
     """Rectangle of lattice lines maximising supported minus unsupported inside edges.
 
     Unknown edges (outside the photo) count for nothing, so a board running out of
@@ -1002,7 +1043,8 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     batches, until one passes. `in_photo` (size unknown: 1 where an edge lies in the photo, same
     shapes): each border line must lie in the photo for half its length at least — beyond the
     frame nothing says where a board of unknown size ends, and a rectangle reaching out there
-    would only add squares nobody saw."""
+    would only add squares nobody saw. `border` (size given): a function giving
+    `_border_support`'s arrays (same shapes), tried when no rectangle's borders are supported."""
     na, nb = vert.shape[0], horiz.shape[1]       # number of a lines, b lines
     known_v, known_h = np.isfinite(vert), np.isfinite(horiz)
     sup_v, sup_h = np.nan_to_num(vert), np.nan_to_num(horiz)
@@ -1049,13 +1091,12 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     values, rects = np.concatenate(values), np.concatenate(rects)
     # 2. the borders, best objective first, in batches: the best rectangles nearly always pass
     order = np.argsort(-values, kind="stable")
-    best = None
-    for start in range(0, len(order), 256):
-        batch = rects[order[start:start + 256]]
-        ok = _borders_supported(batch, (sv, kv, sh, kh), inside, cfg, framed)
-        if ok.any():
-            best = tuple(int(v) for v in batch[int(np.argmax(ok))])
-            break
+    best = _first_bordered(rects[order], None, (sv, kv, sh, kh), inside, cfg, framed)
+    if best is None and border is not None:
+        # no border where the lines are: look for each border's edge a little inside it
+        best = _first_bordered(rects[order], [(prefix(np.nan_to_num(m)), prefix(np.isfinite(m).astype(float)))
+                                              for m in _horizontal_last(border())],
+                               (sv, kv, sh, kh), inside, cfg, framed)
     score = 0.0
     if best is not None:
         # confidence from the edges inside the border lines: a chequer's border is half invisible
@@ -1092,16 +1133,38 @@ def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     return tuple(int(v) for v in rects[best]), float(weakest[best])
 
 
-def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig, framed=None) -> np.ndarray:
+def _horizontal_last(border: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+    """`_border_support`'s (vert low, vert high, horiz low, horiz high), the horizontal ones
+    transposed as `_best_rectangle`'s prefix sums hold them (lines first)."""
+    v_lo, v_hi, h_lo, h_hi = border
+    return [v_lo, v_hi, h_lo.T, h_hi.T]
+
+
+def _first_bordered(ordered: np.ndarray, on_lines, sums, inside, cfg: GridFinderConfig, framed):
+    """The first rectangle, in batches of 256 (the best ones nearly always pass), whose borders are
+    supported (`_borders_supported`), as a tuple; None when none is."""
+    for start in range(0, len(ordered), 256):
+        batch = ordered[start:start + 256]
+        ok = _borders_supported(batch, sums, inside, cfg, framed, on_lines)
+        if ok.any():
+            return tuple(int(v) for v in batch[int(np.argmax(ok))])
+    return None
+
+
+def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig, framed=None,
+                       on_lines=None) -> np.ndarray:
     """Per rectangle (rows i0, i1, j0, j1): each border line is supported on
     `min_border_support` of its measured edges, and the separators across each outer row and
     column on `min_separator_support` (a band closed by a line but not divided into squares,
     a title strip, is not part of the grid). `framed` (prefix sums of the edges in the photo,
-    vertical and horizontal): each border line must also lie in the photo for half its length."""
+    vertical and horizontal): each border line must also lie in the photo for half its length.
+    `on_lines`: the (supported, known) prefix sums the four borders (i0, i1, j0, j1) are measured
+    on, when not `sums`' own (`_border_support`: a border's edge a little inside it)."""
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     ok = np.ones(len(rects), bool)
-    for p_s, p_k, line, lo, hi in ((sv, kv, i0, j0, j1), (sv, kv, i1, j0, j1), (sh, kh, j0, i0, i1), (sh, kh, j1, i0, i1)):
+    (s0, k0), (s1, k1), (s2, k2), (s3, k3) = on_lines or ((sv, kv), (sv, kv), (sh, kh), (sh, kh))
+    for p_s, p_k, line, lo, hi in ((s0, k0, i0, j0, j1), (s1, k1, i1, j0, j1), (s2, k2, j0, i0, i1), (s3, k3, j1, i0, i1)):
         s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
         ok &= (k == 0) | (s >= cfg.min_border_support * k)
     if framed is not None:
