@@ -242,7 +242,8 @@ def _find_text(app, text: str):
         for button in _visible_buttons(root):
             if button.text == text:
                 return button
-    raise LookupError(f"no visible button shows {text!r}")
+    raise LookupError(f"no visible button shows {text!r} on {manager.current!r}; "
+                      f"the app last said {app.message!r}; pop-ups open: {len(popups)}")
 
 
 def _wait_for(app, condition: dict, then) -> None:
