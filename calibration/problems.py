@@ -27,8 +27,9 @@ class Problem(str):
 
 
 def _rebuilt(english: str, key: str, fields: dict[str, str]) -> Problem:
-    area, name = key.rsplit(".", 1)
-    return Problem({name: english.replace("{", "{{").replace("}", "}}")}, area, name, **fields)
+    problem = str.__new__(Problem, english)
+    problem.key, problem.fields = key, fields
+    return problem
 
 
 def say(problem: str, translate) -> str:

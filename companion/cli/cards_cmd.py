@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from companion import cards
-from companion.i18n import translate
+from companion.i18n import decimal, translate
 
 
 def app_data_dir() -> Path:
@@ -95,17 +95,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _decimal(value: float, lang: str) -> str:
-    """One decimal, with the comma a French reader expects."""
-    shown = f"{value:.1f}"
-    return shown.replace(".", ",") if lang == "fr" else shown
-
-
 def _print_report(report: cards.ImportReport, lang: str) -> int:
     print(translate(lang, "cards.cli.imported", cards=report.cards, faces=report.faces,
                     french=report.french_names, planes=report.planes, skipped=report.skipped,
-                    source=report.source, seconds=_decimal(report.seconds, lang), path=report.path,
-                    size=_decimal(report.size_bytes / 1e6, lang)))
+                    source=report.source, seconds=decimal(report.seconds, lang), path=report.path,
+                    size=decimal(report.size_bytes / 1e6, lang)))
     return 0
 
 
@@ -116,7 +110,7 @@ def _query(database: cards.CardDatabase, args: argparse.Namespace) -> int:
         print(translate(lang, "cards.summary", cards=info["cards"], french=info["french_names"],
                         planes=info["planes"], date=info["imported_at"], file=info["file"]))
         print(translate(lang, "cards.cli.database", path=database.path, names=info["names"],
-                        size=_decimal(database.path.stat().st_size / 1e6, lang), source=info["source"]))
+                        size=decimal(database.path.stat().st_size / 1e6, lang), source=info["source"]))
         return 0
     if args.action == "search":
         started = time.perf_counter()
@@ -126,7 +120,7 @@ def _query(database: cards.CardDatabase, args: argparse.Namespace) -> int:
             other = s.subtitle(lang)
             typos = f"  ({translate(lang, 'cards.typos', count=s.typos)})" if s.typos else ""
             print(f"{s.title(lang)}{' — ' + other if other else ''}  {s.mana_cost}  {s.type_line}{typos}")
-        print(translate(lang, "cards.cli.searched", count=len(found), ms=_decimal(elapsed, lang)), file=sys.stderr)
+        print(translate(lang, "cards.cli.searched", count=len(found), ms=decimal(elapsed, lang)), file=sys.stderr)
         return 0 if found else 1
     name = " ".join(args.name)
     found = database.find(name) or next((database.card(s.card_id) for s in database.suggest(name, 1)), None)

@@ -53,3 +53,9 @@ def translate(lang: str, key: str, **fields) -> str:
     if text is None:
         return f"[{key}]"
     return text.format(**fields) if fields else text
+
+
+def decimal(value: float, lang: str, digits: int = 1) -> str:
+    """A number with `digits` decimals, with the comma a French reader expects ("0,5 s")."""
+    shown = f"{value:.{digits}f}"
+    return shown.replace(".", ",") if lang == "fr" else shown

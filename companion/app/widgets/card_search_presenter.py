@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from companion import cards
 from companion.cards import CardDatabase, PieceDraft, PlaneText
-from companion.i18n import translate
+from companion.i18n import decimal, translate
 
 SUGGESTIONS = 6                 # rows under the field: what fits above a tablet's keyboard
 ENTRY_SEPARATORS = re.compile(r"[,\n]")   # a planar deck is typed as names separated by commas or lines
@@ -126,9 +126,7 @@ def ask_words(draft: PieceDraft, field: str, lang: str) -> tuple[str, str]:
 
 def import_done_text(cards_imported: int, seconds: float, lang: str) -> str:
     """"Done: 35 cards imported in 0.1 s." (a decimal comma in French)."""
-    shown = f"{seconds:.1f}"
-    return translate(lang, "cards.app.imported", cards=cards_imported,
-                     seconds=shown.replace(".", ",") if lang == "fr" else shown)
+    return translate(lang, "cards.app.imported", cards=cards_imported, seconds=decimal(seconds, lang))
 
 
 # -- planar decks typed as a list ---------------------------------------------------------------
