@@ -30,6 +30,10 @@ from pathlib import Path
 
 SETTLE_FRAMES = 3
 TEXT_WAIT_FRAMES = 60  # a tap_text whose button is not shown yet is tried again on each step, this many times
+# Inside a ScrollView (a DropDown too) Kivy passes a tap on to the button only once the finger is up, and
+# releases it 0.2 s later: the next tap waits that long, or it lands while the list is still open (and
+# an open DropDown takes a tap outside it to close itself, nothing else).
+SCROLL_CLICK_S = 0.3
 
 
 def _state_summary(app) -> dict:
@@ -145,12 +149,16 @@ def _popups(app) -> list:
     return [w for w in Window.children if w is not app.root]
 
 
-def _tap_window_point(x: float, y: float) -> None:
+def _tap_window_point(x: float, y: float) -> bool:
+    """A finger's tap; True when a ScrollView took it (its button is released later: SCROLL_CLICK_S)."""
     from kivy.tests.common import UnitTestTouch
+    from kivy.uix.scrollview import ScrollView
 
     touch = UnitTestTouch(x, y)
     touch.touch_down()
+    delayed = any(isinstance(grabbed(), ScrollView) for grabbed in touch.grab_list)
     touch.touch_up()
+    return delayed
 
 
 def _scroll_into_view(widget) -> bool:
@@ -173,16 +181,15 @@ def _scroll_into_view(widget) -> bool:
     return True
 
 
-def _tap_square(app, at) -> None:
+def _tap_square(app, at) -> bool:
     """Tap a square of the board as a finger does: a square out of the view is brought back with the
     whole board; where squares are too small, the first tap zooms in around it (the board view's
     rule), then the square is tapped where it now is."""
     view = app.screen("board").board_view
     if not view.collide_point(*view.to_widget(*view.window_point_of(at))):
         view.fit()  # off the view: "Whole board" first
-    if view.square_dp < view.finger_dp:
-        _tap_window_point(*view.window_point_of(at))
-    _tap_window_point(*view.window_point_of(at))
+    zoomed = view.square_dp < view.finger_dp and _tap_window_point(*view.window_point_of(at))
+    return _tap_window_point(*view.window_point_of(at)) or zoomed
 
 
 def _export_window(path: Path) -> None:
@@ -232,8 +239,9 @@ def _visible_buttons(root):
     return found
 
 
-def _find_text(app, text: str):
-    """The button showing `text`: in an open pop-up first, else on the current screen."""
+def _find_text(app, text: str, said: list[str]):
+    """The button showing `text`: in an open pop-up first, else on the current screen. `said`: what
+    the app said so far, for the error (a refusal line fades after a few seconds)."""
     from kivy.core.window import Window
 
     popups = [w for w in Window.children if w is not app.root]
@@ -243,7 +251,7 @@ def _find_text(app, text: str):
             if button.text == text:
                 return button
     raise LookupError(f"no visible button shows {text!r} on {manager.current!r}; "
-                      f"the app last said {app.message!r}; pop-ups open: {len(popups)}")
+                      f"the app last said {said[-3:]!r}; pop-ups open: {len(popups)}")
 
 
 def _wait_for(app, condition: dict, then) -> None:
@@ -289,6 +297,9 @@ def run_script(script: dict, report_path: Path) -> int:
                       data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"),
                       cards_dir=script.get("cards_dir"), demo_cards=script.get("demo_cards"))
 
+    said: list[str] = []
+    app.bind(message=lambda _, text: text and said.append(text))
+
     def write_report():
         """Atomically (temp file + rename): a test may read it while the app is being killed."""
         temp = report_path.with_suffix(".tmp")
@@ -305,30 +316,31 @@ def run_script(script: dict, report_path: Path) -> int:
             return
         step = steps.pop(0)
         (kind, value), = step.items()
+        delayed = False  # a tap a ScrollView holds back: the next step waits for its release
         if kind == "tap_token":
-            _tap_square(app, app.game.state.pieces[tuple(value)].at)
+            delayed = _tap_square(app, app.game.state.pieces[tuple(value)].at)
         elif kind == "tap_square":
-            _tap_square(app, tuple(value))
+            delayed = _tap_square(app, tuple(value))
         elif kind == "tap_drawn":  # the first drawn square of a layer other than the selected token's own
             view = app.screen("board").board_view
             own = app.game.state.pieces[tuple(app.selected)].at
-            _tap_square(app, min(at for at in view.surface.drawn[value] if at != own))
+            delayed = _tap_square(app, min(at for at in view.surface.drawn[value] if at != own))
         elif kind == "tap":
             widget = _find_target(app, value)
             if _scroll_into_view(widget):  # as a person scrolls to a button first; tap once it has moved
                 steps.insert(0, step)
             else:
-                _tap_window_point(*widget.to_window(*widget.center))
+                delayed = _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "tap_text":
             try:
-                widget = _find_text(app, value)
+                widget = _find_text(app, value, said)
             except LookupError:  # a pop-up still opening on a loaded machine: look again, as a person waits
                 waited[id(step)] = waited.get(id(step), 0) + 1
                 if waited[id(step)] > TEXT_WAIT_FRAMES:
                     raise
                 steps.insert(0, step)
             else:
-                _tap_window_point(*widget.to_window(*widget.center))
+                delayed = _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "type":
             _find_target(app, value[0]).text = value[1]
         elif kind == "pick":
@@ -350,11 +362,11 @@ def run_script(script: dict, report_path: Path) -> int:
         elif kind == "lang":
             app.lang = value
         elif kind == "tap_camera_square":
-            _tap_window_point(*app.screen("camera").pixel_of_square(tuple(value)))
+            delayed = _tap_window_point(*app.screen("camera").pixel_of_square(tuple(value)))
         elif kind == "wait_for":
             _wait_for(app, value, lambda: app._wait_then(run_next, frames=SETTLE_FRAMES, seconds=0.0))
             return
-        app._wait_then(run_next, frames=SETTLE_FRAMES, seconds=0.0)
+        app._wait_then(run_next, frames=SETTLE_FRAMES, seconds=SCROLL_CLICK_S if delayed else 0.0)
 
     Clock.schedule_once(lambda dt: app._wait_then(run_next), 0)
     app.run()
