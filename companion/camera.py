@@ -1,6 +1,7 @@
 """What the camera sees, against the game: moves seen but not recorded, each with its verdict
 against the roll and what the piece already moved this turn; and the camera's words (tracking
-events, squares too small for tokens, move lines), from companion/i18n/<lang>/camera.yaml.
+events, squares too small for tokens, move lines), from companion/i18n/<lang>/camera.yaml; and
+the camera's settings (`camera_settings`: the vision YAML in the app's data folder).
 
 One place for `tactical watch --game`, `tactical scan` and the app, so the command line and the
 tablet say the same thing about the same video. Pure: no cv2, no Kivy (the camera's positions
@@ -19,9 +20,9 @@ from pathlib import Path
 
 from boards import XY, square_label
 from boards.tokens import player_name
+from calibration.config import DEFAULT_CONFIG, VisionConfig
 from companion.game import Message
 from companion.i18n import translate
-from calibration.config import DEFAULT_CONFIG, VisionConfig
 from companion.rules import MoveVerdict
 
 Token = tuple[int, int]            # (player, number)
