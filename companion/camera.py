@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from boards import XY, square_label
 from boards.tokens import player_name
-from companion.game import Action, GameError, Message
-from companion.game.reducer import apply
+from companion.game import Message
 from companion.i18n import translate
 from companion.rules import MoveVerdict
 
@@ -84,7 +83,7 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
         if piece.at == square:
             continue
         moves.append(SeenMove(token, piece.at, square, game.movement_allowance(token),
-                              game.judge_move(token, square), _refusal(state, token, square)))
+                              game.judge_move(token, square), _refusal(game, token, square)))
     return CameraView(tuple(moves), tuple(unknown))
 
 
@@ -92,15 +91,12 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
 SAID_BY_THE_VERDICT = ("game.error.move_refused", "game.error.not_rolled")
 
 
-def _refusal(state, token: Token, to: XY) -> Message | None:
+def _refusal(game, token: Token, to: XY) -> Message | None:
     """Why the game refuses this move now beyond the board's verdict (another player's turn, not
     the movement phase or not the step of its kind, MT 3.01; off the grid until it enters): the
-    engine's own answer, from applying the move to a copy of the state (nothing is recorded)."""
-    try:
-        apply(state, Action("move_piece", {"token": list(token), "at": list(to), "source": "camera"}))
-    except GameError as refused:
-        return None if refused.key in SAID_BY_THE_VERDICT else refused.message
-    return None
+    engine's own answer (`Game.move_refusal`; nothing is recorded)."""
+    refused = game.move_refusal(token, to, source="camera")
+    return None if refused is None or refused.key in SAID_BY_THE_VERDICT else refused.message
 
 
 def record_seen(game, positions: Mapping[Token, XY], play) -> int:

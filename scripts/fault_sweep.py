@@ -13,17 +13,19 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import pickle
 import random
 import signal
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from boards import library_boards, load_board
 from companion.game import Dice, Game, GameSetup, PlayerSetup, SaveError, latest_game, load_game, prebuilt_event_deck
 from companion.game import store
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from forked import forked_reports  # noqa: E402  (the test suite's helpers: one way to fork a faulted evening)
+from game_dice import SteadyClock as Clock  # noqa: E402
 
 
 def taps_for(rng: random.Random, count: int) -> list[tuple[str, tuple]]:
@@ -47,17 +49,6 @@ class Injector:
                 os.kill(os.getpid(), signal.SIGKILL)
             code = errno.ENOSPC if self.what == "full" else errno.EIO
             raise OSError(code, os.strerror(code))
-
-
-class Clock:
-    """The same times in every run, so that the reference run and a faulted one make the same entries."""
-
-    def __init__(self):
-        self.now = datetime(2026, 5, 1, 20, 0, tzinfo=timezone.utc)
-
-    def __call__(self):
-        self.now += timedelta(seconds=7)
-        return self.now
 
 
 def play(folder: Path, taps, report=lambda screen: None) -> Game | None:
@@ -100,27 +91,13 @@ def sweep(seed: int, taps_count: int, work: Path) -> tuple[int, list[str]]:
     for at in range(1, counter.seen + 1):
         for what in ("full", "io", "kill"):
             folder = work / f"{seed}-{what}-{at}"
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                os.close(read_end)
-                try:
-                    store._fault = Injector(at, what)
-                    with os.fdopen(write_end, "wb") as out:
-                        game = play(folder, taps, lambda screen: (pickle.dump(screen, out), out.flush()))
-                        if game is not None:
-                            game.store.close()
-                finally:
-                    os._exit(0)
-            os.close(write_end)
-            seen = []
-            with os.fdopen(read_end, "rb") as reports:
-                while True:
-                    try:
-                        seen.append(pickle.load(reports))
-                    except EOFError:
-                        break
-            os.waitpid(pid, 0)
+
+            def child(report, at=at, what=what, folder=folder):
+                store._fault = Injector(at, what)
+                game = play(folder, taps, report)
+                if game is not None:
+                    game.store.close()
+            seen = forked_reports(child)
             path = latest_game(folder)
             if not seen:
                 continue  # the new game itself was refused or killed: checked by the test suite

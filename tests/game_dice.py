@@ -1,5 +1,7 @@
-"""Dice for game tests: the results a test lists, and shuffles that keep the order it wrote."""
+"""Dice and clocks for game tests: the results a test lists, shuffles that keep the order it wrote, and
+the same times in every run."""
 import random
+from datetime import datetime, timedelta, timezone
 
 
 class ScriptedDice(random.Random):
@@ -23,3 +25,15 @@ def with_corner_starts(rows: list[str]) -> list[str]:
         if "@" not in rows[y][x]:
             rows[y][x] += "@"
     return [" ".join(row) for row in rows]
+
+
+class SteadyClock:
+    """A game's clock that ticks `step_s` seconds per reading from `start`: two runs of one scenario (a
+    reference and a faulted one) write the same entries, and histories read the same every run."""
+
+    def __init__(self, start: datetime = datetime(2026, 5, 1, 20, 0, tzinfo=timezone.utc), step_s: float = 7):
+        self.now, self.step = start, timedelta(seconds=step_s)
+
+    def __call__(self) -> datetime:
+        self.now += self.step
+        return self.now

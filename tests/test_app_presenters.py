@@ -135,6 +135,17 @@ def test_the_hordes_city_has_a_row_of_its_own():
     assert table.grid_shape(3, city=True) == [1, 3]
 
 
+def test_the_city_takes_the_height_upright_players_panels_do_not_need():
+    """HO 300.3: the players show no life of their own, so their row is as tall as their panels' rows,
+    never below its least share; a panel turned 90° (its name along the row's height) keeps the full share."""
+    free = 1000
+    city, players = table.horde_rows(free, [250, 290], turned=False)
+    assert (city, players) == (free - 290, 290)
+    assert table.horde_rows(free, [100], turned=False)[1] == free * table.HORDE_PLAYERS_MIN
+    assert table.horde_rows(free, [150, 190], turned=True)[1] == pytest.approx(free * (1 - table.CITY_ROW))
+    assert table.horde_rows(free, [900], turned=False)[1] == pytest.approx(free * (1 - table.CITY_ROW))  # capped
+
+
 def test_quick_layouts_turn_the_far_row_and_the_table_ends():
     assert [table.default_rotation(s, 4, "upright") for s in range(4)] == [0, 0, 0, 0]
     assert [table.default_rotation(s, 4, "facing") for s in range(4)] == [180, 180, 0, 0]

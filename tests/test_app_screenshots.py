@@ -15,8 +15,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.i18n import LANGUAGES
 from companion.app.screens import SCREENS
+from companion.app.screens.table import presenter
+from companion.i18n import LANGUAGES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 MAX_BYTES = 250_000
@@ -138,7 +139,9 @@ def test_the_table_screen_cuts_no_text_and_every_target_takes_a_finger(table_sho
 
 def test_a_horde_of_four_keeps_every_name_readable(tmp_path):
     """Four players against the Horde share one row under the City: each name keeps at least 20 sp
-    (its turn and leave buttons move to a row of their own), nothing is cut, every target ≥ 48 dp."""
+    (its turn and leave buttons move to a row of their own), nothing is cut, every target ≥ 48 dp.
+    HO 300.3: the City's life is the big number: upright panels (no life of their own) take only the
+    height of their rows; one turned across its row gives the players their full share back."""
     from test_app_drive import run_autopilot
 
     names = ("Alexandrine", "Bérénice", "Dominique", "Emmanuelle")
@@ -148,11 +151,17 @@ def test_a_horde_of_four_keeps_every_name_readable(tmp_path):
         steps.append({"type": [f"newgame.player-{seat}.name", name]})
     steps += [{"pick": ["newgame.board", "quatuor-40x25"]}, {"tap": "newgame.variant_horde"}, {"tap": "newgame.start"},
               {"show": "table"}, {"inspect": "table"}, {"screenshot": str(tmp_path / "horde-4.png")}, {"report": "table"}]
-    report = run_autopilot(tmp_path, steps, name="horde4", lang="fr", demo=False, screen="newgame")
+    turned = [{"tap": "table.seat-2.turn"}, {"inspect": "turned"}, {"report": "turned"}]
+    report = run_autopilot(tmp_path, steps + turned, name="horde4", lang="fr", demo=False, screen="newgame")
     table = report["table"]["screens"]["table"]
     assert min(table["name_sp"].values()) >= 20 and all(table["name_alone"].values())
-    seen = report["inspected"]["table"]
-    assert seen["cut"] == [] and [t for t in seen["targets"] if min(t["w"], t["h"]) < 48] == []
+    for label in ("table", "turned"):
+        seen = report["inspected"][label]
+        assert seen["cut"] == [] and [t for t in seen["targets"] if min(t["w"], t["h"]) < 48] == [], label
+    turned = report["turned"]["screens"]["table"]
+    assert turned["rotations"]["2"] == 90
+    assert table["city_share"] >= presenter.CITY_ROW and abs(turned["city_share"] - presenter.CITY_ROW) < 0.02
     (tmp_path / "two").mkdir()
     two = run_autopilot(tmp_path / "two", steps[:1] + steps[-7:], name="horde2", lang="fr", demo=False, screen="newgame")
     assert not any(two["table"]["screens"]["table"]["name_alone"].values())  # room enough beside the buttons
+    assert two["table"]["screens"]["table"]["city_share"] > presenter.CITY_ROW + 0.05  # a row fewer per panel

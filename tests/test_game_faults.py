@@ -13,7 +13,6 @@ import os
 import resource
 import signal
 import sqlite3
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -23,20 +22,10 @@ from companion.game import Dice, Game, GameSetup, PlayerSetup, SaveError, latest
 from companion.game import store
 from companion.game.store import backup_path
 
-from game_dice import with_corner_starts
+from forked import forked_reports
+from game_dice import SteadyClock as Clock, with_corner_starts
 
 BOARD = Board.from_rows(with_corner_starts([" ".join(["U"] * 20)] * 12), name="Test")
-
-
-class Clock:
-    """The same times in every run, so that two runs of a scenario make the same entries."""
-
-    def __init__(self):
-        self.now = datetime(2026, 5, 1, 20, 0, tzinfo=timezone.utc)
-
-    def __call__(self):
-        self.now += timedelta(seconds=7)
-        return self.now
 
 
 def setup() -> GameSetup:
@@ -158,21 +147,11 @@ def test_a_failed_write_at_any_step_leaves_the_screen_and_the_disk_equal(tmp_pat
 
 def run_child(folder: Path, injector: Injector) -> list[int]:
     """Play in a forked child that the injector may kill; return the taps the table saw done."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: play, report each screen, never return into pytest
-        os.close(read_end)
-        try:
-            store._fault = injector
-            count = iter(range(1000))
-            play(folder, lambda shown: os.write(write_end, f"{next(count)}\n".encode()))
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end) as reports:
-        seen = [int(line) for line in reports]
-    os.waitpid(pid, 0)
-    return seen
+    def child(report):
+        store._fault = injector
+        count = iter(range(1000))
+        play(folder, lambda shown: report(next(count)))
+    return forked_reports(child)
 
 
 def test_a_kill_at_any_step_loses_at_most_the_tap_in_flight(tmp_path):
@@ -180,6 +159,7 @@ def test_a_kill_at_any_step_loses_at_most_the_tap_in_flight(tmp_path):
     one the table last saw, or that one plus the tap being saved when the app died — never less, never
     another; and never a damaged save to repair (a kill is no damage)."""
     shown = reference()
+    killed_mid_game = 0
     for at in range(1, POINTS + 1):
         folder = tmp_path / f"kill-{at}"
         seen = run_child(folder, Injector(at, "kill"))
@@ -187,10 +167,12 @@ def test_a_kill_at_any_step_loses_at_most_the_tap_in_flight(tmp_path):
             games = list_games(folder)
             assert games == [] or (len(games) == 1 and games[0].status == "ok"), games
             continue
+        killed_mid_game += 1
         again = loaded(folder)
         assert again.recovered is None, f"kill at point {at}: {again.recovered}"
         last = seen[-1]
         assert visible(again) in shown[last:last + 2], f"kill at point {at}: saw tap {last}"
+    assert killed_mid_game >= len(TAPS)  # most kills came after the game was on screen: each was checked
 
 
 def damaged(tmp_path: Path) -> tuple[Path, tuple]:
@@ -258,32 +240,16 @@ def test_a_kill_or_a_failure_at_any_step_of_a_restore_is_finished_at_the_next_st
 def test_a_real_full_disk_inside_sqlite_leaves_the_screen_and_the_disk_equal(tmp_path):
     """The disk fills up inside SQLite's own writes (a file-size limit: EFBIG) at many sizes: whatever the
     table saw last before the disk was full is exactly what loads."""
-    import pickle
     refused = 0
     for limit_kb in range(8, 200, 12):
         folder = tmp_path / f"limit-{limit_kb}"
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_end)
-            try:
-                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-                resource.setrlimit(resource.RLIMIT_FSIZE, (limit_kb * 1024, limit_kb * 1024))
-                refusals = []
-                with os.fdopen(write_end, "wb") as out:
-                    play(folder, lambda screen: (pickle.dump((screen, len(refusals)), out), out.flush()),
-                         taps=TAPS * 4, refusals=refusals)
-            finally:
-                os._exit(0)
-        os.close(write_end)
-        seen = []
-        with os.fdopen(read_end, "rb") as reports:
-            while True:
-                try:
-                    seen.append(pickle.load(reports))
-                except EOFError:
-                    break
-        os.waitpid(pid, 0)
+
+        def child(report):
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_kb * 1024, limit_kb * 1024))
+            refusals = []
+            play(folder, lambda screen: report((screen, len(refusals))), taps=TAPS * 4, refusals=refusals)
+        seen = forked_reports(child)
         if not seen:
             assert latest_game(folder) is None, f"limit {limit_kb} KB: a game appeared that the table never saw"
             continue

@@ -2,24 +2,19 @@
 game with events, and a 2-player Horde game on Intermediate. Pawns stand on the start squares, every piece's
 movement is rolled, judged and spent, new creatures enter through the entry rules, eliminations are proposed and
 confirmed, the save reloads to the same state and the history reads in French and English."""
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
+from functools import partial
 
 from boards import library_boards, load_board
 from companion.game import (Dice, Entry, Game, GameError, GameSetup, HordeWave, PlayerSetup, latest_game, load_game,
                             load_event_deck, minimum_deck_size)
 from companion.rules import Piece, distance, overlay
 
+from game_dice import SteadyClock
+
+Clock = partial(SteadyClock, datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc), 20)
 QUATUOR = load_board(library_boards()["quatuor-40x25"])
 DUEL = load_board(library_boards()["duel-20x12"])
-
-
-class Clock:
-    def __init__(self):
-        self.now = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
-
-    def __call__(self):
-        self.now += timedelta(seconds=20)
-        return self.now
 
 
 def event_deck_file(tmp_path):

@@ -130,6 +130,28 @@ def test_each_kind_moves_in_its_own_step_MT_3_01_c():
     game.move_piece(ANGEL.token, (7, 3))
 
 
+def test_move_refusal_says_beforehand_what_move_piece_refuses_and_records_nothing_MT_3_01_c_and_3_04_a():
+    """`Game.move_refusal` is `move_piece`'s answer without the move: the wrong step (MT 3.01.c), too far
+    (MT 3.04.a), or None for a move it then records; asking changes neither the state nor the history."""
+    game = new_game(4, 4)
+    game.add_piece(ANGEL)
+    game.next_phase()
+    to_step(game, "players")
+    game.roll_movement(ANGEL.token)
+    before = (game.state, len(game.actions))
+    wrong_step = game.move_refusal(ANGEL.token, (7, 5))
+    assert wrong_step is not None and "MT 3.01.c" in wrong_step.text("en")
+    assert (game.state, len(game.actions)) == before
+    to_step(game, "creatures")
+    assert game.move_refusal(ANGEL.token, (7, 0)).key == "game.error.move_refused"   # 6 squares, roll 4
+    with pytest.raises(GameError) as refused:
+        game.move_piece(ANGEL.token, (7, 0))
+    assert refused.value.text("en") == game.move_refusal(ANGEL.token, (7, 0)).text("en")
+    assert game.move_refusal(ANGEL.token, (7, 3)) is None
+    game.move_piece(ANGEL.token, (7, 3))
+    assert game.state.pieces[ANGEL.token].at == (7, 3)
+
+
 def test_only_the_controller_moves_in_their_own_movement_phase_MT_3_01_b():
     """MT 3.01.b: during a player's movement phase they move only what they control and their own pawn."""
     game = new_game(5)

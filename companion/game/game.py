@@ -439,6 +439,16 @@ class Game:
         house rules, the other tokens): what `move_piece` will say, before it is asked."""
         return reducer.judge(self._state, tuple(token), tuple(to))
 
+    def move_refusal(self, token: Token, to: XY, *, source: str = "hand") -> GameError | None:
+        """Why `move_piece(token, to)` would be refused now, or None: the board's verdict (MT 3.02–3.08)
+        and the turn's (another player's turn, not the movement phase or the step of its kind, MT 3.01;
+        off the grid until it enters). Nothing is recorded: the move is applied to the state alone."""
+        try:
+            apply(self._state, Action("move_piece", {"token": list(token), "at": list(to), "source": source}))
+        except GameError as refused:
+            return refused
+        return None
+
     def roll_die(self, die: str = "D6", *, player: int | None = None, reason: str = "") -> int:
         """Roll any die for the log (the D6, a D20 ...) and return the result."""
         result = self.dice.roll(die)[0]

@@ -211,6 +211,20 @@ def grid_shape(count: int, city: bool = False) -> list[int]:
     return [far, count - far]
 
 
+CITY_ROW = 0.62           # Horde: the City's share of the seats' height, players' panels turned across their row
+HORDE_PLAYERS_MIN = 0.22  # … the players' least share when every panel is upright (or turned 180°)
+
+
+def horde_rows(free: float, player_needs: list[float], *, turned: bool) -> list[float]:
+    """The heights of the City's row and the players' row (HO 300.3: the City's life is the big number;
+    the players have no life of their own to show). Upright panels need only their rows (name, poison,
+    mulligans: `player_needs`); a panel turned 90° lays its name along the row's height, so any turned
+    panel keeps the players' full share."""
+    full = free * (1 - CITY_ROW)
+    players = full if turned else min(full, max([free * HORDE_PLAYERS_MIN, *player_needs]))
+    return [free - players, players]
+
+
 def default_rotation(seat: int, count: int, layout: str) -> int:
     """The turn of seat `seat` (0-based) for a quick layout: all upright; the far row facing its
     players (180°); or, with "ends", also the first and last seats turned to the table's ends."""

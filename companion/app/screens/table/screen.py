@@ -31,7 +31,6 @@ load_kv_beside(__file__)
 
 GAP = dp(8)
 NAME_MIN_SP = 20  # a player's name is never drawn smaller (see PlayerPanel._fit_name)
-CITY_ROW = 0.62  # Horde: the City's share of the height (its life is the big number; the players show no life)
 
 
 class PlayerPanel(BoxLayout):
@@ -124,6 +123,8 @@ class SeatFrame(Widget):
     def set_rotation(self, rotation: int) -> None:
         self.seat_rotation = rotation
         self._place()
+        if isinstance(self.parent, SeatGrid):
+            self.parent._layout()  # a panel turned across its row may need the row's height back
 
     def _place(self, *_):
         width, height = self.size
@@ -146,6 +147,7 @@ class SeatGrid(Widget):
         self.clear_widgets()
         for frame in self.frames:
             self.add_widget(frame)
+            frame.panel.bind(minimum_height=lambda *_: self._layout())
         self._layout()
 
     def on_size(self, *_):
@@ -159,7 +161,12 @@ class SeatGrid(Widget):
             return
         rows = presenter.grid_shape(len(self.frames) - self.city, self.city)
         free = self.height - GAP * (len(rows) - 1)
-        heights = [free * CITY_ROW, free * (1 - CITY_ROW)] if self.city else [free / len(rows)] * len(rows)
+        if self.city:
+            players = self.frames[1:]
+            heights = presenter.horde_rows(free, [frame.panel.minimum_height for frame in players],
+                                           turned=any(frame.seat_rotation % 180 for frame in players))
+        else:
+            heights = [free / len(rows)] * len(rows)
         frames = iter(self.frames)
         top = self.top
         for row_height, count in zip(heights, rows):
@@ -216,6 +223,8 @@ class TableScreen(Screen):
                 "life_shown": {str(pid): panel.life for pid, panel in self._panels.items()},
                 "elimination": {str(pid): panel.elimination for pid, panel in self._panels.items()},
                 "city": self._city.life if self._city is not None else None,
+                "city_share": round(self._city.parent.parent.height / self.ids.seats.height, 3)  # its frame's
+                if self._city is not None and self.ids.seats.height else None,
                 "winner": self.winner, "horde_draw_due": self.horde_draw_due,
                 "name_alone": {str(pid): panel.ids.turn.parent == panel.ids.tools for pid, panel in self._panels.items()},
                 "name_sp": {str(pid): round(panel.ids.name.font_size / sp(1), 1) for pid, panel in self._panels.items()}}
