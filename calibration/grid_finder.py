@@ -1179,7 +1179,7 @@ def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     s = inside(sv, i0 + 1, i1 - 1, j0, j1) + inside(sh, j0 + 1, j1 - 1, i0, i1)
     weakest = np.where(s >= cfg.outline_inside * np.maximum(k, 1), weakest, 0.0)
     best = int(np.argmax(weakest))
-    if weakest[best] < cfg.outline_support:
+    if weakest[best] < max(cfg.outline_support, cfg.min_score):   # the finder's confidence floor holds here too
         return None
     return tuple(int(v) for v in rects[best]), float(weakest[best])
 
