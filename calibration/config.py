@@ -26,6 +26,9 @@ class ConfigError(FileError):
 RANGES = {
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
     "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "track_markers": (1, 1000),
+    # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
+    "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
+    "hand_squares": (1, 10_000), "change_level": (0.0, 255.0), "global_change": (0.0, 1.0),
 }
 INT_RANGE, FLOAT_RANGE = (0, 1_000_000), (-1e6, 1e6)
 
@@ -288,6 +291,24 @@ class TokenConfig:
 
 
 @dataclass(frozen=True)
+class TrackingConfig:
+    """Following a still camera's frames (`vision.tracking`, `vision.watch`): a token put down told
+    from a hand passing, when a token has moved or left, when the board has moved. Defaults measured
+    on the synthetic videos."""
+
+    px_per_square: int = 12         # the small rectified view of the grid compared frame to frame
+    change_level: float = 14.0      # mean grey difference (0–255) from which a square has changed
+    hand_squares: int = 4           # a changed patch this large is a hand (and arm), not a token
+    global_change: float = 0.6      # more of the grid changed than this: camera or light moved, read all
+    settle_frames: int = 12         # a large patch unchanged this many frames is read (a hand at rest
+    #                                 keeps the tokens under it that long; a hand seen at registration
+    #                                 that left is read then)
+    confirm_frames: int = 2         # frames a token must be seen on a new square before it has moved
+    vanish_frames: int = 8          # frames a token may go unseen on a visible square before it has left
+    same_pose_px: float = 3.0       # a re-registration this close (grid corners, px) is the same pose
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """Every stage's section. The grid finder's own nested stages (`grid.chequer`, `grid.lens`) are
     sections of their own here (`chequer`, `lens`), joined by `grid_finder()`."""
@@ -298,6 +319,7 @@ class VisionConfig:
     chequer: ChequerConfig = field(default_factory=ChequerConfig)
     lens: LensConfig = field(default_factory=LensConfig)
     tokens: TokenConfig = field(default_factory=TokenConfig)
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
 
     def grid_finder(self) -> GridFinderConfig:
         """The markerless finder's configuration with its chequer and lens stages."""
@@ -321,8 +343,8 @@ class VisionConfig:
 
     @classmethod
     def load(cls, path: Path) -> "VisionConfig":
-        """Read a YAML file with sections registration, colour, symbols, grid, chequer, lens, tokens
-        (bounded reader, safe constructor only)."""
+        """Read a YAML file with sections registration, colour, symbols, grid, chequer, lens, tokens,
+        tracking (bounded reader, safe constructor only)."""
         return cls.from_dict(read_yaml_file(path, limits=Limits(max_bytes=256 << 10, max_depth=4), error=_error))
 
 

@@ -53,6 +53,7 @@ SOURCE_PROBLEMS = {
     "no_source": "no source given: a camera number (0), a stream URL, a video, an image or a folder",
     "nothing_there": "{target}: no such camera, stream, file or folder",
     "not_a_file": "{path}: not a regular file (an image must be a file, not a pipe or a device)",
+    "bad_settings": "the camera's settings cannot be used: {problem}",
 }
 
 

@@ -15,14 +15,26 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from boards import XY, square_label
 from boards.tokens import player_name
 from companion.game import Message
 from companion.i18n import translate
+from calibration.config import DEFAULT_CONFIG, VisionConfig
 from companion.rules import MoveVerdict
 
 Token = tuple[int, int]            # (player, number)
+SETTINGS_FILE = "vision.yaml"      # the camera's settings, in the app's data folder
+
+
+def camera_settings(folder: Path) -> VisionConfig:
+    """The settings of the camera pipeline for the app's Camera screen and `tactical watch`: the
+    vision YAML (`calibration.config.VisionConfig`'s sections: registration … tokens, tracking) at
+    `vision.yaml` in the app's data folder, the defaults when there is none. A file that cannot be
+    used raises `ConfigError` naming the file, the line and the field."""
+    path = Path(folder) / SETTINGS_FILE
+    return VisionConfig.load(path) if path.exists() else DEFAULT_CONFIG
 
 
 @dataclass(frozen=True)

@@ -262,3 +262,20 @@ def test_a_token_the_game_does_not_know_is_named_by_its_colour_and_number():
     view = CameraView(moves=(), unknown=(((3, 7), (2, 4)),))
     t = lambda key, **fields: translate("fr", key, **fields)  # noqa: E731
     assert presenter.move_lines(view, t, "fr", token_name) == ["orange 7 vu en C5, inconnu de la partie"]
+
+
+def test_the_app_camera_takes_the_vision_yaml_of_its_data_folder_and_says_a_bad_field(tmp_path):
+    """Issue 18: the Camera screen's watcher is set by the same vision YAML as `tactical watch`
+    (vision.yaml in the app's data folder); a value it cannot use is said in the status line with
+    the file, the line and the field, and no camera is opened until it is right."""
+    from test_app_drive import run_autopilot
+
+    settings = tmp_path / "settings"
+    settings.mkdir()
+    (settings / "vision.yaml").write_text("tracking:\n  confirm_frames: 0\n", encoding="utf-8")
+    steps = [{"show": "camera"}, {"wait_for": {"screen": "camera", "key": "status", "contains": "réglages",
+                                               "timeout": 60}}, {"report": "bad"}]
+    report = run_autopilot(tmp_path, steps, name="settings", lang="fr", options={"cards_dir": str(settings)})
+    status = report["bad"]["screens"]["camera"]["status"]
+    assert "les réglages de la caméra sont inutilisables" in status and "tracking.confirm_frames" in status, status
+    assert f"{settings / 'vision.yaml'}:2" in status and report["bad"]["screens"]["camera"]["found"] is False

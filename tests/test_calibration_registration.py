@@ -31,6 +31,46 @@ def test_every_printed_marker_is_detected_with_its_id(duel):
     assert found == {m.id for m in board_markers(board.width, board.height)}
 
 
+def test_the_board_markers_are_those_the_whole_dictionary_finds_and_no_token_marker(duel):
+    """The marker search compares candidates with the board markers' entries only (speed, issue 18).
+    On a sheet of board markers (ids < 50) beside token markers (ids ≥ 50, entries of the same
+    dictionary) seen in perspective, on a photo of our board and on a real chessboard's dozens of
+    dark quads, it gives exactly the board markers, ids and corners, that OpenCV finds with the
+    whole dictionary: no token marker taken for a board marker, none missed."""
+    from pathlib import Path
+
+    from boards.markers import ARUCO_DICTIONARY, BOARD_MARKER_IDS
+    from calibration.registration import _board_markers_in
+
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
+    sheet = np.full((700, 1300), 255, np.uint8)
+    for k, marker_id in enumerate([0, 7, 23, 49, 50, 51, 99, 180, 249, 12]):
+        x, y = 40 + 125 * k, 80 + 300 * (k % 2)
+        sheet[y:y + 90, x:x + 90] = cv2.aruco.generateImageMarker(dictionary, marker_id, 90)
+    tilt = cv2.getPerspectiveTransform(np.float32([[0, 0], [1300, 0], [1300, 700], [0, 700]]),
+                                       np.float32([[60, 40], [1240, 0], [1300, 700], [0, 640]]))
+    tilted = cv2.warpPerspective(sheet, tilt, (1300, 700), borderValue=255)
+    tilted = np.clip(tilted + np.random.default_rng(4).normal(0, 3, tilted.shape), 0, 255).astype(np.uint8)
+    board, printed = duel
+    ours_photo = cv2.cvtColor(photograph(printed, board=board, seed=5, hand=0.0).image, cv2.COLOR_BGR2GRAY)
+    chessboard = cv2.imread(str(Path(__file__).parent / "fixtures" / "real_photos_2" / "webcam-chess-10x7-c.jpg"),
+                            cv2.IMREAD_GRAYSCALE)
+    whole = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+
+    def found(corners, ids) -> dict:
+        return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)} if ids is not None else {}
+
+    for gray, board_ids in ((tilted, [0, 7, 12, 23, 49]), (ours_photo, sorted(m.id for m in board_markers(20, 12))),
+                            (chessboard, [])):
+        every = found(*whole.detectMarkers(gray)[:2])
+        expected = {i: c for i, c in every.items() if i in BOARD_MARKER_IDS}
+        ours = found(*_board_markers_in(gray)[:2])
+        assert sorted(ours) == sorted(expected) == board_ids
+        assert all(np.array_equal(ours[i], expected[i]) for i in ours)
+    assert sorted(every_id for every_id in found(*whole.detectMarkers(tilted)[:2])) == [0, 7, 12, 23, 49, 50, 51, 99,
+                                                                                         180, 249]
+
+
 def test_homography_maps_grid_units_to_the_printed_pixels(duel):
     """Grid point (x, y) lands on origin + (x, y) · px of render_board's image."""
     board, printed = duel

@@ -219,3 +219,50 @@ def test_a_real_webcam_moving_over_a_real_chessboard_is_followed_frame_after_fra
         assert seen.events == ()
         first = seen.index % 2 == 0
         assert seen.registration == (REGISTERED if first else KEPT), (name, seen.registration)
+
+
+def test_the_vision_yamls_tracking_section_sets_when_the_watcher_calls_a_token_moved(table, tmp_path):
+    """Issue 18: the watcher's settings are the vision YAML's `tracking` section. The carried token
+    of the first test, with `confirm_frames` raised past the frames it is seen on its new square:
+    no move yet (the default makes one within five frames of the hand leaving); and a section read
+    from `vision.yaml` in the app's data folder (`companion.camera.camera_settings`) is the one the
+    watcher uses."""
+    from calibration.config import DEFAULT_CONFIG
+    from companion.camera import camera_settings
+
+    board, camera, _, tokens, photographer = table
+    (tmp_path / "vision.yaml").write_text("tracking:\n  confirm_frames: 40\n  same_pose_px: 2.5\n", encoding="utf-8")
+    config = camera_settings(tmp_path)
+    assert (config.tracking.confirm_frames, config.tracking.same_pose_px) == (40, 2.5)
+    assert camera_settings(tmp_path / "elsewhere") is DEFAULT_CONFIG
+    watcher = CameraWatcher(board, config)
+    assert watcher.tracker.confirm_frames == 40
+    rng = np.random.default_rng(1)
+    mover = tokens[2]
+    moved = PlacedToken(mover.player, mover.number, 15.5, 9.5, 10.0)
+    after = [moved if t is mover else t for t in tokens]
+    frames = [photographer.shoot(tokens) for _ in range(2)]
+    for put_down, hand in carry(camera, mover, (moved.x, moved.y), rng):
+        frames.append(photographer.shoot(after if put_down else [t for t in tokens if t is not mover], [hand]))
+    frames += [photographer.shoot(after) for _ in range(6)]
+    seen = [watcher.update(f.image) for f in frames]
+    assert seen[1].positions == truth(tokens)
+    assert [e for s in seen for e in s.events if e.kind == "moved"] == []
+    assert seen[-1].positions == truth(tokens), "the token stays where it was until seen 40 frames"
+
+
+@pytest.mark.parametrize("text, field, says", [
+    ("tracking:\n  confirm_frames: 0\n", "tracking.confirm_frames", "from 1 to 1000"),
+    ("tracking:\n  global_change: 1.5\n", "tracking.global_change", "from 0 to 1"),
+    ("tracking:\n  change_level: fourteen\n", "tracking.change_level", "a number"),
+    ("tracking:\n  hand_square: 4\n", "tracking", "hand_square"),
+])
+def test_a_bad_tracking_value_is_refused_naming_the_file_the_line_and_the_field(tmp_path, text, field, says):
+    from calibration.config import ConfigError
+    from companion.camera import camera_settings
+
+    (tmp_path / "vision.yaml").write_text("colour:\n  min_cover: 0.09\n" + text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        camera_settings(tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path / 'vision.yaml'}:4") and field in message and says in message, message

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 import time
 
@@ -163,3 +164,35 @@ def test_watch_says_where_tokens_are_too_small_to_read_MT_2_05(tmp_path, capsys)
     out = capsys.readouterr().out
     assert "plateau trouvé" in out and "sont trop petits dans l'image" in out
 
+
+
+def test_watch_reads_the_apps_camera_settings_or_the_file_given_and_names_a_bad_field(
+        board_file, tmp_path, capsys, monkeypatch):
+    """Issue 18: `tactical watch` takes the vision YAML the app's camera takes (vision.yaml in the
+    app's data folder), or `--config FILE`; a value that cannot be used stops it before any frame,
+    with the file, the line and the field."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "tactical").mkdir()
+    (tmp_path / "tactical" / "vision.yaml").write_text("tracking:\n  vanish_frames: -3\n", encoding="utf-8")
+    assert main(["watch", "no/such/place", "--board", str(board_file)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'tactical' / 'vision.yaml'}:2" in err and "tracking.vanish_frames" in err, err
+    import vision.watch
+
+    used = []
+
+    class Recording(vision.watch.CameraWatcher):
+        def __init__(self, board, config):
+            used.append(config)
+            super().__init__(board, config)
+
+    monkeypatch.setattr(vision.watch, "CameraWatcher", Recording)
+    blank = tmp_path / "table.png"
+    cv2.imwrite(str(blank), np.full((240, 320, 3), 90, np.uint8))
+    given = tmp_path / "mine.yaml"
+    given.write_text("tracking:\n  settle_frames: 6\n", encoding="utf-8")
+    assert main(["watch", str(blank), "--board", str(board_file), "--config", str(given), "--max-frames", "1"]) == 1
+    (tmp_path / "tactical" / "vision.yaml").write_text("tracking:\n  vanish_frames: 30\n", encoding="utf-8")
+    assert main(["watch", str(blank), "--board", str(board_file), "--max-frames", "1"]) == 1
+    assert [(c.tracking.settle_frames, c.tracking.vanish_frames) for c in used] == [(6, 8), (12, 30)]

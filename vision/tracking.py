@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from boards import XY
+from calibration.config import TrackingConfig
 from calibration.mapping import GridMapping
 from vision.tokens import TokenConfig, TokenObservation, detect_tokens, read_tokens_in
 
@@ -121,29 +122,16 @@ class FrameReading:
     full_read: bool                     # the whole grid was read (first frame, or camera/light moved)
 
 
-@dataclass(frozen=True)
-class ReaderConfig:
-    """How `StillCameraReader` tells a token put down from a hand passing."""
-
-    px_per_square: int = 12         # the small rectified view of the grid compared frame to frame
-    change_level: float = 14.0      # mean grey difference (0–255) from which a square has changed
-    hand_squares: int = 4           # a changed patch this large is a hand (and arm), not a token
-    global_change: float = 0.6      # more of the grid changed than this: camera or light moved, read all
-    settle_frames: int = 12         # a large patch unchanged this many frames is read (a hand at rest
-    #                                 keeps the tokens under it that long; a hand seen at registration
-    #                                 that left is read then)
-
-
 class StillCameraReader:
     """Cheap per-frame token reading for a camera that does not move (see module docstring)."""
 
-    def __init__(self, mapping, width: int, height: int, *, config: ReaderConfig | None = None,
+    def __init__(self, mapping, width: int, height: int, *, config: TrackingConfig | None = None,
                  token_config: TokenConfig | None = None):
         """`mapping`: grid units ↔ pixels (a `calibration.mapping.GridMapping`, lens and all, or a
         plain 3×3 homography)."""
         self.mapping = GridMapping.coerce(mapping)
         self.width, self.height = width, height
-        self.config = config or ReaderConfig()
+        self.config = config or TrackingConfig()
         self.token_config = token_config or TokenConfig()
         self.px = self.config.px_per_square
         self._small_to_grid = np.diag([1.0 / self.px, 1.0 / self.px, 1.0])

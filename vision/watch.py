@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
@@ -30,20 +30,8 @@ from calibration.mapping import GridMapping
 from calibration.problems import Problem
 from calibration.registration import RegistrationTracker, register_board
 from vision.scanner import SCAN_PROBLEMS, ScanResult, scan
-from vision.tokens import TokenConfig, TokenObservation, squares_too_small
-from vision.tracking import ReaderConfig, StillCameraReader, Token, TokenTracker, TrackEvent
-
-
-@dataclass(frozen=True)
-class WatchConfig:
-    """Settings of the watcher's stages (defaults measured on the synthetic videos)."""
-
-    vision: VisionConfig = DEFAULT_CONFIG
-    tokens: TokenConfig = field(default_factory=TokenConfig)
-    reader: ReaderConfig = field(default_factory=ReaderConfig)
-    confirm_frames: int = 2          # frames a token must be seen on a new square before it has moved
-    vanish_frames: int = 8           # frames a token may go unseen on a visible square before it has left
-    same_pose_px: float = 3.0        # a re-registration this close (grid corners, px) is the same pose
+from vision.tokens import TokenObservation, squares_too_small
+from vision.tracking import StillCameraReader, Token, TokenTracker, TrackEvent
 
 
 @dataclass(frozen=True)
@@ -140,11 +128,13 @@ class CameraWatcher:
     """Follows one board through a camera's frames (see module docstring). Not thread-safe: one
     thread feeds it (the app's camera worker, or the command line)."""
 
-    def __init__(self, board: Board, config: WatchConfig | None = None):
+    def __init__(self, board: Board, config: VisionConfig = DEFAULT_CONFIG):
+        """`config`: every stage's settings (the vision YAML, `VisionConfig.load`); the watcher's
+        own are its `tracking` section."""
         self.board = board
-        self.config = config or WatchConfig()
-        self.tracker = TokenTracker(confirm_frames=self.config.confirm_frames,
-                                    vanish_frames=self.config.vanish_frames)
+        self.config = config
+        tracking = config.tracking
+        self.tracker = TokenTracker(confirm_frames=tracking.confirm_frames, vanish_frames=tracking.vanish_frames)
         self._pose: _Pose | None = None
         self._candidate: _Pose | None = None       # a new pose seen once, read when seen again
         self._reader: StillCameraReader | None = None
@@ -221,7 +211,7 @@ class CameraWatcher:
     def _find(self, frame: np.ndarray) -> tuple[_Pose, ScanResult | None] | None:
         """The board's pose in this frame: by its printed markers, else (a board of another maker)
         by its grid lines through `vision.scan`, whose reading then serves as the full read."""
-        config = self.config.vision
+        config = self.config
         registration = register_board(frame, self.board.width, self.board.height, config=config.registration)
         if registration is not None:
             self._error = ""
@@ -229,7 +219,7 @@ class CameraWatcher:
         if self._pose is not None and self._pose.check is not None:
             self._error = Problem(SCAN_PROBLEMS, "camera.vision", "markers_hidden")
             return None                          # our board, its markers hidden: no grid-line search
-        result = scan(frame, board=self.board, config=config, token_config=self.config.tokens)
+        result = scan(frame, board=self.board, config=config)
         if not result.found:
             self._error = result.error or Problem(SCAN_PROBLEMS, "camera.vision", "nothing_in_view")
             return None
@@ -241,17 +231,16 @@ class CameraWatcher:
         return _Pose(mapping, check, mapping.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)))
 
     def _same(self, a: _Pose, b: _Pose) -> bool:
-        return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) <= self.config.same_pose_px
+        return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) <= self.config.tracking.same_pose_px
 
     def _adopt(self, frame: np.ndarray, pose: _Pose, result: ScanResult | None) -> ScanResult:
         """Read the board in full at its new pose: tokens, squares to confirm (kept in grid
         coordinates, so they stay true when the board moves), squares a hand hides."""
         if result is None:
-            result = scan(frame, board=self.board, config=self.config.vision, mapping=pose.mapping,
-                          token_config=self.config.tokens)
+            result = scan(frame, board=self.board, config=self.config, mapping=pose.mapping)
         self._pose, self._candidate = pose, None
         self._reader = StillCameraReader(pose.mapping, self.board.width, self.board.height,
-                                         config=self.config.reader, token_config=self.config.tokens)
+                                         config=self.config.tracking, token_config=self.config.tokens)
         self._doubtful = frozenset((s.x, s.y) for s in result.squares if s.uncertain and not s.covered)
         self._too_small = frozenset(squares_too_small(pose.mapping, self.board.width, self.board.height,
                                                       self.config.tokens))

@@ -109,6 +109,12 @@ class TacticalApp(App):
         to a temporary folder, its cards do not), unless a folder was given."""
         return Path(self.forced_cards_dir) if self.forced_cards_dir else self.save_dir
 
+    @property
+    def settings_dir(self) -> Path:
+        """Where the camera's settings are (`companion.camera.camera_settings`): with the cards, in the
+        app's data folder kept between games (where `tactical watch` looks too)."""
+        return self.cards_dir
+
     def build(self):
         load_kv_beside(__file__)
         self.card_library = CardLibrary(self.cards_dir, demo_file=DEMO_CARD_FILE if self.demo_cards else None,

@@ -1,4 +1,4 @@
-"""`tactical watch SOURCE --board FILE [--game DIR]`: follow the tokens and print what happens, live.
+"""`tactical watch SOURCE --board FILE [--game DIR] [--config FILE.yaml]`: follow the tokens and print what happens, live.
 
 SOURCE is anything `calibration.sources.open_source` opens: a camera number (0, 1 ...), a stream
 URL (rtsp://, http:// ...), a video file, a folder of images (read in name order) or one image.
@@ -6,7 +6,9 @@ Frames go through `vision.watch.CameraWatcher`, the same pipeline as the app's C
 events are printed as they happen: "[image 12] orange 7 : C3 → F3". With `--game DIR` (the app's
 save folder, or one save file) each move is checked against the game's real rolls and what the
 piece already moved this turn: "[image 12] orange 7 : C3 → F3, 5 cases, jet 4 : trop loin …".
-The save is only read (never written), and read again when the app records something.
+The save is only read (never written), and read again when the app records something. The
+watcher's settings are the app's camera's (`companion.camera.camera_settings`: vision.yaml in the
+app's data folder) unless `--config` names another vision YAML.
 """
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                       "against the game's rolls; read only")
     parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     parser.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of the events")
+    parser.add_argument("--config", type=Path, metavar="FILE.yaml",
+                        help="vision settings (VisionConfig YAML, its tracking section for the watcher; default: "
+                             "the app's, vision.yaml in its data folder, when there is one)")
 
 
 class SavedGame:
@@ -71,7 +76,10 @@ class SavedGame:
 def run(args: argparse.Namespace) -> int:
     from boards import load_board
     from boards.io import BoardFileError
+    from calibration.config import ConfigError, VisionConfig
     from calibration.sources import SourceError, open_source
+    from companion.camera import camera_settings
+    from companion.cli.cards_cmd import app_data_dir
     from companion.game import SaveError
     from companion.i18n import translate
 
@@ -85,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         saved = SavedGame(args.game) if args.game else None
         board = load_board(args.board) if args.board else saved.game.state.board
-    except BoardFileError as exc:
+        config = VisionConfig.load(args.config) if args.config else camera_settings(app_data_dir())
+    except (BoardFileError, ConfigError) as exc:
         print(f"tactical watch: {exc}", file=sys.stderr)
         return 2
     except (SaveError, ValueError, OSError) as exc:
@@ -99,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if saved is not None:
         print(say("game", path=saved.path, turn=saved.game.state.turn.number), flush=True)
     try:
-        return _watch(source, board, saved, args.max_frames, args.lang)
+        return _watch(source, board, config, saved, args.max_frames, args.lang)
     except SourceError as exc:          # an image of a folder that cannot be read
         print(f"tactical watch: {exc}", file=sys.stderr)
         return 2
@@ -109,13 +118,13 @@ def run(args: argparse.Namespace) -> int:
         source.close()
 
 
-def _watch(source, board, saved: SavedGame | None, max_frames: int | None, lang: str) -> int:
+def _watch(source, board, config, saved: SavedGame | None, max_frames: int | None, lang: str) -> int:
     from companion.camera import event_text, seen_moves, too_small_advice
     from companion.i18n import translate
     from vision.watch import REGISTERED, SEARCHING, CameraWatcher
 
     say = lambda key, **fields: translate(lang, f"camera.watch.{key}", **fields)  # noqa: E731
-    watcher = CameraWatcher(board)
+    watcher = CameraWatcher(board, config)
     found_once, searching, lost = False, 0, False
     index = -1
     while max_frames is None or index + 1 < max_frames:

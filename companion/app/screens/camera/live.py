@@ -21,9 +21,10 @@ import cv2
 import numpy as np
 
 from boards import XY, Board
+from calibration.config import DEFAULT_CONFIG, VisionConfig
 from calibration.sources import FrameSource, SourceError
 from vision.tracking import TrackEvent
-from vision.watch import CameraWatcher, WatchConfig, WatchFrame
+from vision.watch import CameraWatcher, WatchFrame
 
 Token = tuple[int, int]
 
@@ -150,7 +151,7 @@ class CameraLoop:
     """One camera followed in a worker thread (see module docstring)."""
 
     def __init__(self, open_source: Callable[[], FrameSource], board: Board, *, name: str = "",
-                 config: WatchConfig | None = None, max_size: tuple[int, int] = DISPLAY_SIZE,
+                 config: VisionConfig = DEFAULT_CONFIG, max_size: tuple[int, int] = DISPLAY_SIZE,
                  clock: Callable[[], float] = time.monotonic, on_view: Callable[[], None] | None = None):
         self._open_source = open_source
         self.name = name

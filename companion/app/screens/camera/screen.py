@@ -9,6 +9,8 @@ without drawing pictures nobody looks at.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
@@ -22,7 +24,8 @@ from companion.app.platform_services import ON_ANDROID
 from companion.app.screens.camera import presenter
 from companion.app.screens.board.presenter import confirmed_code, piece_overlay
 from companion.app.screens.camera.live import LIVE, OPENING, CameraLoop
-from companion.camera import record_seen, seen_moves
+from calibration.config import DEFAULT_CONFIG, ConfigError
+from companion.camera import camera_settings, record_seen, seen_moves
 from companion.app.widgets import controls  # noqa: F401
 
 load_kv_beside(__file__)
@@ -46,6 +49,12 @@ def _cannot_open(number: int, problem: Exception):
     from calibration.sources import SourceError
 
     raise SourceError("camera_failed", number=number, problem=problem)
+
+
+def _bad_settings(problem: Exception):
+    from calibration.sources import SourceError
+
+    raise SourceError("bad_settings", problem=problem)
 
 
 class CameraScreen(Screen):
@@ -160,8 +169,13 @@ class CameraScreen(Screen):
         if app.game is None:
             return
         self.stop_camera()
-        name, opener = self._opener()
-        self.loop = CameraLoop(opener, app.game.state.board, name=name)
+        try:
+            config = camera_settings(app.settings_dir)    # the same file as `tactical watch` reads
+        except ConfigError as exc:                    # said in the status line: no camera until it is right
+            config, name, opener = DEFAULT_CONFIG, "", partial(_bad_settings, exc)
+        else:
+            name, opener = self._opener()
+        self.loop = CameraLoop(opener, app.game.state.board, name=name, config=config)
         self.loop.drawing = self._shown
         self._update_scene()
         self.busy = True
