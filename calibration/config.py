@@ -243,9 +243,16 @@ class GridFinderConfig:
     outline_candidates: int = 8          # size given, no lattice of that size: the outline is two of a family's
     outline_line_separation: float = 0.2 # this many strongest lines (this far apart, in lattice units) whose
     outline_min_excess: float = 0.05     # period puts this share of the weight between them on lines beyond chance
+    outline_pairs: int = 2               # the best pairs of lines per family and size ...
+    outline_tries: int = 4               # ... combined, best first: this many outlines tried at most
     chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
     chequer: ChequerConfig = ChequerConfig()
     fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
+    line_smooth_tolerance: float = 0.04  # ... on the points (squares) of a smooth curve along each line
+    lens_reach: float = 0.2              # size given, not seen on the straight lattice: edges up to this many
+                                         # squares off it (a strong lens's bending) place the part to follow,
+    lens_step: float = 0.08              # ... looked for on parallels this far apart (each edge is searched
+                                         # within ±0.05 square of its own)
     lens: LensConfig = LensConfig()
 
 

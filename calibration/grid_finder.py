@@ -36,6 +36,7 @@ import numpy as np
 from calibration.grid_lines import (
     Segments,
     lines_seen,
+    on_smooth_lines,
     sample,
     angle_to_point,
     angle_tolerance,
@@ -414,10 +415,14 @@ class _Finder:
                 seen = self._extent(lattice, fam_x, fam_y, None) if extent is None else seen
             if extent is None and seen is not None and cfg.fit_lens:
                 # ... or the part seen, followed where its lines bend
-                curved = self._follow_lens(lattice, seen[0])
-                if curved is not None:
-                    extent = self._extent(curved, fam_x, fam_y, grid)
-                    lattice = curved if extent is not None else lattice
+                lattice, extent = self._bent_extent(lattice, seen[0], fam_x, fam_y, grid) or (lattice, None)
+            if extent is None and cfg.fit_lens:
+                # ... or the size asked for, seen where edges may lie up to `lens_reach` square off the
+                # straight lattice (a strong lens bends a board's outer lines that far; one without
+                # lines inside shows no part whole), followed where its lines bend, and checked again
+                rough = self._extent(lattice, fam_x, fam_y, grid, reach=cfg.lens_reach)
+                if rough is not None:
+                    lattice, extent = self._bent_extent(lattice, rough[0], fam_x, fam_y, grid) or (lattice, None)
         if extent is None and grid is not None:
             outlined = self._outlined_lattice(lattice, fam_x, fam_y, grid)
             if outlined is not None:
@@ -458,12 +463,15 @@ class _Finder:
         A board printed without lines inside shows its squares only where colours change, too
         few lines for the comb (which may lock on a wrong period) but its outline is long and
         strong. Between two of a family's strongest lines (`outline_candidates`), the asked
-        number of squares puts the inside lines at a period; the pair whose period puts the
+        number of squares puts the inside lines at a period; a pair whose period puts the
         segments between them on lines (weight on a line within `comb_tolerance`, beyond what
-        chance puts there) is the outline. The extent is then searched around it as usual
-        (its border and inside edges must show it). Returns (lattice, extent) or None."""
+        chance puts there) may be the outline. Through a lens the true outline's inside lines
+        bend off its straight comb and a pair of other lines (the paper's edge, a colour area's)
+        can score as well: the best pairs (`outline_pairs` per family and size), best together
+        first, are each tried (`outline_tries` at most) until one's extent, searched around it as
+        usual (its border and inside edges must show it), is found. Returns (lattice, extent) or None."""
         cfg = self.cfg
-        best = {}
+        pairs = {}
         for fam, axis in ((fam_x, 0), (fam_y, 1)):
             with np.errstate(divide="ignore", invalid="ignore"):
                 coords = lattice.lattice_of(np.vstack([fam.p, fam.q]))
@@ -482,18 +490,46 @@ class _Finder:
                 inside = (t > 0.5) & (t < n - 0.5)
                 on = np.abs(t - np.round(t)) < cfg.comb_tolerance
                 excess = ((on - 2 * cfg.comb_tolerance) * inside) @ weight / weight.sum()
-                k = int(np.argmax(excess))
-                best[axis, n] = (float(excess[k]), float(lo[k]), float(period[k]))
+                ranked = [k for k in np.argsort(-excess, kind="stable")[: cfg.outline_pairs]
+                          if excess[k] >= cfg.outline_min_excess]
+                pairs[axis, n] = [(float(excess[k]), float(lo[k]), float(period[k])) for k in ranked]
         w, h = grid
-        options = [((w, h), best[0, w], best[1, h]), ((h, w), best[0, h], best[1, w])]
-        (na, nb), (sa, a0, pa), (sb, b0, pb) = max(options, key=lambda o: o[1][0] + o[2][0])
-        if min(sa, sb) < cfg.outline_min_excess:
-            return None
-        outlined = _Lattice(np.array([[1 / pa, 0, -a0 / pa], [0, 1 / pb, -b0 / pb], [0, 0, 1]]) @ lattice.to_lattice)
+        options = [((na, nb), pa, pb) for na, nb in {(w, h), (h, w)}
+                   for pa in pairs[0, na] for pb in pairs[1, nb]]
+        options.sort(key=lambda o: -(o[1][0] + o[2][0]))
+        for (na, nb), (_, a0, pa), (_, b0, pb) in options[: cfg.outline_tries]:
+            outlined = _Lattice(np.array([[1 / pa, 0, -a0 / pa], [0, 1 / pb, -b0 / pb], [0, 0, 1]]) @ lattice.to_lattice)
+            found = self._outline_extent(outlined, fam_x, fam_y, grid, (na, nb))
+            if found is not None:
+                return found
+        return None
+
+    def _outline_extent(self, outlined: _Lattice, fam_x: Segments, fam_y: Segments, grid, size: tuple[int, int]):
+        """(lattice, extent) of the grid whose outline is lines 0 and `size` of `outlined`, or None:
+        the lattice refined on that rectangle, the extent searched around it; through a strong lens
+        the straight outline leaves its own bent border lines (and the colour borders inside) up
+        to a fifth of a square off, beyond the ±0.05 square an edge is searched within, so where
+        the size is seen with edges up to `lens_reach` off, the rectangle is followed where its
+        lines bend and searched again."""
+        cfg = self.cfg
+        na, nb = size
         for _ in range(2):
             outlined = _refine(outlined, fam_x, fam_y, cfg.lattice_tolerance, (0, na, 0, nb)) or outlined
-        extent = self._extent(outlined, fam_x, fam_y, grid, around=(-1, na + 1, -1, nb + 1))
-        return None if extent is None else (outlined, extent)
+        around = (-1, na + 1, -1, nb + 1)
+        extent = self._extent(outlined, fam_x, fam_y, grid, around=around)
+        if extent is not None:
+            return outlined, extent
+        if cfg.fit_lens and self._extent(outlined, fam_x, fam_y, grid, around=around, reach=cfg.lens_reach) is not None:
+            return self._bent_extent(outlined, (0, na, 0, nb), fam_x, fam_y, grid, around=around)
+        return None
+
+    def _bent_extent(self, lattice: _Lattice, rect: tuple[int, int, int, int], fam_x: Segments, fam_y: Segments,
+                     grid, around: tuple[int, int, int, int] | None = None):
+        """(lattice, extent) of the size `grid` once the rectangle `rect` is followed where its lines
+        bend (`_follow_lens`), or None when they do not bend or that size is not seen on the result."""
+        curved = self._follow_lens(lattice, rect)
+        extent = None if curved is None else self._extent(curved, fam_x, fam_y, grid, around=around)
+        return None if extent is None else (curved, extent)
 
     def _follow_lens(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> _Lattice | None:
         """The lattice refitted with a lens (calibration.lens) on where the photo's lines are, or
@@ -521,7 +557,8 @@ class _Finder:
         """Where each lattice line of the rectangle is in the working image (`lines_seen`)."""
         if self._clahe_gradients is None:
             self._clahe_gradients = np.ascontiguousarray(self.gradients[..., :2])
-        return lines_seen(self._clahe_gradients, lattice.image_of, rect, self.cfg.min_edge_contrast)
+        seen = lines_seen(self._clahe_gradients, lattice.image_of, rect, self.cfg.min_edge_contrast)
+        return None if seen is None else on_smooth_lines(seen, lattice.lattice_of, self.cfg.line_smooth_tolerance)
 
     def _whole_grid(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments,
                     rect: tuple[int, int, int, int], score: float):
@@ -721,18 +758,19 @@ class _Finder:
 
     # -- extent ----------------------------------------------------------------
     def _extent(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid,
-                around: tuple[int, int, int, int] | None = None):
+                around: tuple[int, int, int, int] | None = None, reach: float = 0.0):
         """Rectangle of lattice lines (a0, a1, b0, b1) bounding the grid, its score, and a
         lattice-to-lattice map doubling the period when every other line is only a subdivision.
 
-        The lines searched span the family's segments, or `around` (a0, a1, b0, b1) when given."""
+        The lines searched span the family's segments, or `around` (a0, a1, b0, b1) when given;
+        `reach`: an edge counts where it lies up to that many squares off its line (`_edge_support`)."""
         cfg = self.cfg
         ranges = self._line_ranges(lattice, fam_x, fam_y) if around is None else \
             [(around[0], around[1]), (around[2], around[3])]
         if ranges is None:
             return None
         (alo, ahi), (blo, bhi) = ranges
-        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi)
+        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi, reach)
         # the rectangle search is cubic in the lattice size: drop the lines, at either end,
         # that carry no supported edge at all (keeping one as a margin)
         a_used = np.flatnonzero(np.nan_to_num(vert).any(axis=1))
@@ -816,16 +854,29 @@ class _Finder:
         ha, hb = np.meshgrid(np.arange(alo, ahi) + 0.5, np.arange(blo, bhi + 1), indexing="ij")
         return inside(va, vb), inside(ha, hb)
 
-    def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
+    def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, reach: float = 0.0):
         """Per lattice edge: +1 supported, 0 not supported, NaN outside the image.
 
         vert[i, j]: edge on line a = alo + i between b = blo + j and blo + j + 1;
-        horiz[i, j]: edge on line b = blo + j between a = alo + i and alo + i + 1."""
+        horiz[i, j]: edge on line b = blo + j between a = alo + i and alo + i + 1.
+        `reach`: an edge found on a parallel up to that many squares either side counts too."""
         v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
         threshold = self._threshold(v_scores, h_scores)
         if threshold is None:
             return v_scores[0], h_scores[0]
-        return self._supported(v_scores, threshold), self._supported(h_scores, threshold)
+        vert, horiz = self._supported(v_scores, threshold), self._supported(h_scores, threshold)
+        shifts = np.arange(self.cfg.lens_step, reach + 1e-9, self.cfg.lens_step)
+        return self._shifted_support(lattice, (alo, ahi, blo, bhi), threshold, np.concatenate([shifts, -shifts]),
+                                     vert, horiz)
+
+    def _shifted_support(self, lattice: _Lattice, lines: tuple[int, int, int, int], threshold: float,
+                         shifts: np.ndarray, vert: np.ndarray, horiz: np.ndarray):
+        """`vert`, `horiz` (support of lines alo..ahi, blo..bhi) where each edge also counts when found on
+        its line moved by one of `shifts` (squares across)."""
+        for d in shifts:
+            v, h = self._line_scores(lattice, *lines, shift=d)
+            vert, horiz = np.fmax(vert, self._supported(v, threshold)), np.fmax(horiz, self._supported(h, threshold))
+        return vert, horiz
 
     def _border_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
         """`_edge_support` for lines taken as a border: (vert low, vert high, horiz low, horiz high),
@@ -842,14 +893,8 @@ class _Finder:
             return v_scores[0], v_scores[0], h_scores[0], h_scores[0]
         v0, h0 = self._supported(v_scores, threshold), self._supported(h_scores, threshold)
         shifts = np.arange(cfg.border_step, cfg.border_reach + 1e-9, cfg.border_step)
-        sides = []
-        for sign in (1.0, -1.0):
-            vert, horiz = v0, h0
-            for d in sign * shifts:
-                v, h = self._line_scores(lattice, alo, ahi, blo, bhi, shift=d)
-                vert, horiz = np.fmax(vert, self._supported(v, threshold)), np.fmax(horiz, self._supported(h, threshold))
-            sides.append((vert, horiz))
-        (v_lo, h_lo), (v_hi, h_hi) = sides
+        (v_lo, h_lo), (v_hi, h_hi) = (self._shifted_support(lattice, (alo, ahi, blo, bhi), threshold, sign * shifts, v0, h0)
+                                      for sign in (1.0, -1.0))
         return v_lo, v_hi, h_lo, h_hi
 
     def _line_scores(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, shift: float = 0.0):
@@ -1114,21 +1159,27 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
 def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     """Size given, no rectangle whose inside edges show it: a board printed without lines inside
     (squares told apart by their colours alone, where neighbours differ) still has its outline.
-    The rectangle of the asked size whose four border lines are the most supported, each on
+    The rectangle of the asked size whose border lines are the most supported, each on
     `outline_support` of its length measured in the photo, with some of its inside edges
-    supported (`outline_inside`: colour borders); its score is its weakest border's support."""
+    supported (`outline_inside`: colour borders); its score is its weakest border's support. A
+    border line less than half in the photo (a board framed edge to edge) is not judged, but each
+    family must show one of its two (with the size, they place the board)."""
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     weakest = np.full(len(rects), np.inf)
-    for p_s, p_k, line, lo, hi in ((sv, kv, i0, j0, j1), (sv, kv, i1, j0, j1), (sh, kh, j0, i0, i1), (sh, kh, j1, i0, i1)):
+    seen = np.zeros((2, len(rects)), bool)   # per family: one of its two border lines in the photo
+    for family, p_s, p_k, line, lo, hi in ((0, sv, kv, i0, j0, j1), (0, sv, kv, i1, j0, j1),
+                                           (1, sh, kh, j0, i0, i1), (1, sh, kh, j1, i0, i1)):
         s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
-        share = np.where(k >= 0.5 * (hi - lo), s / np.maximum(k, 1), 0.0)
-        weakest = np.minimum(weakest, share)
+        in_photo = k >= 0.5 * (hi - lo)   # a border out of the frame (edge to edge) says nothing
+        weakest = np.minimum(weakest, np.where(in_photo, s / np.maximum(k, 1), np.inf))
+        seen[family] |= in_photo
+    weakest = np.where(seen.all(axis=0), weakest, 0.0)
     k = inside(kv, i0 + 1, i1 - 1, j0, j1) + inside(kh, j0 + 1, j1 - 1, i0, i1)
     s = inside(sv, i0 + 1, i1 - 1, j0, j1) + inside(sh, j0 + 1, j1 - 1, i0, i1)
     weakest = np.where(s >= cfg.outline_inside * np.maximum(k, 1), weakest, 0.0)
     best = int(np.argmax(weakest))
-    if weakest[best] < cfg.outline_support:
+    if weakest[best] < max(cfg.outline_support, cfg.min_score):   # the finder's confidence floor holds here too
         return None
     return tuple(int(v) for v in rects[best]), float(weakest[best])
 

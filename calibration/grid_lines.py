@@ -349,3 +349,52 @@ def lines_seen(gradients: np.ndarray, image_of, rect: tuple[int, int, int, int],
         return None
     weight = np.concatenate(weights)
     return LineEvidence(np.concatenate(points), np.concatenate(axes), np.concatenate(values), weight / weight.mean())
+
+
+def on_smooth_lines(evidence: LineEvidence, lattice_of, tolerance: float, min_points: int = 6,
+                    degree: int = 3, rounds: int = 3) -> LineEvidence:
+    """The points of `evidence` that lie on a smooth curve along their line (`lattice_of`: pixels
+    (n, 2) -> grid units, the mapping the lines were read with): a lens bends a printed line
+    smoothly, by a cubic along it at most; a colour border inside a square (a stripe a third of a
+    square from the line), an obstacle's cross or a tint's edge read in its place jump off it.
+    Per line, a weighted polynomial of the offset across (grid units) against the position along
+    is fitted robustly (`rounds` times on the points kept: within 3 robust sigmas, but within 1 to
+    3 × `tolerance` square); lines with fewer than `min_points` points say nothing of their shape
+    and are dropped."""
+    if len(evidence) == 0:
+        return evidence
+    with np.errstate(divide="ignore", invalid="ignore"):
+        coords = lattice_of(evidence.points)
+    rows = np.arange(len(evidence))
+    across = coords[rows, evidence.axis] - evidence.value
+    along = coords[rows, 1 - evidence.axis]
+    line_id = np.unique(np.stack([evidence.axis, evidence.value], 1), axis=0, return_inverse=True)[1].ravel()
+    lines = int(line_id.max()) + 1
+    ok = np.isfinite(across) & np.isfinite(along)
+    counts = np.bincount(line_id[ok], minlength=lines)
+    keep = ok & (counts[line_id] >= min_points)
+    if not keep.any():
+        return evidence.subset(keep)
+    # the position along each line scaled to -1..1 (a Legendre basis: a well-conditioned cubic)
+    lo = np.full(lines, np.inf)
+    hi = np.full(lines, -np.inf)
+    np.minimum.at(lo, line_id[keep], along[keep])
+    np.maximum.at(hi, line_id[keep], along[keep])
+    t = np.clip(2 * (np.nan_to_num(along) - lo[line_id]) / np.maximum(hi - lo, 1e-9)[line_id] - 1, -1, 1)
+    basis = np.polynomial.legendre.legvander(t, degree)                     # (n, degree + 1)
+    ridge = 1e-6 * np.eye(degree + 1)
+    for _ in range(rounds):
+        w = np.where(keep, evidence.weight, 0.0)
+        normal = np.zeros((lines, degree + 1, degree + 1))
+        rhs = np.zeros((lines, degree + 1))
+        np.add.at(normal, line_id, w[:, None, None] * basis[:, :, None] * basis[:, None, :])
+        np.add.at(rhs, line_id, (w * np.nan_to_num(across))[:, None] * basis)
+        coef = np.linalg.solve(normal + ridge, rhs[..., None])[..., 0]
+        residual = np.abs(np.nan_to_num(across) - (basis * coef[line_id]).sum(axis=1))
+        spread = np.zeros(lines)
+        for k in np.unique(line_id[keep]):   # per line: 1.4826 × the median absolute residual
+            spread[k] = 1.4826 * np.median(residual[keep & (line_id == k)])
+        cutoff = np.clip(3 * spread, tolerance, 3 * tolerance)
+        keep = ok & (counts[line_id] >= min_points) & (residual <= cutoff[line_id])
+    kept = np.bincount(line_id[keep], minlength=lines)
+    return evidence.subset(keep & (kept[line_id] >= min_points))
