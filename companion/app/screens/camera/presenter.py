@@ -4,7 +4,6 @@ from the camera's latest view and the game to texts, lists and squares (no Kivy,
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath

@@ -45,16 +45,11 @@ def _p90(values: list[float]) -> float | None:
     return sorted(values)[int(len(values) * 0.9)] if values else None
 
 
-def _cannot_open(number: int, problem: Exception):
+def _refuse(key: str, **fields):
+    """An opener that cannot open: the camera loop says this `SourceError` in the status line."""
     from calibration.sources import SourceError
 
-    raise SourceError("camera_failed", number=number, problem=problem)
-
-
-def _bad_settings(problem: Exception):
-    from calibration.sources import SourceError
-
-    raise SourceError("bad_settings", problem=problem)
+    raise SourceError(key, **fields)
 
 
 class CameraScreen(Screen):
@@ -160,7 +155,7 @@ class CameraScreen(Screen):
         try:
             self._device = KivyCamera(0)
         except Exception as exc:  # each platform's provider raises its own error type without a camera
-            return "camera 0", lambda: _cannot_open(0, exc)
+            return "camera 0", partial(_refuse, "camera_failed", number=0, problem=exc)
         return self._device.source.name, lambda: self._device.source
 
     def start_camera(self) -> None:
@@ -172,7 +167,7 @@ class CameraScreen(Screen):
         try:
             config = camera_settings(app.settings_dir)    # the same file as `tactical watch` reads
         except ConfigError as exc:                    # said in the status line: no camera until it is right
-            config, name, opener = DEFAULT_CONFIG, "", partial(_bad_settings, exc)
+            config, name, opener = DEFAULT_CONFIG, "", partial(_refuse, "bad_settings", problem=exc)
         else:
             name, opener = self._opener()
         self.loop = CameraLoop(opener, app.game.state.board, name=name, config=config)
