@@ -894,7 +894,8 @@ class _Finder:
         if ranges is None:
             return None
         (alo, ahi), (blo, bhi) = ranges
-        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi, reach)
+        measured = self._measured(lattice, alo, ahi, blo, bhi)
+        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi, reach, measured)
         # the rectangle search is cubic in the lattice size: drop the lines, at either end,
         # that carry no supported edge at all (keeping one as a margin)
         a_used = np.flatnonzero(np.nan_to_num(vert).any(axis=1))
@@ -915,7 +916,7 @@ class _Finder:
             if grid is None else None
 
         def border():   # size given, asked only when no rectangle's borders are supported
-            v_lo, v_hi, h_lo, h_hi = self._border_support(lattice, *ranges[0], *ranges[1])
+            v_lo, v_hi, h_lo, h_hi = self._border_support(lattice, *ranges[0], *ranges[1], measured)
             crop_v, crop_h = np.s_[i_lo:i_hi + 1, j_lo:j_hi], np.s_[i_lo:i_hi, j_lo:j_hi + 1]
             return v_lo[crop_v], v_hi[crop_v], h_lo[crop_h], h_hi[crop_h]
 
@@ -984,14 +985,21 @@ class _Finder:
         ha, hb = np.meshgrid(np.arange(alo, ahi) + 0.5, np.arange(blo, bhi + 1), indexing="ij")
         return inside(va, vb), inside(ha, hb)
 
-    def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, reach: float = 0.0):
+    def _measured(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
+        """(vertical edges' scores, horizontal edges' scores, threshold) of lines alo..ahi, blo..bhi: what
+        `_edge_support` and `_border_support` judge, measured once when both are asked."""
+        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
+        return v_scores, h_scores, self._threshold(v_scores, h_scores)
+
+    def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, reach: float = 0.0,
+                      measured=None):
         """Per lattice edge: +1 supported, 0 not supported, NaN outside the image.
 
         vert[i, j]: edge on line a = alo + i between b = blo + j and blo + j + 1;
         horiz[i, j]: edge on line b = blo + j between a = alo + i and alo + i + 1.
-        `reach`: an edge found on a parallel up to that many squares either side counts too."""
-        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
-        threshold = self._threshold(v_scores, h_scores)
+        `reach`: an edge found on a parallel up to that many squares either side counts too.
+        `measured`: `_measured` of the same lines, when already known."""
+        v_scores, h_scores, threshold = measured or self._measured(lattice, alo, ahi, blo, bhi)
         if threshold is None:
             return v_scores[0], h_scores[0]
         vert, horiz = self._supported(v_scores, threshold), self._supported(h_scores, threshold)
@@ -1008,17 +1016,17 @@ class _Finder:
             vert, horiz = np.fmax(vert, self._supported(v, threshold)), np.fmax(horiz, self._supported(h, threshold))
         return vert, horiz
 
-    def _border_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
+    def _border_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, measured=None):
         """`_edge_support` for lines taken as a border: (vert low, vert high, horiz low, horiz high),
         where a low border (the rectangle's first line) counts an edge found on it or on a parallel up
         to `border_reach` square toward higher lines (inside the board), a high border the other way.
 
         A board of tiles has no outline: its outer edges are the tiles', half a paper gap inside
         the line through the gaps, beyond the ±0.05 square an edge is searched within when the
-        squares are big (at a slant, the near rows); the threshold stays the lattice's own."""
+        squares are big (at a slant, the near rows); the threshold stays the lattice's own.
+        `measured`: `_measured` of the same lines, when already known."""
         cfg = self.cfg
-        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
-        threshold = self._threshold(v_scores, h_scores)
+        v_scores, h_scores, threshold = measured or self._measured(lattice, alo, ahi, blo, bhi)
         if threshold is None:
             return v_scores[0], v_scores[0], h_scores[0], h_scores[0]
         v0, h0 = self._supported(v_scores, threshold), self._supported(h_scores, threshold)

@@ -421,10 +421,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lens-seed", type=int, default=1818, help="our boards through a real lens (issue 18)")
     parser.add_argument("--foreign-photos", type=int, default=100, help="broadened foreign boards (default 100)")
     parser.add_argument("--foreign-seed", type=int, default=1819)
-    parser.add_argument("--foreign-held-out-seed", type=int, default=2023,
+    parser.add_argument("--foreign-held-out-seed", type=int, default=2040,
                         help="a second set of broadened foreign boards, not looked at while the finder was changed "
-                             "(seeds looked at so far: 1819, 2020, 2022, 2030-2033; once you look at this one's "
-                             "photos, pick a seed nobody has drawn)")
+                             "(seeds looked at so far: 1819, 2020, 2022-2025, 2030-2035; 2040-2042 judged the finder "
+                             "of 1 Dec 2026 without being looked at; once you look at this one's photos, pick a seed "
+                             "nobody has drawn)")
     parser.add_argument("--foreign-held-out-photos", type=int, default=60)
     parser.add_argument("--only-issue-18", action="store_true", help="only issue 18's goals (not the earlier sets)")
     args = parser.parse_args(argv)
