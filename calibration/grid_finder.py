@@ -443,9 +443,10 @@ class _Finder:
         curved = self._follow_lens(lattice, rect) if cfg.fit_lens else None
         if curved is not None:   # the lines bend: the extent again, on the lattice that follows them
             extent = self._extent(curved, fam_x, fam_y, grid)
-            # ... which may move the rectangle only to one that scores better (a lens extrapolated past
-            # the part seen misplaces the lines there, and a sheet's edge a square away can look a border)
-            if extent is not None and (extent[0] == rect or extent[1] > score):
+            # ... which, with the size given, may move the rectangle only to one that scores better (a lens
+            # extrapolated past the part seen misplaces the lines there, and a sheet's edge a square away
+            # can look a border; size unknown, the bent lattice may show more of the board)
+            if extent is not None and (grid is None or extent[0] == rect or extent[1] > score):
                 lattice, (rect, score, _) = curved, extent
                 lattice = self._follow_lens(lattice, rect) or lattice
         if grid is None:

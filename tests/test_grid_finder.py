@@ -637,8 +637,8 @@ def test_a_board_whose_better_rectangle_shows_its_border_inside_or_through_the_l
     chequer through k1 −0.14 running out of the frame (2025 #23), whose lattice followed through
     the lens was extrapolated off the lines past the part seen, so that the rectangle moved one
     square onto the sheet's edge (the outline). A better rectangle whose border shows a little inside
-    it now wins over a worse one, and following the lens moves the rectangle only to one that scores
-    better: each placed, every corner within half a square."""
+    it now wins over a worse one, and, with the size given, following the lens moves the rectangle
+    only to one that scores better: each placed, every corner within half a square."""
     board, photo = _broad_photos(seed)[index]
     assert photo.params["style"] == style
     fit = find_grid(photo.image, (board.width, board.height))
