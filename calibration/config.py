@@ -194,6 +194,8 @@ class GridFinderConfig:
     uncrossed_weight: float = 0.1        # weight, in the direction histogram, of segments that segments of
     crossing_share: float = 0.15         # another direction do not cross (their weight around is under this
                                          # share of their own direction's: a grained table beside the board)
+    skew_ratio: float = 0.85             # a lattice whose cell diagonal is under this share of its longer side is a
+                                         # grid's corners on a skewed basis (one family diagonals): searched last
     max_hypotheses: int = 4              # pairs of directions searched for a grid, most lattice lines first
     family_tolerance_deg: float = 20.0   # first assignment of a segment to a direction
     vp_tolerance_deg: float = 1.5        # segment agrees with a vanishing point within this angle
@@ -253,6 +255,10 @@ class GridFinderConfig:
                                          # squares off it (a strong lens's bending) place the part to follow,
     lens_step: float = 0.08              # ... looked for on parallels this far apart (each edge is searched
                                          # within ±0.05 square of its own)
+    grow_start: int = 8                  # size given, not seen otherwise: the lattice refitted from a window of this
+    grow_factor: float = 1.6             # many squares at its middle, widened this many times each round, on the
+    grow_tolerance: float = 0.15         # line points within this many squares of where the last fit puts them,
+    grow_min_seen: float = 0.15          # seen on this share of the window's reads (every quarter square) at least
     lens: LensConfig = LensConfig()
 
 

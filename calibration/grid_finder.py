@@ -352,16 +352,33 @@ class _Finder:
             lattice, lines_seen = self._initial_lattice(*families)
             if lattice is None:
                 continue
-            if k == 0:   # the two strongest directions: the grid's in most photos
+            skewed = self._skewed(lattice, families[0], families[1])
+            if k == 0 and not skewed:   # the two strongest directions: the grid's in most photos
                 if search(lattice, families[0], families[1]):
                     return best
             else:
-                candidates.append((lines_seen, lattice, families[0], families[1]))
-        candidates.sort(key=lambda c: -c[0])
-        for _, lattice, fam_x, fam_y in candidates[: cfg.max_hypotheses - searched]:
+                candidates.append((skewed, lines_seen, lattice, families[0], families[1]))
+        candidates.sort(key=lambda c: (c[0], -c[1]))
+        for _, _, lattice, fam_x, fam_y in candidates[: cfg.max_hypotheses - searched]:
             if search(lattice, fam_x, fam_y):
                 break
         return best
+
+    def _skewed(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments) -> bool:
+        """Is one family of this lattice the diagonals of the squares the other family's lines bound?
+        Diagonal lines through a grid's corners (staircase colour borders, obstacles' crosses, squares
+        split corner to corner) make a lattice of the same corners on a skewed basis, whose cells' one
+        diagonal is a side of the true squares: seen at the segments' middle, that diagonal is shorter
+        than `skew_ratio` of the cell's longer side, which no square seen at up to 60° of tilt is."""
+        middle = np.median(np.vstack([(fam_x.p + fam_x.q) / 2, (fam_y.p + fam_y.q) / 2]), axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a, b = lattice.lattice_of(middle[None, :])[0]
+            o, ea, eb = lattice.image_of(np.array([[a, b], [a + 1, b], [a, b + 1]]))
+        ea, eb = ea - o, eb - o
+        if not (np.all(np.isfinite(ea)) and np.all(np.isfinite(eb))):
+            return False
+        diagonal = min(np.linalg.norm(ea + eb), np.linalg.norm(ea - eb))
+        return bool(diagonal < self.cfg.skew_ratio * max(np.linalg.norm(ea), np.linalg.norm(eb)))
 
     def _with_clarity(self, segs: Segments) -> Segments:
         """Segments with their clarity: the gradient across each, in the plain photo (the
@@ -422,11 +439,17 @@ class _Finder:
                 # lines inside shows no part whole), followed where its lines bend, and checked again
                 rough = self._extent(lattice, fam_x, fam_y, grid, reach=cfg.lens_reach)
                 if rough is not None:
-                    lattice, extent = self._bent_extent(lattice, rough[0], fam_x, fam_y, grid) or (lattice, None)
+                    lattice, extent = self._rough_extent(lattice, rough[0], fam_x, fam_y, grid)
+        if extent is None and grid is not None and lattice.curved is None:
+            lattice, extent = self._doubled_extent(lattice, fam_x, fam_y, grid) or (lattice, None)
         if extent is None and grid is not None:
             outlined = self._outlined_lattice(lattice, fam_x, fam_y, grid)
             if outlined is not None:
                 lattice, extent = outlined
+        if extent is None and grid is not None and cfg.fit_lens:
+            grown = self._grown_lattice(lattice, fam_x, fam_y)
+            extent = None if grown is None else self._extent(grown, fam_x, fam_y, grid)
+            lattice = grown if extent is not None else lattice
         if extent is None:
             return None
         rect, score, coarser = extent
@@ -522,9 +545,50 @@ class _Finder:
         extent = self._extent(outlined, fam_x, fam_y, grid, around=around)
         if extent is not None:
             return outlined, extent
-        if cfg.fit_lens and self._extent(outlined, fam_x, fam_y, grid, around=around, reach=cfg.lens_reach) is not None:
-            return self._bent_extent(outlined, (0, na, 0, nb), fam_x, fam_y, grid, around=around)
+        if not cfg.fit_lens:
+            return None
+        if self._extent(outlined, fam_x, fam_y, grid, around=around, reach=cfg.lens_reach) is not None:
+            bent = self._bent_extent(outlined, (0, na, 0, nb), fam_x, fam_y, grid, around=around)
+            if bent is not None:
+                return bent
+        grown = self._grown_lattice(outlined, fam_x, fam_y, around)   # bent beyond that reach: from its middle out
+        extent = None if grown is None else self._extent(grown, fam_x, fam_y, grid, around=around)
+        return None if extent is None else (grown, extent)
+
+    def _doubled_extent(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid):
+        """(lattice, extent) of the size asked for on the lattice with one family's period doubled (or both),
+        at either phase, or None. Squares split in two colours (stripes, quadrants) put a colour border
+        half-way across many squares of a board without lines inside: its comb may lock on half the
+        period where `_half_period`'s medians cannot tell which lines are the grid's; each doubled
+        lattice is refitted on its own lines and judged strictly (the lens paths are not tried on it)."""
+        cfg = self.cfg
+        for axes in ((0,), (1,), (0, 1)):
+            for phases in np.ndindex(*(2,) * len(axes)):
+                double = np.eye(3)
+                for axis, phase in zip(axes, phases):
+                    double[axis, axis], double[axis, 2] = 0.5, -phase / 2
+                doubled = _Lattice(double @ lattice.to_lattice)
+                for _ in range(2):
+                    doubled = _refine(doubled, fam_x, fam_y, cfg.lattice_tolerance, None) or doubled
+                extent = self._extent(doubled, fam_x, fam_y, grid)
+                if extent is not None:
+                    return doubled, extent
         return None
+
+    def _rough_extent(self, lattice: _Lattice, rect: tuple[int, int, int, int], fam_x: Segments, fam_y: Segments,
+                      grid) -> tuple[_Lattice, tuple | None]:
+        """(lattice, extent) once the rectangle `rect`, seen with edges up to `lens_reach` off the lattice,
+        has placed it: the straight lattice refitted on that rectangle alone (a slanted board's
+        perspective, fitted on every segment of the photo, can leave its far rows that far off), checked
+        strictly; else followed where its lines bend. Extent None when neither shows the size."""
+        cfg = self.cfg
+        refined = lattice
+        for _ in range(2):
+            refined = _refine(refined, fam_x, fam_y, cfg.lattice_tolerance, rect) or refined
+        extent = self._extent(refined, fam_x, fam_y, grid)
+        if extent is not None:
+            return refined, extent
+        return self._bent_extent(refined, rect, fam_x, fam_y, grid) or (lattice, None)
 
     def _bent_extent(self, lattice: _Lattice, rect: tuple[int, int, int, int], fam_x: Segments, fam_y: Segments,
                      grid, around: tuple[int, int, int, int] | None = None):
@@ -534,6 +598,52 @@ class _Finder:
         extent = None if curved is None else self._extent(curved, fam_x, fam_y, grid, around=around)
         return None if extent is None else (curved, extent)
 
+    def _grown_lattice(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments,
+                       around: tuple[int, int, int, int] | None = None) -> _Lattice | None:
+        """The lattice refitted from its centre outward, where a straight lattice fitted on the whole photo
+        is off by more than a border search reaches: a large board through a strong lens, its squares
+        bigger at the middle than at the edges (a comb's one period is then a fraction of a square off at
+        both ends). The lines are read (`_line_points`) over a `grow_start` square window around the
+        middle of the segments, where the lattice holds; the mapping fitted on them (with a lens where
+        they bend) reads them over a window `grow_factor` times wider, and so on until the window spans
+        every line the segments show (or the lines `around`, a0, a1, b0, b1, from the window at their
+        middle). None when too little is seen: lines found on fewer than `grow_min_seen` of a window's
+        reads (an unlined board's colour borders show on a fifth to a third of them, a ruled one's on
+        nearly all; no-board photos' clutter on 0.12 at most)."""
+        cfg = self.cfg
+        if around is None:
+            ranges = self._line_ranges(lattice, fam_x, fam_y)
+            if ranges is None:
+                return None
+            (alo, ahi), (blo, bhi) = ranges
+            with np.errstate(divide="ignore", invalid="ignore"):
+                middle = lattice.lattice_of(np.vstack([(fam_x.p + fam_x.q) / 2, (fam_y.p + fam_y.q) / 2]))
+            ca, cb = (int(round(float(np.nanmedian(middle[:, k])))) for k in (0, 1))
+        else:
+            alo, ahi, blo, bhi = around
+            ca, cb = (alo + ahi) // 2, (blo + bhi) // 2
+        half = cfg.grow_start / 2
+        while True:
+            rect = (int(max(alo, ca - half)), int(min(ahi, ca + half)), int(max(blo, cb - half)), int(min(bhi, cb + half)))
+            a0, a1, b0, b1 = rect
+            if a1 - a0 < 2 or b1 - b0 < 2:
+                return None
+            evidence = self._line_points(lattice, rect)
+            if evidence is not None:   # colour borders inside split squares lie a third or half a square off
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    at = lattice.lattice_of(evidence.points)[np.arange(len(evidence)), evidence.axis]
+                evidence = evidence.subset(np.abs(at - evidence.value) < cfg.grow_tolerance)
+            # a window's lines are read every quarter square: a grid shows on a share of those reads
+            reads = 4 * ((a1 - a0 + 1) * (b1 - b0) + (b1 - b0 + 1) * (a1 - a0))
+            mapping = None if evidence is None or len(evidence) < max(cfg.lens.min_points, cfg.grow_min_seen * reads) \
+                else self._refitted(lattice, rect, evidence)
+            if mapping is None:
+                return None
+            lattice = _Lattice(np.linalg.inv(mapping.homography), None if mapping.lens is None else mapping)
+            if rect == (alo, ahi, blo, bhi):
+                return lattice
+            half *= cfg.grow_factor
+
     def _follow_lens(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> _Lattice | None:
         """The lattice refitted with a lens (calibration.lens) on where the photo's lines are, or
         None when they do not bend (or too little is seen). Families, vanishing points and combs
@@ -541,20 +651,34 @@ class _Finder:
         rectangle and one line beyond it), so a bent grid keeps its squares out to its edges."""
         cfg = self.cfg
         a0, a1, b0, b1 = rect
-        shift = np.array([[1.0, 0, a0], [0, 1.0, b0], [0, 0, 1]])   # rectangle units -> lattice units
         for _ in range(2):   # once more from the lens found: the outer lines are then searched where they are
             evidence = self._line_points(lattice, rect)
             if evidence is None or len(evidence) < cfg.lens.min_points:
                 return None if lattice.curved is None else lattice
-            start = (lattice.curved.lens_homography if lattice.curved is not None else lattice.to_image) @ shift
-            moved = LineEvidence(evidence.points, evidence.axis, evidence.value - np.where(evidence.axis == 0, a0, b0),
-                                 evidence.weight)
-            fit = fit_mapping(self.gray.shape[::-1], (a1 - a0, b1 - b0), lines=moved, initial=start, config=cfg.lens)
-            if fit is None or fit.mapping.lens is None:
+            if lattice.curved is None:
+                # a straight lattice is furthest off a bent grid at its border lines, where the sheet's edge
+                # or a frame a margin away can be read instead: the inside lines alone place the lens first
+                inside = np.where(evidence.axis == 0, (evidence.value > a0) & (evidence.value < a1),
+                                  (evidence.value > b0) & (evidence.value < b1))
+                if inside.sum() >= cfg.lens.min_points:
+                    evidence = evidence.subset(inside)
+            curved = self._refitted(lattice, rect, evidence)
+            if curved is None or curved.lens is None:
                 return None if lattice.curved is None else lattice
-            curved = fit.mapping.regridded(np.linalg.inv(shift))
             lattice = _Lattice(np.linalg.inv(curved.homography), curved)
         return lattice
+
+    def _refitted(self, lattice: _Lattice, rect: tuple[int, int, int, int], evidence: LineEvidence
+                  ) -> GridMapping | None:
+        """The mapping (lattice units -> working pixels) fitted, from `lattice`, on line points of the
+        rectangle's lines: through a lens where they bend (calibration.lens), else plain."""
+        a0, a1, b0, b1 = rect
+        shift = np.array([[1.0, 0, a0], [0, 1.0, b0], [0, 0, 1]])   # rectangle units -> lattice units
+        start = (lattice.curved.lens_homography if lattice.curved is not None else lattice.to_image) @ shift
+        moved = LineEvidence(evidence.points, evidence.axis, evidence.value - np.where(evidence.axis == 0, a0, b0),
+                             evidence.weight)
+        fit = fit_mapping(self.gray.shape[::-1], (a1 - a0, b1 - b0), lines=moved, initial=start, config=self.cfg.lens)
+        return None if fit is None else fit.mapping.regridded(np.linalg.inv(shift))
 
     def _line_points(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> LineEvidence | None:
         """Where each lattice line of the rectangle is in the working image (`lines_seen`)."""
@@ -782,6 +906,12 @@ class _Finder:
             return None
         i_lo, i_hi = max(a_used[0] - 1, 0), min(a_used[-1] + 1, vert.shape[0] - 1)
         j_lo, j_hi = max(b_used[0] - 1, 0), min(b_used[-1] + 1, horiz.shape[1] - 1)
+        span_a, span_b = a_used[-1] - a_used[0], b_used[-1] - b_used[0]
+        if grid is not None and not any(span_a >= w and span_b >= h for w, h in (grid, grid[::-1])):
+            # ... nor, when the supported lines span less than the size asked, the lines outside the photo
+            out_a, out_b = ~np.isfinite(vert).any(axis=1), ~np.isfinite(horiz).any(axis=0)   # it may go on in
+            i_lo, i_hi = _past_unknown(out_a, i_lo, i_hi)
+            j_lo, j_hi = _past_unknown(out_b, j_lo, j_hi)
         vert, horiz = vert[i_lo:i_hi + 1, j_lo:j_hi], horiz[i_lo:i_hi, j_lo:j_hi + 1]
         alo, blo = alo + i_lo, blo + j_lo
         in_photo = self._edges_in_photo(lattice, alo, alo + vert.shape[0] - 1, blo, blo + horiz.shape[1] - 1) \
@@ -983,6 +1113,15 @@ def _nanmedian_last(values: np.ndarray) -> np.ndarray:
     low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[..., None] // 2, axis=-1)[..., 0]
     high = np.take_along_axis(ordered, (count // 2)[..., None], axis=-1)[..., 0]
     return np.where(count > 0, (low + high) / 2, np.nan)
+
+
+def _past_unknown(unknown: np.ndarray, lo: int, hi: int) -> tuple[int, int]:
+    """The index range lo..hi widened over the lines just beyond it that are `unknown` (outside the photo)."""
+    while lo > 0 and unknown[lo - 1]:
+        lo -= 1
+    while hi < len(unknown) - 1 and unknown[hi + 1]:
+        hi += 1
+    return lo, hi
 
 
 def _central_window(lo: int, hi: int, size: int) -> tuple[int, int]:

@@ -168,6 +168,8 @@ class GridMapping:
     def to_image(self, points_grid) -> np.ndarray:
         """Grid units (..., 2) → image pixels (..., 2)."""
         pts, shape = _as_points(points_grid)
+        if len(pts) == 0:   # (cv2.perspectiveTransform gives None for no points)
+            return pts.reshape(shape)
         if self.lens is None:
             out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.homography).reshape(-1, 2)
         else:
@@ -177,6 +179,8 @@ class GridMapping:
     def to_grid(self, points_px) -> np.ndarray:
         """Image pixels (..., 2) → grid units (..., 2)."""
         pts, shape = _as_points(points_px)
+        if len(pts) == 0:
+            return pts.reshape(shape)
         if self.lens is not None:
             pts = self.lens.undistort(pts)
         return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self._inverse).reshape(shape)

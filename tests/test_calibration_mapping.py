@@ -81,3 +81,15 @@ def test_a_mapping_round_trips_through_its_json():
         assert (doc["lens"] is None) == mapping.straight
     with pytest.raises(ValueError, match="unknown model"):
         RadialLens.from_dict({"model": "fisheye", "k1": 0, "k2": 0, "camera_matrix": np.eye(3).tolist()})
+
+
+def test_no_points_map_to_no_points_both_ways_with_or_without_a_lens():
+    """Issue 18 (every grid → pixel mapping through the lens model): an empty set of points (a
+    stage that kept none of a line's points) maps to an empty set, not an error (OpenCV's
+    perspectiveTransform gives None for it)."""
+    plain = GridMapping(np.diag([40.0, 40.0, 1.0]))
+    bent = GridMapping.with_lens(np.diag([40.0, 40.0, 1.0]), RadialLens.for_image((640, 480), -0.3), 10, 8)
+    for mapping in (plain, bent):
+        for convert in (mapping.to_image, mapping.to_grid):
+            assert convert(np.zeros((0, 2))).shape == (0, 2)
+            assert convert(np.zeros((3, 0, 2))).shape == (3, 0, 2)
