@@ -466,7 +466,10 @@ class _Finder:
         curved = self._follow_lens(lattice, rect) if cfg.fit_lens else None
         if curved is not None:   # the lines bend: the extent again, on the lattice that follows them
             extent = self._extent(curved, fam_x, fam_y, grid)
-            if extent is not None:
+            # ... which, with the size given, may move the rectangle only to one that scores better (a lens
+            # extrapolated past the part seen misplaces the lines there, and a sheet's edge a square away
+            # can look a border; size unknown, the bent lattice may show more of the board)
+            if extent is not None and (grid is None or extent[0] == rect or extent[1] > score):
                 lattice, (rect, score, _) = curved, extent
                 lattice = self._follow_lens(lattice, rect) or lattice
         if grid is None:
@@ -894,8 +897,7 @@ class _Finder:
         if ranges is None:
             return None
         (alo, ahi), (blo, bhi) = ranges
-        measured = self._measured(lattice, alo, ahi, blo, bhi)
-        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi, reach, measured)
+        vert, horiz = self._edge_support(lattice, alo, ahi, blo, bhi, reach)
         # the rectangle search is cubic in the lattice size: drop the lines, at either end,
         # that carry no supported edge at all (keeping one as a margin)
         a_used = np.flatnonzero(np.nan_to_num(vert).any(axis=1))
@@ -915,10 +917,12 @@ class _Finder:
         in_photo = self._edges_in_photo(lattice, alo, alo + vert.shape[0] - 1, blo, blo + horiz.shape[1] - 1) \
             if grid is None else None
 
-        def border():   # size given, asked only when no rectangle's borders are supported
-            v_lo, v_hi, h_lo, h_hi = self._border_support(lattice, *ranges[0], *ranges[1], measured)
+        def border():   # size given, asked only when the best rectangle's borders are not supported
+            support = self._border_support(lattice, *ranges[0], *ranges[1])
             crop_v, crop_h = np.s_[i_lo:i_hi + 1, j_lo:j_hi], np.s_[i_lo:i_hi, j_lo:j_hi + 1]
-            return v_lo[crop_v], v_hi[crop_v], h_lo[crop_h], h_hi[crop_h]
+            v_lo, v_hi, h_lo, h_hi, v_gap, h_gap, v_blank, h_blank = support
+            return (v_lo[crop_v], v_hi[crop_v], h_lo[crop_h], h_hi[crop_h], v_gap[crop_v], h_gap[crop_h],
+                    v_blank[crop_v], h_blank[crop_h])
 
         best = _best_rectangle(vert, horiz, grid, cfg, in_photo, border if grid is not None else None)
         if best is None:
@@ -985,21 +989,14 @@ class _Finder:
         ha, hb = np.meshgrid(np.arange(alo, ahi) + 0.5, np.arange(blo, bhi + 1), indexing="ij")
         return inside(va, vb), inside(ha, hb)
 
-    def _measured(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
-        """(vertical edges' scores, horizontal edges' scores, threshold) of lines alo..ahi, blo..bhi: what
-        `_edge_support` and `_border_support` judge, measured once when both are asked."""
-        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
-        return v_scores, h_scores, self._threshold(v_scores, h_scores)
-
-    def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, reach: float = 0.0,
-                      measured=None):
+    def _edge_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, reach: float = 0.0):
         """Per lattice edge: +1 supported, 0 not supported, NaN outside the image.
 
         vert[i, j]: edge on line a = alo + i between b = blo + j and blo + j + 1;
         horiz[i, j]: edge on line b = blo + j between a = alo + i and alo + i + 1.
-        `reach`: an edge found on a parallel up to that many squares either side counts too.
-        `measured`: `_measured` of the same lines, when already known."""
-        v_scores, h_scores, threshold = measured or self._measured(lattice, alo, ahi, blo, bhi)
+        `reach`: an edge found on a parallel up to that many squares either side counts too."""
+        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi)
+        threshold = self._threshold(v_scores, h_scores)
         if threshold is None:
             return v_scores[0], h_scores[0]
         vert, horiz = self._supported(v_scores, threshold), self._supported(h_scores, threshold)
@@ -1016,34 +1013,50 @@ class _Finder:
             vert, horiz = np.fmax(vert, self._supported(v, threshold)), np.fmax(horiz, self._supported(h, threshold))
         return vert, horiz
 
-    def _border_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, measured=None):
+    def _border_support(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int):
         """`_edge_support` for lines taken as a border: (vert low, vert high, horiz low, horiz high),
         where a low border (the rectangle's first line) counts an edge found on it or on a parallel up
-        to `border_reach` square toward higher lines (inside the board), a high border the other way.
+        to `border_reach` square toward higher lines (inside the board), a high border the other way;
+        then the separators as tiles show them (vert, horiz) and where the photo is blank (vert, horiz).
 
         A board of tiles has no outline: its outer edges are the tiles', half a paper gap inside
         the line through the gaps, beyond the ±0.05 square an edge is searched within when the
-        squares are big (at a slant, the near rows); the threshold stays the lattice's own.
-        `measured`: `_measured` of the same lines, when already known."""
+        squares are big (at a slant, the near rows); the threshold stays the lattice's own. Its
+        separators are paper gaps: one counts where it is seen on its line or where both tiles' edges
+        are, on the parallels ±d (d up to `border_reach`: a wide gap's edges lie outside the ±0.05
+        square). Blank (True): no contrast in the plain photo (under `min_plain_contrast`) on the
+        line nor on any of those parallels — tiles merged with the paper, a separator there cannot
+        be seen whether it is there or not."""
         cfg = self.cfg
-        v_scores, h_scores, threshold = measured or self._measured(lattice, alo, ahi, blo, bhi)
+        v_scores, h_scores = self._line_scores(lattice, alo, ahi, blo, bhi, raw=True)
+        threshold = self._threshold(v_scores, h_scores)
         if threshold is None:
-            return v_scores[0], v_scores[0], h_scores[0], h_scores[0]
-        v0, h0 = self._supported(v_scores, threshold), self._supported(h_scores, threshold)
-        shifts = np.arange(cfg.border_step, cfg.border_reach + 1e-9, cfg.border_step)
-        (v_lo, h_lo), (v_hi, h_hi) = (self._shifted_support(lattice, (alo, ahi, blo, bhi), threshold, sign * shifts, v0, h0)
-                                      for sign in (1.0, -1.0))
-        return v_lo, v_hi, h_lo, h_hi
+            nothing = (v_scores[0], h_scores[0])
+            return nothing * 3 + (np.zeros(v_scores[0].shape, bool), np.zeros(h_scores[0].shape, bool))
+        on = (self._supported(v_scores, threshold), self._supported(h_scores, threshold))
+        low, high, gap = on, on, on
+        blank = (v_scores[2] < cfg.min_plain_contrast, h_scores[2] < cfg.min_plain_contrast)
+        for d in np.arange(cfg.border_step, cfg.border_reach + 1e-9, cfg.border_step):
+            inward, outward = (self._line_scores(lattice, alo, ahi, blo, bhi, shift=shift, raw=True) for shift in (d, -d))
+            up = [self._supported(scores, threshold) for scores in inward]
+            down = [self._supported(scores, threshold) for scores in outward]
+            low = tuple(np.fmax(m, u) for m, u in zip(low, up))
+            high = tuple(np.fmax(m, u) for m, u in zip(high, down))
+            gap = tuple(np.fmax(m, np.minimum(u, w)) for m, u, w in zip(gap, up, down))   # both tiles' edges
+            blank = tuple(b & (i[2] < cfg.min_plain_contrast) & (o[2] < cfg.min_plain_contrast)
+                          for b, i, o in zip(blank, inward, outward))
+        return low[0], high[0], low[1], high[1], gap[0], gap[1], blank[0], blank[1]
 
-    def _line_scores(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, shift: float = 0.0):
+    def _line_scores(self, lattice: _Lattice, alo: int, ahi: int, blo: int, bhi: int, shift: float = 0.0,
+                     raw: bool = False):
         """`_edge_scores` of every edge of lines alo..ahi, blo..bhi (moved by `shift` square across)."""
         a_lines, b_lines = np.arange(alo, ahi + 1), np.arange(blo, bhi + 1)
         t = np.linspace(0.15, 0.85, 7)
         # vertical edges: points (a, b + t)
         va, vb, vt = np.meshgrid(a_lines, b_lines[:-1], t, indexing="ij")
         ha, hb, ht = np.meshgrid(a_lines[:-1], b_lines, t, indexing="ij")
-        return (self._edge_scores(lattice, va + shift, vb + vt, along=(0.0, 1.0)),
-                self._edge_scores(lattice, ha + ht, hb + shift, along=(1.0, 0.0)))
+        return (self._edge_scores(lattice, va + shift, vb + vt, along=(0.0, 1.0), raw=raw),
+                self._edge_scores(lattice, ha + ht, hb + shift, along=(1.0, 0.0), raw=raw))
 
     def _threshold(self, v_scores, h_scores) -> float | None:
         """The contrast an edge needs to count as a line: absolute, and relative to the strong ones."""
@@ -1055,13 +1068,16 @@ class _Finder:
 
     def _supported(self, scores: tuple[np.ndarray, np.ndarray], threshold: float) -> np.ndarray:
         """+1 where an edge's (CLAHE, plain) contrasts make it a line, 0 where not, NaN unknown."""
-        normalised, plain = scores
+        normalised, plain = scores[:2]
         strong = (normalised >= threshold) & (plain >= self.cfg.min_plain_contrast)
         return np.where(np.isfinite(normalised), strong.astype(float), np.nan)
 
-    def _edge_scores(self, lattice: _Lattice, a: np.ndarray, b: np.ndarray, along: tuple[float, float]) -> np.ndarray:
+    def _edge_scores(self, lattice: _Lattice, a: np.ndarray, b: np.ndarray, along: tuple[float, float],
+                     raw: bool = False) -> list[np.ndarray]:
         """Median contrast of the edge at lattice points (..., samples): gradient across the
-        edge near the line minus the gradient a little further away (texture is not a line)."""
+        edge near the line minus the gradient a little further away (texture is not a line), in the
+        CLAHE image and in the plain one; `raw`: also the plain photo's strongest gradient across,
+        near the line or further (median along the edge: under the plain floor, the photo is blank)."""
         shape = a.shape
         pts = np.stack([a.ravel(), b.ravel()], axis=1)
         da = np.array(along) * 0.05
@@ -1083,6 +1099,9 @@ class _Finder:
             contrast = np.where(inside & np.isfinite(contrast), contrast, np.nan).reshape(shape)
             known = np.isfinite(contrast).mean(axis=-1) >= 0.6
             medians.append(np.where(known, _nanmedian_last(contrast), np.nan))
+        if raw:
+            strongest = np.where(inside & np.isfinite(across).all(axis=1), across.max(axis=1), np.nan).reshape(shape)
+            medians.append(np.where(known, _nanmedian_last(strongest), np.nan))
         return medians
 
 
@@ -1236,7 +1255,8 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     shapes): each border line must lie in the photo for half its length at least — beyond the
     frame nothing says where a board of unknown size ends, and a rectangle reaching out there
     would only add squares nobody saw. `border` (size given): a function giving
-    `_border_support`'s arrays (same shapes), tried when no rectangle's borders are supported."""
+    `_border_support`'s arrays (same shapes), tried on the rectangles better than the first whose
+    borders pass on the lines (all of them when none does)."""
     na, nb = vert.shape[0], horiz.shape[1]       # number of a lines, b lines
     known_v, known_h = np.isfinite(vert), np.isfinite(horiz)
     sup_v, sup_h = np.nan_to_num(vert), np.nan_to_num(horiz)
@@ -1282,20 +1302,32 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
         return None
     values, rects = np.concatenate(values), np.concatenate(rects)
     # 2. the borders, best objective first, in batches: the best rectangles nearly always pass
-    order = np.argsort(-values, kind="stable")
-    best = _first_bordered(rects[order], None, (sv, kv, sh, kh), inside, cfg, framed)
-    if best is None and border is not None:
-        # no border where the lines are: look for each border's edge a little inside it
-        best = _first_bordered(rects[order], [(prefix(np.nan_to_num(m)), prefix(np.isfinite(m).astype(float)))
-                                              for m in _horizontal_last(border())],
-                               (sv, kv, sh, kh), inside, cfg, framed)
+    ordered = rects[np.argsort(-values, kind="stable")]
+    first = _first_bordered(ordered, None, (sv, kv, sh, kh), inside, cfg, framed)
+    ssv, skv, ssh, skh = sv, kv, sh, kh   # what the confidence is measured on
+    if border is not None and first != 0:
+        # none passed, or not the best one: a border's edge may lie a little inside its line, and the
+        # separators be tiles' (`_Finder._border_support`); a better rectangle passing so wins
+        v_lo, v_hi, h_lo, h_hi, v_gap, h_gap, v_blank, h_blank = border()
+
+        def seen(support, blank):   # (supported, seen, in the photo): a blank edge is not seen
+            return prefix(np.nan_to_num(support) * ~blank), prefix(np.isfinite(support) & ~blank), \
+                prefix(np.isfinite(support))
+
+        # the horizontal ones transposed, as the prefix sums hold them (lines first)
+        on_lines = [seen(v_lo, v_blank), seen(v_hi, v_blank), seen(h_lo.T, h_blank.T), seen(h_hi.T, h_blank.T)]
+        separators = [seen(v_gap, v_blank), seen(h_gap.T, h_blank.T)]
+        better = _first_bordered(ordered[:first], on_lines, (sv, kv, sh, kh), inside, cfg, framed, separators)
+        if better is not None:   # its confidence too from its edges as tiles show them (a blank one unseen)
+            first, (ssv, _, skv), (ssh, _, skh) = better, *separators
+    best = None if first is None else tuple(int(v) for v in ordered[first])
     score = 0.0
     if best is not None:
         # confidence from the edges inside the border lines: a chequer's border is half invisible
         # on white paper without the grid being any less certain
         i0, i1, j0, j1 = best
-        k = inside(kv, i0 + 1, i1 - 1, j0, j1) + inside(kh, j0 + 1, j1 - 1, i0, i1)
-        s = inside(sv, i0 + 1, i1 - 1, j0, j1) + inside(sh, j0 + 1, j1 - 1, i0, i1)
+        k = inside(skv, i0 + 1, i1 - 1, j0, j1) + inside(skh, j0 + 1, j1 - 1, i0, i1)
+        s = inside(ssv, i0 + 1, i1 - 1, j0, j1) + inside(ssh, j0 + 1, j1 - 1, i0, i1)
         n_inner = (i1 - i0 - 1) * (j1 - j0) + (j1 - j0 - 1) * (i1 - i0)
         score = float((s / k) * (k / n_inner) ** 0.25) if k else 0.0
     if score >= cfg.min_score:
@@ -1331,47 +1363,45 @@ def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     return tuple(int(v) for v in rects[best]), float(weakest[best])
 
 
-def _horizontal_last(border: tuple[np.ndarray, ...]) -> list[np.ndarray]:
-    """`_border_support`'s (vert low, vert high, horiz low, horiz high), the horizontal ones
-    transposed as `_best_rectangle`'s prefix sums hold them (lines first)."""
-    v_lo, v_hi, h_lo, h_hi = border
-    return [v_lo, v_hi, h_lo.T, h_hi.T]
-
-
-def _first_bordered(ordered: np.ndarray, on_lines, sums, inside, cfg: GridFinderConfig, framed):
-    """The first rectangle, in batches of 256 (the best ones nearly always pass), whose borders are
-    supported (`_borders_supported`), as a tuple; None when none is."""
+def _first_bordered(ordered: np.ndarray, on_lines, sums, inside, cfg: GridFinderConfig, framed, separators=None):
+    """The index of the first rectangle, in batches of 256 (the best ones nearly always pass), whose
+    borders are supported (`_borders_supported`); None when none is."""
     for start in range(0, len(ordered), 256):
         batch = ordered[start:start + 256]
-        ok = _borders_supported(batch, sums, inside, cfg, framed, on_lines)
+        ok = _borders_supported(batch, sums, inside, cfg, framed, on_lines, separators)
         if ok.any():
-            return tuple(int(v) for v in batch[int(np.argmax(ok))])
+            return start + int(np.argmax(ok))
     return None
 
 
 def _borders_supported(rects: np.ndarray, sums, inside, cfg: GridFinderConfig, framed=None,
-                       on_lines=None) -> np.ndarray:
+                       on_lines=None, separators=None) -> np.ndarray:
     """Per rectangle (rows i0, i1, j0, j1): each border line is supported on
     `min_border_support` of its measured edges, and the separators across each outer row and
     column on `min_separator_support` (a band closed by a line but not divided into squares,
     a title strip, is not part of the grid). `framed` (prefix sums of the edges in the photo,
     vertical and horizontal): each border line must also lie in the photo for half its length.
-    `on_lines`: the (supported, known) prefix sums the four borders (i0, i1, j0, j1) are measured
-    on, when not `sums`' own (`_border_support`: a border's edge a little inside it)."""
+    `on_lines`: the (supported, seen, in the photo) prefix sums the four borders (i0, i1, j0, j1) are
+    measured on, `separators` those of the separators (vertical, horizontal), when not `sums`' own
+    (`_border_support`, tiles: a border's edge a little inside it, a separator seen as a paper gap; a
+    blank edge is not seen, and a border or outer row in the photo must show some of its own)."""
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     ok = np.ones(len(rects), bool)
-    (s0, k0), (s1, k1), (s2, k2), (s3, k3) = on_lines or ((sv, kv), (sv, kv), (sh, kh), (sh, kh))
-    for p_s, p_k, line, lo, hi in ((s0, k0, i0, j0, j1), (s1, k1, i1, j0, j1), (s2, k2, j0, i0, i1), (s3, k3, j1, i0, i1)):
-        s, k = inside(p_s, line, line, lo, hi), inside(p_k, line, line, lo, hi)
-        ok &= (k == 0) | (s >= cfg.min_border_support * k)
+    borders = on_lines or ((sv, kv, kv), (sv, kv, kv), (sh, kh, kh), (sh, kh, kh))
+    for (p_s, p_k, p_m), line, lo, hi in zip(borders, (i0, i1, j0, j1), (j0, j0, i0, i0), (j1, j1, i1, i1)):
+        s, k, m = (inside(p, line, line, lo, hi) for p in (p_s, p_k, p_m))
+        ok &= (m == 0) | ((k > 0) & (s >= cfg.min_border_support * k))
     if framed is not None:
         fv, fh = framed
         for p_f, line, lo, hi in ((fv, i0, j0, j1), (fv, i1, j0, j1), (fh, j0, i0, i1), (fh, j1, i0, i1)):
             ok &= inside(p_f, line, line, lo, hi) >= 0.5 * (hi - lo)
-    for p_s, p_k, lo, hi, cell in ((sv, kv, i0, i1, j0), (sv, kv, i0, i1, j1 - 1), (sh, kh, j0, j1, i0), (sh, kh, j0, j1, i1 - 1)):
-        s, k = inside(p_s, lo, hi, cell, cell + 1), inside(p_k, lo, hi, cell, cell + 1)
-        ok &= (k == 0) | (s >= cfg.min_separator_support * k)
+    (gv, sep_v, photo_v), (gh, sep_h, photo_h) = separators or ((sv, kv, kv), (sh, kh, kh))
+    end = 0 if separators is None else 1   # tiles: the inner lines only (a tile's border is not on its line)
+    for p_s, p_k, p_m, lo, hi, cell in ((gv, sep_v, photo_v, i0, i1, j0), (gv, sep_v, photo_v, i0, i1, j1 - 1),
+                                        (gh, sep_h, photo_h, j0, j1, i0), (gh, sep_h, photo_h, j0, j1, i1 - 1)):
+        s, k, m = (inside(p, lo + end, hi - end, cell, cell + 1) for p in (p_s, p_k, p_m))
+        ok &= (m == 0) | ((k > 0) & (s >= cfg.min_separator_support * k))
     return ok
 
 
