@@ -447,9 +447,7 @@ class _Finder:
             if outlined is not None:
                 lattice, extent = outlined
         if extent is None and grid is not None and cfg.fit_lens:
-            grown = self._grown_lattice(lattice, fam_x, fam_y)
-            extent = None if grown is None else self._extent(grown, fam_x, fam_y, grid)
-            lattice = grown if extent is not None else lattice
+            lattice, extent = self._grown_extent(lattice, fam_x, fam_y, grid) or (lattice, None)
         if extent is None:
             return None
         rect, score, coarser = extent
@@ -551,9 +549,7 @@ class _Finder:
             bent = self._bent_extent(outlined, (0, na, 0, nb), fam_x, fam_y, grid, around=around)
             if bent is not None:
                 return bent
-        grown = self._grown_lattice(outlined, fam_x, fam_y, around)   # bent beyond that reach: from its middle out
-        extent = None if grown is None else self._extent(grown, fam_x, fam_y, grid, around=around)
-        return None if extent is None else (grown, extent)
+        return self._grown_extent(outlined, fam_x, fam_y, grid, around)   # bent beyond that reach: from its middle out
 
     def _doubled_extent(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid):
         """(lattice, extent) of the size asked for on the lattice with one family's period doubled (or both),
@@ -597,6 +593,14 @@ class _Finder:
         curved = self._follow_lens(lattice, rect)
         extent = None if curved is None else self._extent(curved, fam_x, fam_y, grid, around=around)
         return None if extent is None else (curved, extent)
+
+    def _grown_extent(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments, grid,
+                      around: tuple[int, int, int, int] | None = None):
+        """(lattice, extent) of the size `grid` on the lattice grown from its middle (`_grown_lattice`),
+        or None when it cannot be grown or that size is not seen on it."""
+        grown = self._grown_lattice(lattice, fam_x, fam_y, around)
+        extent = None if grown is None else self._extent(grown, fam_x, fam_y, grid, around=around)
+        return None if extent is None else (grown, extent)
 
     def _grown_lattice(self, lattice: _Lattice, fam_x: Segments, fam_y: Segments,
                        around: tuple[int, int, int, int] | None = None) -> _Lattice | None:
