@@ -148,7 +148,7 @@ def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig, *, ex
 def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
     """The line finder on its working image (and, size unknown, again where small squares need)."""
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
-    found = _Finder(gray, plain, grid, cfg).run(grid)
+    found = _Finder(gray, plain, grid, cfg, _working_chroma(image_bgr, gray.shape)).run(grid)
     if found is not None and grid is None:
         # a size found on small squares is checked where they are big enough: the same
         # search (size still unknown) on the working image that size would have asked for
@@ -158,7 +158,8 @@ def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridF
         if big_and_fine and needed > max(gray.shape) and scale < 1.0:
             gray, plain, scale = _working_gray(image_bgr, needed, cfg)
             # the size found only sets the shortest segment kept; the search is for any size
-            found = _Finder(gray, plain, (found.width, found.height), cfg).run(None)
+            found = _Finder(gray, plain, (found.width, found.height), cfg,
+                            _working_chroma(image_bgr, gray.shape)).run(None)
     if found is None:
         return None
     return _full_size(found, scale, image_bgr.shape, cfg)
@@ -259,6 +260,21 @@ def _working_gray(image: np.ndarray, long_side: float, cfg: GridFinderConfig
     return cv2.createCLAHE(cfg.clahe_clip, (tile, tile)).apply(gray), gray, scale
 
 
+def _working_chroma(image: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
+    """The colour of the working image without its brightness (CIELAB a*, b*), or None when the
+    photo has no colour: a grey line between green or red squares of its own brightness shows
+    only there."""
+    if image.ndim != 3 or image.shape[2] < 3:
+        return None
+    small = cv2.resize(image[:, :, :3], (shape[1], shape[0]), interpolation=cv2.INTER_AREA) \
+        if image.shape[:2] != tuple(shape) else image[:, :, :3]
+    lab = cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_BGR2LAB)
+    chroma = lab[:, :, 1:]
+    if int(chroma.max()) - int(chroma.min()) < 8:
+        return None
+    return chroma
+
+
 @dataclass(frozen=True)
 class _Lattice:
     """Image -> lattice coordinates (a across the lines of family x, b across family y): a plain
@@ -283,7 +299,8 @@ class _Lattice:
 class _Finder:
     """One search on one working image; holds the shared intermediate results."""
 
-    def __init__(self, gray: np.ndarray, plain: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig):
+    def __init__(self, gray: np.ndarray, plain: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig,
+                 chroma: np.ndarray | None = None):
         self.gray, self.cfg = gray, cfg
         min_length = cfg.min_segment_frac * max(gray.shape)
         if grid is not None:   # a big board's squares may be shorter than that
@@ -296,6 +313,9 @@ class _Finder:
         self.gradients = cv2.merge([cv2.Sobel(cv2.GaussianBlur(g, (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
                                     for g in (gray, plain) for dx in (1, 0)])
         self._clahe_gradients: np.ndarray | None = None   # its first two channels, contiguous (line following)
+        self.colour_gradients = None if chroma is None else \
+            cv2.merge([cv2.Sobel(cv2.GaussianBlur(np.ascontiguousarray(chroma[:, :, c]), (3, 3), 0), cv2.CV_32F,
+                                 dx, 1 - dx, ksize=3) / 8 for c in (0, 1) for dx in (1, 0)])
 
     def run(self, grid: tuple[int, int] | None) -> GridFit | None:
         """Pair the strongest line directions and search the pairs for a grid, best score wins.
@@ -913,7 +933,9 @@ class _Finder:
         span_a, span_b = a_used[-1] - a_used[0], b_used[-1] - b_used[0]
         if grid is not None and not any(span_a >= w and span_b >= h for w, h in (grid, grid[::-1])):
             # ... nor, when the supported lines span less than the size asked, the lines outside the photo
-            out_a, out_b = ~np.isfinite(vert).any(axis=1), ~np.isfinite(horiz).any(axis=0)   # it may go on in
+            # (a line is out where the grid's supported lines cross it: the rest may be the table)
+            out_a = ~np.isfinite(vert[:, b_used[0]:b_used[-1]]).any(axis=1)
+            out_b = ~np.isfinite(horiz[a_used[0]:a_used[-1], :]).any(axis=0)   # it may go on in
             i_lo, i_hi = _past_unknown(out_a, i_lo, i_hi)
             j_lo, j_hi = _past_unknown(out_b, j_lo, j_hi)
         vert, horiz = vert[i_lo:i_hi + 1, j_lo:j_hi], horiz[i_lo:i_hi, j_lo:j_hi + 1]
@@ -1080,8 +1102,10 @@ class _Finder:
                      raw: bool = False) -> list[np.ndarray]:
         """Median contrast of the edge at lattice points (..., samples): gradient across the
         edge near the line minus the gradient a little further away (texture is not a line), in the
-        CLAHE image and in the plain one; `raw`: also the plain photo's strongest gradient across,
-        near the line or further (median along the edge: under the plain floor, the photo is blank)."""
+        CLAHE image and in the plain one, each the greater of its own and the colour's (`chroma`); `raw`:
+        also the plain photo's strongest grey gradient across, near the line or further (median along
+        the edge: under the plain floor, the photo is blank — a tile's white on the paper's own white
+        may differ a little in colour, not enough to be seen as an edge)."""
         shape = a.shape
         pts = np.stack([a.ravel(), b.ravel()], axis=1)
         da = np.array(along) * 0.05
@@ -1096,17 +1120,34 @@ class _Finder:
         grads = sample(self.gradients, xs, ys)
         hgt, wid = self.gray.shape
         inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2)
+
+        def across(g: np.ndarray) -> np.ndarray:   # gradient across the edge, (x, y) pairs of channels
+            return np.linalg.norm(np.stack([g[..., k] * normal[:, 0:1] + g[..., k + 1] * normal[:, 1:2]
+                                            for k in range(0, g.shape[-1], 2)], axis=-1), axis=-1)
+
+        clahe, plain = across(grads[..., 0:2]), across(grads[..., 2:4])
+        if self.colour_gradients is not None:
+            # a colour edge counts as an edge of either grey: a grey line between squares of
+            # its own brightness (green, red) shows only in colour
+            colour = across(sample(self.colour_gradients, xs, ys))
+            contrasts = [np.fmax(_line_contrast(g), _line_contrast(colour)) for g in (clahe, plain)]
+        else:
+            contrasts = [_line_contrast(clahe), _line_contrast(plain)]
         medians = []
-        for gx, gy in ((grads[..., 0], grads[..., 1]), (grads[..., 2], grads[..., 3])):
-            across = np.abs(gx * normal[:, 0:1] + gy * normal[:, 1:2])
-            contrast = across[:, :5].max(axis=1) - across[:, 5:].mean(axis=1)
+        for contrast in contrasts:
             contrast = np.where(inside & np.isfinite(contrast), contrast, np.nan).reshape(shape)
             known = np.isfinite(contrast).mean(axis=-1) >= 0.6
             medians.append(np.where(known, _nanmedian_last(contrast), np.nan))
         if raw:
-            strongest = np.where(inside & np.isfinite(across).all(axis=1), across.max(axis=1), np.nan).reshape(shape)
+            strongest = np.where(inside & np.isfinite(plain).all(axis=1), plain.max(axis=1), np.nan).reshape(shape)
             medians.append(np.where(known, _nanmedian_last(strongest), np.nan))
         return medians
+
+
+def _line_contrast(across: np.ndarray) -> np.ndarray:
+    """Per point: the strongest gradient near the line (the first 5 samples) minus the mean of the
+    two a little further away (texture is not a line)."""
+    return across[:, :5].max(axis=1) - across[:, 5:].mean(axis=1)
 
 
 def _nanmedian_last(values: np.ndarray) -> np.ndarray:
@@ -1315,6 +1356,7 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
         v_lo, v_hi, h_lo, h_hi, v_gap, h_gap, v_blank, h_blank = border()
 
         def seen(support, blank):   # (supported, seen, in the photo): a blank edge is not seen
+            blank = blank & ~(np.nan_to_num(support) > 0)   # (an edge supported in colour alone was seen)
             return prefix(np.nan_to_num(support) * ~blank), prefix(np.isfinite(support) & ~blank), \
                 prefix(np.isfinite(support))
 

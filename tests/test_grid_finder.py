@@ -493,7 +493,7 @@ def test_line_directions_come_from_segments_that_cross_others_not_from_a_grained
 # the broadened photographer's photos the tests below look at (bench sets: seed 1819, the bench's own;
 # seed 2020, its held-out set, looked at while changing the finder since): index -> (board, photo)
 BROAD_PHOTOS_USED = {1819: (1, 7, 15, 36, 58, 79, 93), 2020: (31, 40, 43, 47), 2022: (58,), 2023: (2, 7, 13, 36),
-                     2024: (2, 8, 22, 38, 45, 48), 2025: (23, 45), 2031: (39,)}
+                     2024: (2, 8, 22, 38, 45, 48), 2025: (23, 45), 2031: (39,), 2034: (26,)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -699,3 +699,42 @@ def test_a_board_running_out_of_the_frame_keeps_its_lines_outside_the_photo_in_t
     photo are kept (`_past_unknown`): found, every corner within half a square."""
     _placed_right(2024, 2, "unlined")
 
+
+
+def test_a_grey_line_between_squares_of_its_own_brightness_is_seen_in_colour():
+    """Issue 18 (no square the photo does not show): grey ink lines between green and red squares of
+    their own brightness give no grey edge at all, so a board's outer columns looked undivided and the
+    rectangle one square off won. A colour edge (CIELAB a*, b*) counts as an edge: every edge between
+    the squares is supported in colour, none in grey alone."""
+    from calibration.grid_finder import _Finder, _Lattice, _working_chroma, _working_gray
+
+    px, line, origin = 30, 4, 40
+    canvas = np.full((origin * 2 + 8 * px, origin * 2 + 8 * px, 3), 200, np.uint8)
+    grey = np.array([76, 76, 76], np.uint8)   # the brightness of the green and the red below
+    for i in range(8):
+        for j in range(8):
+            colour = (0, 130, 0) if (i + j) % 2 else (0, 0, 255)
+            y, x = origin + i * px, origin + j * px
+            canvas[y:y + px, x:x + px] = colour
+    for k in range(9):
+        c = origin + k * px
+        canvas[c - line // 2:c + line // 2, origin:origin + 8 * px] = grey
+        canvas[origin:origin + 8 * px, c - line // 2:c + line // 2] = grey
+    gray, plain, _ = _working_gray(canvas, max(canvas.shape), GridFinderConfig())
+    assert np.ptp(gray[origin + 5:origin + 8 * px - 5, origin + 5:origin + 8 * px - 5]) < 6   # no grey edge inside
+    lattice = _Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
+    inner = np.s_[1:-1, :]
+    for chroma, expected in ((None, 0.0), (_working_chroma(canvas, gray.shape), 1.0)):
+        vert, horiz = _Finder(gray, plain, None, GridFinderConfig(), chroma)._edge_support(lattice, 0, 8, 0, 8)
+        assert np.nanmean(vert[inner]) == pytest.approx(expected, abs=0.05)
+        assert np.nanmean(horiz.T[inner]) == pytest.approx(expected, abs=0.05)
+
+
+def test_a_board_whose_border_line_leaves_the_photo_only_where_the_board_is_keeps_it_in_the_search():
+    """Issue 18 (no square the photo does not show): photo 26 of seed 2034 (ruled 20x12, grey lines 16 %
+    of a square thick, green and red outer columns, k1 -0.34, framed edge to edge). Its first line is out
+    of the frame where the board is, but in it further along, over the table; the line was dropped from
+    the search as 'seen, nothing on it', so only the rectangle one row off, onto the paper margin, had 20
+    squares (67 of 240 squares read wrong). A line counts as outside the photo where the grid's supported
+    lines cross it (`_past_unknown`), and colour edges show the outer columns' lines: placed right."""
+    _placed_right(2034, 26, "ruled")
