@@ -1121,9 +1121,9 @@ class _Finder:
         hgt, wid = self.gray.shape
         inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2)
 
-        def across(g: np.ndarray) -> np.ndarray:   # gradient across the edge, (x, y) pairs of channels
-            return np.linalg.norm(np.stack([g[..., k] * normal[:, 0:1] + g[..., k + 1] * normal[:, 1:2]
-                                            for k in range(0, g.shape[-1], 2)], axis=-1), axis=-1)
+        def across(g: np.ndarray) -> np.ndarray:   # gradient across the edge: one (x, y) pair of channels, or two
+            first = g[..., 0] * normal[:, 0:1] + g[..., 1] * normal[:, 1:2]
+            return np.abs(first) if g.shape[-1] == 2 else np.hypot(first, g[..., 2] * normal[:, 0:1] + g[..., 3] * normal[:, 1:2])
 
         clahe, plain = across(grads[..., 0:2]), across(grads[..., 2:4])
         if self.colour_gradients is not None:
