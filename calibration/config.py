@@ -227,6 +227,8 @@ class GridFinderConfig:
     min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
     min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
     min_score: float = 0.6               # below this confidence: no grid
+    chequer_edge_support: float = 0.8    # size unknown: share of a chequer fit's inner edges that must show
+                                         # (a lattice on the squares' diagonals shows half of them)
     good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
     min_known_edges: int = 12            # fewer measurable edges than this: no grid
     continuation_support: float = 0.4    # size unknown: the grid goes on past a border when the next line

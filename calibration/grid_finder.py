@@ -130,7 +130,7 @@ def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinder
     read by its lines comes out in parts where a lens bends it)."""
     if cfg.chequer_candidate:
         fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
-        if fit is not None:
+        if fit is not None and (grid is not None or not _not_the_board(image_bgr, fit, cfg)):
             return fit
     found = _line_search(image_bgr, grid, cfg)
     if found is None and grid is not None and cfg.chequer_candidate:
@@ -177,6 +177,36 @@ def _full_size(found: GridFit, scale: float, shape: tuple[int, ...], cfg: GridFi
                         config=cfg.lens)
     mapping = again.mapping if again is not None else GridMapping(np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography)
     return GridFit(mapping, found.width, found.height, found.score, found.method)
+
+
+def _not_the_board(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> bool:
+    """Size unknown: is a chequer fit not a whole board? SB grows a chequer only as far as its corners stay
+    regular, and on a big board bent by a lens, or a tiled board whose dark region alone reads as a
+    chequer, it stops on part of it: the grid goes on past a side (`_Finder._continuing_sides`). Or its
+    lattice runs along the squares' diagonals, where a chequer's edges are not: under
+    `chequer_edge_support` of its inner edges show (a real chequer shows nearly all of them). The line
+    finder is asked instead."""
+    gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], (fit.width, fit.height), cfg),
+                                       cfg)
+    finder = _Finder(gray, plain, (fit.width, fit.height), cfg, _working_chroma(image_bgr, gray.shape))
+    lattice = _Lattice(np.linalg.inv(np.diag([scale, scale, 1.0]) @ fit.homography), _ScaledMapping(fit.mapping, scale))
+    rect = (0, fit.width, 0, fit.height)
+    vert, horiz = finder._edge_support(lattice, *rect)
+    inner = np.concatenate([vert[1:-1].ravel(), horiz[:, 1:-1].ravel()])
+    return _supported_share(inner) < cfg.chequer_edge_support or any(finder._continuing_sides(lattice, rect))
+
+
+@dataclass(frozen=True)
+class _ScaledMapping:
+    """A photo's grid mapping read in its working image, `scale` times the photo's size."""
+    mapping: GridMapping
+    scale: float
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        return self.mapping.to_image(points) * self.scale
+
+    def to_grid(self, points: np.ndarray) -> np.ndarray:
+        return self.mapping.to_grid(np.asarray(points) / self.scale)
 
 
 def _chequer_fit(chequer: ChequerFit, grid: tuple[int, int] | None) -> GridFit | None:

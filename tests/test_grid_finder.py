@@ -492,7 +492,7 @@ def test_line_directions_come_from_segments_that_cross_others_not_from_a_grained
 
 # the broadened photographer's photos the tests below look at (bench sets: seed 1819, the bench's own;
 # seed 2020, its held-out set, looked at while changing the finder since): index -> (board, photo)
-BROAD_PHOTOS_USED = {1819: (1, 7, 15, 36, 58, 79, 93), 2020: (31, 40, 43, 47), 2022: (58,), 2023: (2, 7, 13, 36),
+BROAD_PHOTOS_USED = {1819: (1, 7, 10, 15, 17, 29, 36, 38, 58, 65, 79, 93), 2020: (31, 40, 43, 47), 2022: (58,), 2023: (2, 7, 13, 36),
                      2024: (2, 8, 22, 38, 45, 48), 2025: (23, 45), 2031: (39,), 2034: (26,)}
 
 
@@ -738,3 +738,21 @@ def test_a_board_whose_border_line_leaves_the_photo_only_where_the_board_is_keep
     squares (67 of 240 squares read wrong). A line counts as outside the photo where the grid's supported
     lines cross it (`_past_unknown`), and colour edges show the outer columns' lines: placed right."""
     _placed_right(2034, 26, "ruled")
+
+
+@pytest.mark.parametrize("index", [10, 17, 29, 38, 65])
+def test_size_unknown_a_chequer_that_is_part_of_the_board_or_on_its_diagonals_is_not_the_board(index):
+    """Issue 18 (the free path: the whole grid, or a clearly partial answer, never a silently smaller
+    board): on photos 10, 17, 29, 38, 65 of the broadened bench set (seed 1819), SB's chequer stopped on
+    part of a chequered board (18x6 of 20x12, 12x12 and 9x26 of 31x18), on the dark region of a tiled
+    one (7x6), or ran along the squares' diagonals out over the table (9x9). A chequer whose grid goes
+    on past a side, or whose inner edges do not show, is not the board (`_not_the_board`): each photo
+    now gives the whole board or nothing, and photo 17 the whole board."""
+    board, photo = _broad_photos(1819)[index]
+    fit = find_grid(photo.image)
+    if index == 17:
+        assert fit is not None, "the whole board not found"
+    if fit is not None:
+        assert {fit.width, fit.height} == {board.width, board.height} and not fit.partial, \
+            f"a wrong board: {fit.width}x{fit.height} {fit.partial}"
+        assert _foreign_corner_error(fit, photo) < 0.5, "placed wrong"
