@@ -233,6 +233,8 @@ class GridFinderConfig:
     min_known_edges: int = 12            # fewer measurable edges than this: no grid
     continuation_support: float = 0.4    # size unknown: the grid goes on past a border when the next line
                                          # and the separators across the strip are both supported this much;
+    maybe_continuing_support: float = 0.2  # ... and it may go on (the answer is partial there) past a border where
+                                         # they are both supported this much (a margin shows no separators)
     max_growth_rounds: int = 3           # ... its extent is searched again this many times, then refused
     max_finer_comb: int = 5              # size unknown: squares holding lines at 1/2 .. 1/this of a square are
                                          # groups of the true squares (a too coarse comb): no board ...

@@ -96,7 +96,9 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
         return fit
     if fit is None:
         return None
-    return replace(fit, partial=open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1]))
+    open_ = open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1])
+    maybe = _maybe_going_on(image_bgr, fit, cfg)
+    return replace(fit, partial=tuple(side for side in SIDES if side in open_ or side in maybe))
 
 
 SIDES = ("left", "top", "right", "bottom")
@@ -186,14 +188,30 @@ def _not_the_board(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -
     lattice runs along the squares' diagonals, where a chequer's edges are not: under
     `chequer_edge_support` of its inner edges show (a real chequer shows nearly all of them). The line
     finder is asked instead."""
+    finder, lattice, rect = _measuring(image_bgr, fit, cfg)
+    vert, horiz = finder._edge_support(lattice, *rect)
+    inner = np.concatenate([vert[1:-1].ravel(), horiz[:, 1:-1].ravel()])
+    return _supported_share(inner) < cfg.chequer_edge_support or any(finder._continuing_sides(lattice, rect))
+
+
+def _maybe_going_on(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> tuple[str, ...]:
+    """Size unknown: the sides past which the grid shows, if weakly (`maybe_continuing_support` of the
+    next line and of the separators across the strip; a board's margin shows no separators at all):
+    dark squares divided by dark lines, tiles merging with the paper. The search could not close the
+    board there, so the answer is partial on that side, not a smaller board said whole."""
+    finder, lattice, rect = _measuring(image_bgr, fit, cfg)
+    going = finder._continuing_sides(lattice, rect, cfg.maybe_continuing_support)
+    return tuple(side for side, on in zip(("left", "right", "top", "bottom"), going) if on)
+
+
+def _measuring(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
+               ) -> tuple["_Finder", "_Lattice", tuple[int, int, int, int]]:
+    """A finder on the photo's working image for the fit's size, the fit as its lattice, and its rectangle."""
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], (fit.width, fit.height), cfg),
                                        cfg)
     finder = _Finder(gray, plain, (fit.width, fit.height), cfg, _working_chroma(image_bgr, gray.shape))
     lattice = _Lattice(np.linalg.inv(np.diag([scale, scale, 1.0]) @ fit.homography), _ScaledMapping(fit.mapping, scale))
-    rect = (0, fit.width, 0, fit.height)
-    vert, horiz = finder._edge_support(lattice, *rect)
-    inner = np.concatenate([vert[1:-1].ravel(), horiz[:, 1:-1].ravel()])
-    return _supported_share(inner) < cfg.chequer_edge_support or any(finder._continuing_sides(lattice, rect))
+    return finder, lattice, (0, fit.width, 0, fit.height)
 
 
 @dataclass(frozen=True)
@@ -801,22 +819,24 @@ class _Finder:
                     return True
         return False
 
-    def _continuing_sides(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> tuple[bool, bool, bool, bool]:
+    def _continuing_sides(self, lattice: _Lattice, rect: tuple[int, int, int, int], support: float | None = None
+                          ) -> tuple[bool, bool, bool, bool]:
         """For each side of the rectangle (a0, a1, b0, b1): does the grid go on past it?
 
         It does when the lattice line one step outside is supported along the side AND the
         grid's lines across the strip between them are too (a board's paper margin may show
-        an edge near the next line, never the separators of a row of squares). A strip
-        outside the photo says nothing."""
+        an edge near the next line, never the separators of a row of squares), each on `support` of
+        their edges (`continuation_support` unless given). A strip outside the photo says nothing."""
         cfg = self.cfg
+        support = cfg.continuation_support if support is None else support
         a0, a1, b0, b1 = rect
         vert, horiz = self._edge_support(lattice, a0 - 1, a1 + 1, b0 - 1, b1 + 1)
         # vert[i, j]: line a0-1+i, edge j (b0-1+j .. +1); horiz[i, j]: line b0-1+j, cell a0-1+i;
         # separators: the strip's cells on the inner lines of the other family
         strips = ((vert[0, 1:-1], horiz[0, 2:-2]), (vert[-1, 1:-1], horiz[-1, 2:-2]),
                   (horiz[1:-1, 0], vert[2:-2, 0]), (horiz[1:-1, -1], vert[2:-2, -1]))
-        return tuple(_supported_share(line) >= cfg.continuation_support
-                     and _supported_share(across) >= cfg.continuation_support for line, across in strips)
+        return tuple(_supported_share(line) >= support and _supported_share(across) >= support
+                     for line, across in strips)
 
     # -- directions and lattice -------------------------------------------------
     def _families(self, segs: Segments, vps: tuple[np.ndarray, np.ndarray]):
