@@ -97,7 +97,7 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
     if fit is None:
         return None
     open_ = open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1])
-    maybe = _maybe_going_on(image_bgr, fit, cfg)
+    maybe = _maybe_going_on(image_bgr, fit, cfg) if fit.method == "lines" else ()   # a chequer ends with its corners
     return replace(fit, partial=tuple(side for side in SIDES if side in open_ or side in maybe))
 
 
@@ -197,8 +197,10 @@ def _not_the_board(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -
 def _maybe_going_on(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> tuple[str, ...]:
     """Size unknown: the sides past which the grid shows, if weakly (`maybe_continuing_support` of the
     next line and of the separators across the strip; a board's margin shows no separators at all):
-    dark squares divided by dark lines, tiles merging with the paper. The search could not close the
-    board there, so the answer is partial on that side, not a smaller board said whole."""
+    dark squares divided by dark lines, tiles merging with the paper. The line search could not close the
+    board there, so the answer is partial on that side, not a smaller board said whole. (A chequer's
+    corners end where it ends, and `_not_the_board` has judged it: past a real chessboard, a striped shirt
+    would read as a grid going on.)"""
     finder, lattice, rect = _measuring(image_bgr, fit, cfg)
     going = finder._continuing_sides(lattice, rect, cfg.maybe_continuing_support)
     return tuple(side for side, on in zip(("left", "right", "top", "bottom"), going) if on)
