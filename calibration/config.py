@@ -211,6 +211,7 @@ class GridFinderConfig:
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
     min_edge_contrast: float = 3.0       # grey levels per px (after CLAHE); weaker edges never count as lines
     min_plain_contrast: float = 1.8      # ... nor edges weaker than this in the photo itself (before CLAHE)
+    min_colour_range: int = 8            # a photo whose CIELAB a*, b* span less than this has no colour edges to read
     relative_edge_contrast: float = 0.12 # ... nor edges weaker than this share of the strong ones
     empty_edge_cost: float = 0.5         # cost of an unsupported edge inside the grid (a supported one gains 1 - this)
     min_border_support: float = 0.3      # share of supported edges on each border line (a chequer's

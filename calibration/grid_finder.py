@@ -150,7 +150,7 @@ def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig, *, ex
 def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
     """The line finder on its working image (and, size unknown, again where small squares need)."""
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], grid, cfg), cfg)
-    found = _Finder(gray, plain, grid, cfg, _working_chroma(image_bgr, gray.shape)).run(grid)
+    found = _Finder(gray, plain, grid, cfg, _working_chroma(image_bgr, gray.shape, cfg)).run(grid)
     if found is not None and grid is None:
         # a size found on small squares is checked where they are big enough: the same
         # search (size still unknown) on the working image that size would have asked for
@@ -161,7 +161,7 @@ def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridF
             gray, plain, scale = _working_gray(image_bgr, needed, cfg)
             # the size found only sets the shortest segment kept; the search is for any size
             found = _Finder(gray, plain, (found.width, found.height), cfg,
-                            _working_chroma(image_bgr, gray.shape)).run(None)
+                            _working_chroma(image_bgr, gray.shape, cfg)).run(None)
     if found is None:
         return None
     return _full_size(found, scale, image_bgr.shape, cfg)
@@ -211,7 +211,7 @@ def _measuring(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
     """A finder on the photo's working image for the fit's size, the fit as its lattice, and its rectangle."""
     gray, plain, scale = _working_gray(image_bgr, _working_long_side(image_bgr.shape[:2], (fit.width, fit.height), cfg),
                                        cfg)
-    finder = _Finder(gray, plain, (fit.width, fit.height), cfg, _working_chroma(image_bgr, gray.shape))
+    finder = _Finder(gray, plain, (fit.width, fit.height), cfg, _working_chroma(image_bgr, gray.shape, cfg))
     lattice = _Lattice(np.linalg.inv(np.diag([scale, scale, 1.0]) @ fit.homography), _ScaledMapping(fit.mapping, scale))
     return finder, lattice, (0, fit.width, 0, fit.height)
 
@@ -310,19 +310,26 @@ def _working_gray(image: np.ndarray, long_side: float, cfg: GridFinderConfig
     return cv2.createCLAHE(cfg.clahe_clip, (tile, tile)).apply(gray), gray, scale
 
 
-def _working_chroma(image: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
+def _working_chroma(image: np.ndarray, shape: tuple[int, int], cfg: GridFinderConfig) -> np.ndarray | None:
     """The colour of the working image without its brightness (CIELAB a*, b*), or None when the
-    photo has no colour: a grey line between green or red squares of its own brightness shows
-    only there."""
+    photo has no colour (its a*, b* span under `min_colour_range`): a grey line between green or red
+    squares of its own brightness shows only there."""
     if image.ndim != 3 or image.shape[2] < 3:
         return None
     small = cv2.resize(image[:, :, :3], (shape[1], shape[0]), interpolation=cv2.INTER_AREA) \
         if image.shape[:2] != tuple(shape) else image[:, :, :3]
     lab = cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_BGR2LAB)
     chroma = lab[:, :, 1:]
-    if int(chroma.max()) - int(chroma.min()) < 8:
+    if int(chroma.max()) - int(chroma.min()) < cfg.min_colour_range:
         return None
     return chroma
+
+
+def _gradients(channels) -> np.ndarray:
+    """The x and y gradients of each 8-bit channel, smoothed a little, as one float image
+    (x0, y0, x1, y1, ...: 4 channels keep `sample`'s remap on its fast path)."""
+    return cv2.merge([cv2.Sobel(cv2.GaussianBlur(np.ascontiguousarray(c), (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
+                      for c in channels for dx in (1, 0)])
 
 
 @dataclass(frozen=True)
@@ -360,12 +367,9 @@ class _Finder:
         self.rng = np.random.default_rng(0)   # deterministic: same photo, same answer
         # gradients of the contrast-normalised image (faint pencil lines stand out) and of the
         # plain one (CLAHE also lifts a table's smooth grain to the strength of a drawn line)
-        self.gradients = cv2.merge([cv2.Sobel(cv2.GaussianBlur(g, (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
-                                    for g in (gray, plain) for dx in (1, 0)])
+        self.gradients = _gradients((gray, plain))
         self._clahe_gradients: np.ndarray | None = None   # its first two channels, contiguous (line following)
-        self.colour_gradients = None if chroma is None else \
-            cv2.merge([cv2.Sobel(cv2.GaussianBlur(np.ascontiguousarray(chroma[:, :, c]), (3, 3), 0), cv2.CV_32F,
-                                 dx, 1 - dx, ksize=3) / 8 for c in (0, 1) for dx in (1, 0)])
+        self.colour_gradients = None if chroma is None else _gradients((chroma[:, :, 0], chroma[:, :, 1]))
 
     def run(self, grid: tuple[int, int] | None) -> GridFit | None:
         """Pair the strongest line directions and search the pairs for a grid, best score wins.

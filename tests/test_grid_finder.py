@@ -724,7 +724,7 @@ def test_a_grey_line_between_squares_of_its_own_brightness_is_seen_in_colour():
     assert np.ptp(gray[origin + 5:origin + 8 * px - 5, origin + 5:origin + 8 * px - 5]) < 6   # no grey edge inside
     lattice = _Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
     inner = np.s_[1:-1, :]
-    for chroma, expected in ((None, 0.0), (_working_chroma(canvas, gray.shape), 1.0)):
+    for chroma, expected in ((None, 0.0), (_working_chroma(canvas, gray.shape, GridFinderConfig()), 1.0)):
         vert, horiz = _Finder(gray, plain, None, GridFinderConfig(), chroma)._edge_support(lattice, 0, 8, 0, 8)
         assert np.nanmean(vert[inner]) == pytest.approx(expected, abs=0.05)
         assert np.nanmean(horiz.T[inner]) == pytest.approx(expected, abs=0.05)
