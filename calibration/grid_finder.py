@@ -756,7 +756,9 @@ class _Finder:
         moved = LineEvidence(evidence.points, evidence.axis, evidence.value - np.where(evidence.axis == 0, a0, b0),
                              evidence.weight)
         fit = fit_mapping(self.gray.shape[::-1], (a1 - a0, b1 - b0), lines=moved, initial=start, config=self.cfg.lens)
-        return None if fit is None else fit.mapping.regridded(np.linalg.inv(shift))
+        if fit is None or not _well_conditioned(fit.mapping.homography):   # a fit gone degenerate: no lattice
+            return None
+        return fit.mapping.regridded(np.linalg.inv(shift))
 
     def _line_points(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> LineEvidence | None:
         """Where each lattice line of the rectangle is in the working image (`lines_seen`)."""
@@ -777,6 +779,7 @@ class _Finder:
         `max_growth_rounds` is refused."""
         cfg = self.cfg
         grown = 0
+        lattice = self._on_its_lines(lattice, rect) or lattice
         while any(sides := self._continuing_sides(lattice, rect)):
             a0, a1, b0, b1 = rect
             reach_a, reach_b = cfg.max_squares - (a1 - a0), cfg.max_squares - (b1 - b0)
@@ -790,7 +793,18 @@ class _Finder:
             rect, score, _ = extent
             for _ in range(2):
                 lattice = _refine(lattice, fam_x, fam_y, cfg.lattice_tolerance, rect) or lattice
+            lattice = self._on_its_lines(lattice, rect) or lattice
         return lattice, rect, score
+
+    def _on_its_lines(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> _Lattice | None:
+        """The lattice refitted on where the rectangle's lines are in the photo (`_line_points`): through a
+        lens where they bend, else plain; None when too little is seen."""
+        evidence = self._line_points(lattice, rect)
+        if evidence is None or len(evidence) < self.cfg.lens.min_points:
+            return None
+        mapping = self._refitted(lattice, rect, evidence)
+        return None if mapping is None else \
+            _Lattice(np.linalg.inv(mapping.homography), None if mapping.lens is None else mapping)
 
     def _lines_inside_squares(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> bool:
         """Do the rectangle's squares hold the lines of a finer comb (a lattice 2 to
@@ -798,10 +812,17 @@ class _Finder:
 
         Lines at every k-th of a square, supported across the rectangle like grid lines
         (`finer_comb_support`), mean the squares found are groups of the true ones: a wrong
-        board. (A paper grid's squares subdivided here and there stay under that share.)"""
+        board. (A paper grid's squares subdivided here and there stay under that share.) A finer line nearer
+        the grid's own lines than the edge measure reads beside them (`_texture_offset`: small squares, a
+        big k) would read those lines' edges: that comb is not measured across those lines."""
         cfg = self.cfg
         # a central window is enough: a too coarse comb has the finer lines everywhere
         windows = [_central_window(lo, hi, cfg.finer_comb_window) for lo, hi in (rect[:2], rect[2:])]
+        centre = np.array([[(lo + hi) / 2 for lo, hi in windows]])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sides = [float(np.linalg.norm(lattice.image_of(centre + np.eye(2)[axis]) - lattice.image_of(centre)))
+                     for axis in (0, 1)]   # px per square across the lines of family x, of family y
+        nearest = [sides[axis] / _texture_offset(_edge_radius(sides[1 - axis])) for axis in (0, 1)]   # largest k measured
         combs = range(2, cfg.max_finer_comb + 1)
         fractions = np.array(sorted({j / k for k in combs for j in range(k)}))   # 0: the grid's own lines
         t = np.linspace(0.15, 0.85, 7)
@@ -819,7 +840,9 @@ class _Finder:
         threshold = max(cfg.min_edge_contrast, cfg.relative_edge_contrast * np.nanpercentile(own, 90))
         for k in combs:
             between = (np.abs(fractions * k - np.round(fractions * k)) < 1e-6) & (fractions > 0)   # j / k, j > 0
-            for normalised, plain in scores:
+            for axis, (normalised, plain) in enumerate(scores):
+                if not k <= nearest[axis]:
+                    continue
                 support = self._supported((normalised[:, between], plain[:, between]), threshold)
                 if _supported_share(support.ravel()) >= cfg.finer_comb_support:
                     return True
@@ -1169,8 +1192,8 @@ class _Finder:
         tangent = p1 - p0
         seg_px = np.linalg.norm(tangent, axis=1) / 0.1     # image px per square along the edge
         normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / np.maximum(np.linalg.norm(tangent, axis=1), 1e-9)[:, None]
-        r = np.clip(0.05 * seg_px, 1.0, 4.0)[:, None]
-        on_off = np.concatenate([np.linspace(-1, 1, 5)[None, :] * r, -(2 * r + 2), 2 * r + 2], axis=1)
+        r = _edge_radius(seg_px)[:, None]
+        on_off = np.concatenate([np.linspace(-1, 1, 5)[None, :] * r, -_texture_offset(r), _texture_offset(r)], axis=1)
         xs = pc[:, 0:1] + on_off * normal[:, 0:1]
         ys = pc[:, 1:2] + on_off * normal[:, 1:2]
         grads = sample(self.gradients, xs, ys)
@@ -1198,6 +1221,17 @@ class _Finder:
             strongest = np.where(inside & np.isfinite(plain).all(axis=1), plain.max(axis=1), np.nan).reshape(shape)
             medians.append(np.where(known, _nanmedian_last(strongest), np.nan))
         return medians
+
+
+def _edge_radius(seg_px: np.ndarray) -> np.ndarray:
+    """How far (px) either side of a lattice line `_edge_scores` looks for its edge, for squares `seg_px` long
+    along it: a twentieth of a square, 1 to 4 px."""
+    return np.clip(0.05 * np.asarray(seg_px, float), 1.0, 4.0)
+
+
+def _texture_offset(radius: np.ndarray) -> np.ndarray:
+    """Where (px either side) `_edge_scores` reads the texture beside an edge looked for within `radius`."""
+    return 2 * radius + 2
 
 
 def _line_contrast(across: np.ndarray) -> np.ndarray:
@@ -1326,7 +1360,7 @@ def _refine(lattice: _Lattice, fam_x: Segments, fam_y: Segments, tol: float,
         g_n = np.linalg.eigh((a * w[:, None]).T @ a)[1][:, 0].reshape(3, 3)
         to_lat = np.linalg.inv(norm_lat) @ g_n @ norm_img
         result = to_lat / np.linalg.norm(to_lat)
-        if not np.all(np.isfinite(result)) or np.linalg.cond(result) > 1e12:
+        if not _well_conditioned(result):
             return None
         coords = apply_h(result, pts)
         resid = np.abs(coords[np.arange(len(pts)), axes] - ks)
@@ -1334,6 +1368,11 @@ def _refine(lattice: _Lattice, fam_x: Segments, fam_y: Segments, tol: float,
         if w.sum() == 0:
             return None
     return _Lattice(result)
+
+
+def _well_conditioned(h: np.ndarray) -> bool:
+    """Is this 3x3 map finite and safely invertible (a lattice both ways)?"""
+    return bool(np.all(np.isfinite(h)) and np.linalg.cond(h) <= 1e12)
 
 
 def _normaliser(pts: np.ndarray) -> np.ndarray:
