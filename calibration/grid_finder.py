@@ -202,7 +202,7 @@ def _maybe_going_on(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) 
     corners end where it ends, and `_not_the_board` has judged it: past a real chessboard, a striped shirt
     would read as a grid going on.)"""
     finder, lattice, rect = _measuring(image_bgr, fit, cfg)
-    going = finder._continuing_sides(lattice, rect, cfg.maybe_continuing_support)
+    going = finder._continuing_sides(lattice, rect, cfg.maybe_continuing_support, as_tiles=True)
     return tuple(side for side, on in zip(("left", "right", "top", "bottom"), going) if on)
 
 
@@ -339,6 +339,12 @@ class _Lattice:
     through a lens (`curved`, lattice units -> working pixels; `to_lattice` stays its plain fit)."""
     to_lattice: np.ndarray
     curved: GridMapping | None = None
+
+    @classmethod
+    def fitted(cls, mapping: GridMapping) -> "_Lattice":
+        """The lattice of a mapping fitted on the photo's lines (lattice units -> working pixels): curved
+        when the fit kept a lens."""
+        return cls(np.linalg.inv(mapping.homography), None if mapping.lens is None else mapping)
 
     @property
     def to_image(self) -> np.ndarray:
@@ -717,7 +723,7 @@ class _Finder:
                 else self._refitted(lattice, rect, evidence)
             if mapping is None:
                 return None
-            lattice = _Lattice(np.linalg.inv(mapping.homography), None if mapping.lens is None else mapping)
+            lattice = _Lattice.fitted(mapping)
             if rect == (alo, ahi, blo, bhi):
                 return lattice
             half *= cfg.grow_factor
@@ -743,7 +749,7 @@ class _Finder:
             curved = self._refitted(lattice, rect, evidence)
             if curved is None or curved.lens is None:
                 return None if lattice.curved is None else lattice
-            lattice = _Lattice(np.linalg.inv(curved.homography), curved)
+            lattice = _Lattice.fitted(curved)
         return lattice
 
     def _refitted(self, lattice: _Lattice, rect: tuple[int, int, int, int], evidence: LineEvidence
@@ -803,8 +809,7 @@ class _Finder:
         if evidence is None or len(evidence) < self.cfg.lens.min_points:
             return None
         mapping = self._refitted(lattice, rect, evidence)
-        return None if mapping is None else \
-            _Lattice(np.linalg.inv(mapping.homography), None if mapping.lens is None else mapping)
+        return None if mapping is None else _Lattice.fitted(mapping)
 
     def _lines_inside_squares(self, lattice: _Lattice, rect: tuple[int, int, int, int]) -> bool:
         """Do the rectangle's squares hold the lines of a finer comb (a lattice 2 to
@@ -841,29 +846,35 @@ class _Finder:
         for k in combs:
             between = (np.abs(fractions * k - np.round(fractions * k)) < 1e-6) & (fractions > 0)   # j / k, j > 0
             for axis, (normalised, plain) in enumerate(scores):
-                if not k <= nearest[axis]:
+                if not k <= nearest[axis]:   # (nor where the window's squares are not in the photo: NaN)
                     continue
                 support = self._supported((normalised[:, between], plain[:, between]), threshold)
                 if _supported_share(support.ravel()) >= cfg.finer_comb_support:
                     return True
         return False
 
-    def _continuing_sides(self, lattice: _Lattice, rect: tuple[int, int, int, int], support: float | None = None
-                          ) -> tuple[bool, bool, bool, bool]:
+    def _continuing_sides(self, lattice: _Lattice, rect: tuple[int, int, int, int], support: float | None = None,
+                          as_tiles: bool = False) -> tuple[bool, bool, bool, bool]:
         """For each side of the rectangle (a0, a1, b0, b1): does the grid go on past it?
 
         It does when the lattice line one step outside is supported along the side AND the
         grid's lines across the strip between them are too (a board's paper margin may show
         an edge near the next line, never the separators of a row of squares), each on `support` of
-        their edges (`continuation_support` unless given). A strip outside the photo says nothing."""
+        their edges (`continuation_support` unless given). A strip outside the photo says nothing.
+        `as_tiles`: the separators as tiles show them too (`_border_support`, as the extent search
+        judges them): a wide paper gap between two tiles has its tiles' edges outside the ±0.05
+        square an edge is searched within. (The next line stays as it is: taken as a tile border,
+        up to `border_reach` off, text beside a real sudoku read as a grid going on.)"""
         cfg = self.cfg
         support = cfg.continuation_support if support is None else support
         a0, a1, b0, b1 = rect
-        vert, horiz = self._edge_support(lattice, a0 - 1, a1 + 1, b0 - 1, b1 + 1)
+        lines = (a0 - 1, a1 + 1, b0 - 1, b1 + 1)
+        vert, horiz = self._edge_support(lattice, *lines)
+        v_sep, h_sep = self._border_support(lattice, *lines)[4:6] if as_tiles else (vert, horiz)
         # vert[i, j]: line a0-1+i, edge j (b0-1+j .. +1); horiz[i, j]: line b0-1+j, cell a0-1+i;
         # separators: the strip's cells on the inner lines of the other family
-        strips = ((vert[0, 1:-1], horiz[0, 2:-2]), (vert[-1, 1:-1], horiz[-1, 2:-2]),
-                  (horiz[1:-1, 0], vert[2:-2, 0]), (horiz[1:-1, -1], vert[2:-2, -1]))
+        strips = ((vert[0, 1:-1], h_sep[0, 2:-2]), (vert[-1, 1:-1], h_sep[-1, 2:-2]),
+                  (horiz[1:-1, 0], v_sep[2:-2, 0]), (horiz[1:-1, -1], v_sep[2:-2, -1]))
         return tuple(_supported_share(line) >= support and _supported_share(across) >= support
                      for line, across in strips)
 
