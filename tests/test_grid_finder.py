@@ -491,7 +491,8 @@ def test_line_directions_come_from_segments_that_cross_others_not_from_a_grained
 
 
 # the broadened photographer's photos the tests below look at (bench sets: seed 1819, the bench's own;
-# seed 2020, its held-out set, looked at while changing the finder since): index -> (board, photo)
+# seed 2020, its held-out set, looked at while changing the finder since; the other seeds, one photo
+# traced each where a judgement found it wrong): index -> (board, photo)
 BROAD_PHOTOS_USED = {1819: (1, 7, 10, 15, 17, 19, 29, 36, 38, 58, 65, 67, 79, 87, 93), 2020: (31, 40, 43, 47), 2022: (58,), 2023: (2, 7, 13, 36), 2043: (50,),
                      2024: (2, 8, 22, 38, 45, 48), 2025: (23, 45), 2031: (39,), 2034: (26,), 2046: (37,)}
 
