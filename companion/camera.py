@@ -21,7 +21,7 @@ from pathlib import Path
 from boards import XY, square_label
 from boards.tokens import player_name
 from calibration.config import DEFAULT_CONFIG, VisionConfig
-from companion.game import Message
+from companion.game import Game, Message
 from companion.i18n import translate
 from companion.rules import MoveVerdict
 
@@ -113,7 +113,7 @@ def _refusal(game, token: Token, to: XY) -> Message | None:
 
 
 def record_seen(game, positions: Mapping[Token, XY], play) -> int:
-    """Record the moves the camera saw (token → square seen) through `play("move_piece", token, to,
+    """Record the moves the camera saw (token → square seen) through `play(Game.move_piece, token, to,
     source="camera", by_card=…)` (the app's `play`: None when the game refused, said to the table),
     one judged move each: legal ones spend their steps; one the game refuses is recorded as allowed
     by a card (`by_card=True`: the table tapped Record, MT 3.04 is theirs to waive), never silently
@@ -127,7 +127,7 @@ def record_seen(game, positions: Mapping[Token, XY], play) -> int:
             break
         taken = {p.at for p in game.state.pieces.values() if p.at is not None}
         move = next((m for m in moves if m.to not in taken), moves[0])
-        if play("move_piece", move.token, move.to, source="camera", by_card=not move.legal) is None:
+        if play(Game.move_piece, move.token, move.to, source="camera", by_card=not move.legal) is None:
             break
         recorded += 1
     return recorded

@@ -65,3 +65,33 @@ def test_yaml_is_only_ever_safe_loaded():
                         and node.value.id == "yaml" and node.attr in {"load", "unsafe_load", "full_load", "load_all"}):
                     unsafe.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert unsafe == []
+
+
+def test_the_app_names_each_game_action_as_a_function_never_as_a_string():
+    """Issue #30: the UI does an action as its screen's presenter names it, a `Game` method
+    (`app.play(presenter.change_life, 2, -1)`), never by a name looked up on the game
+    (`app.play("change_life", …)`, `getattr(game, name)`), which no type checker or editor can follow.
+    A .kv file is not type-checked: each action it calls must be one its presenter holds, or the
+    button would fail only when tapped."""
+    import importlib
+    import re
+
+    app = ROOT / "companion" / "app"
+    by_name = re.compile(r"""\bplay\(\s*[rbuf]*["']|getattr\(\s*[\w.]*\bgame\b""")
+    texts = {path: path.read_text(encoding="utf-8") for path in sorted([*app.rglob("*.py"), *app.rglob("*.kv")])}
+    assert len([path for path in texts if path.suffix == ".kv"]) >= 5, "the app's .kv files were not found"
+    found = [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 1}: {match.group()}"
+             for path, text in texts.items() for match in by_name.finditer(text)]
+    assert found == [], "actions named by a string: call the presenter's function instead"
+
+    kv = "\n".join(text for path, text in texts.items() if path.suffix == ".kv")
+    imported = dict(re.findall(r"^#:import\s+(\w+)\s+([\w.]+)\s*$", kv, re.MULTILINE))  # kv imports are global
+    called = re.findall(r"\bapp\.play\(\s*(\w+)\.(\w+)", kv)
+    assert called, "the .kv files call no action: is this test still reading the right thing?"
+    wrong = []
+    for alias, name in called:
+        module = imported.get(alias, "")
+        action = getattr(importlib.import_module(module), name, None) if module.endswith(".presenter") else None
+        if not callable(action):
+            wrong.append(f"{alias}.{name} ({module or 'not imported'})")
+    assert wrong == [], "a .kv file calls an action no screen presenter holds"

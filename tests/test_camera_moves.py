@@ -122,9 +122,9 @@ def record_with(game):
     calls = []
 
     def play(action, *args, **kwargs):
-        calls.append((action, args, kwargs))
+        calls.append((action.__name__, args, kwargs))
         try:
-            return getattr(game, action)(*args, **kwargs)
+            return action(game, *args, **kwargs)
         except GameError:
             return None
     return play, calls

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import traceback
 from pathlib import Path
+from typing import Callable, Concatenate, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -23,12 +24,15 @@ from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
 from companion.app.preferences import Preferences
 from companion.app.screens import screen_class
+from companion.app.screens.history import presenter as history
 from companion.app.screens.history.presenter import last_action, undo_label
 from companion.app.screens.table.presenter import SEAT_LAYOUTS
 from companion.app.words import refusal
 from companion.game import Game, GameError, GameSetup, SaveError
 
 log = logging.getLogger(__name__)
+Args = ParamSpec("Args")
+Result = TypeVar("Result")
 # Before grabbing a screenshot, let layouts settle and animations end: a few frames AND some time,
 # since on a loaded machine without a GPU the first frames can take seconds.
 SCREENSHOT_MIN_FRAMES = 6
@@ -182,14 +186,18 @@ class TacticalApp(App):
         store = self.game.store if self.game is not None else None
         return store.path.name if store is not None else ""
 
-    def play(self, action: str, *args, **kwargs):
-        """Call one `companion.game.Game` method; a refused action says why (in the UI language)
-        instead of crashing, and a bug never kills a game in progress. Returns its result, or None."""
+    def play(self, action: Callable[Concatenate[Game, Args], Result], *args: Args.args,
+             **kwargs: Args.kwargs) -> Result | None:
+        """Do `action(game, *args, **kwargs)` on the game in progress. `action` is a `companion.game.Game`
+        method as a screen's presenter names it (on the Table: `app.play(presenter.change_life, 2, -1)`):
+        a function, not its name in a string, so a type checker checks the arguments and an editor
+        follows the call. A refused action says why (in the UI language) instead of crashing, and a
+        bug never kills a game in progress (the log names the action). Returns its result, or None."""
         if self.game is None:
             self.say(self.t("errors.no_game"))
             return None
         try:
-            result = getattr(self.game, action)(*args, **kwargs)
+            result = action(self.game, *args, **kwargs)
         except REFUSALS as exc:
             self.say(refusal(exc, self.lang))
             fresh = games.reopened_if_broken(self.game)
@@ -199,8 +207,8 @@ class TacticalApp(App):
                 self.place_next_pawn(refusal(exc, self.lang))
             return None
         except Exception:
-            log.error("action %s failed:\n%s", action, traceback.format_exc())
-            self.say(self.t("errors.internal", action=action))
+            log.error("action %s failed:\n%s", action.__name__, traceback.format_exc())
+            self.say(self.t("errors.internal", action=action.__name__))
             return None
         self.say("")
         self.revision += 1
@@ -230,7 +238,7 @@ class TacticalApp(App):
     def undo(self) -> None:
         """Undo the last action and say what was undone."""
         what = last_action(self.game, self.lang)
-        if self.play("undo") is not None and what:
+        if self.play(history.undo) is not None and what:
             self.say(self.t("nav.undone", what=what))
 
     def start_game(self, setup: GameSetup, *, confirmed: bool = False) -> bool:

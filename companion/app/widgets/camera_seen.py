@@ -10,13 +10,13 @@ presenter `companion.app.screens.camera.presenter.seen_layer`.
 """
 from __future__ import annotations
 
-from kivy.app import App
 from kivy.graphics import Color, Line, Rectangle
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from companion.camera import record_seen
+from companion.app.running import running_app
 from companion.app.screens.camera.presenter import markup, move_lines, namer, seen_layer
 from companion.app.widgets.board_view import bgr_texture
 from companion.app.widgets.controls import Reveal
@@ -78,7 +78,7 @@ class CameraSeenLayer(Widget):
 
     def _texture(self, token, diameter: int):
         """The token as the board view draws it (its colour, number and kind's shape)."""
-        game = App.get_running_app().game
+        game = running_app().game
         piece = game.state.pieces.get(token) if game is not None else None
         key = (token, diameter, piece.kind if piece else "creature")
         if key not in self._textures:
@@ -98,13 +98,13 @@ class CameraSeenPanel(Reveal):
     def on_board_view(self, _panel, view) -> None:
         self.layer = CameraSeenLayer(view.surface)
         view.surface.add_widget(self.layer)
-        app = App.get_running_app()
+        app = running_app()
         app.bind(camera_view=lambda *_: self.refresh(), lang=lambda *_: self.refresh())
         view.surface.bind(picture=lambda *_: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         view = app.camera_view
         self.layer.show(seen_layer(view))
         lines = move_lines(view, app.t, app.lang, namer(app.game.state)) if view is not None and app.game else []
@@ -113,6 +113,6 @@ class CameraSeenPanel(Reveal):
 
     def record(self) -> None:
         """The table agrees with the camera: the game moves the tokens (legal or not: cards may allow it)."""
-        app = App.get_running_app()
+        app = running_app()
         if app.camera_view is not None and app.camera_view.moves:
             record_seen(app.game, app.camera_view.positions, app.play)

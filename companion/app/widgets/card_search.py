@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock, mainthread
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
@@ -24,6 +23,7 @@ from kivy.uix.textinput import TextInput
 from companion import cards
 from companion.app.card_library import ImportJob
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.widgets import card_search_presenter as presenter
 from companion.app.widgets import controls  # noqa: F401  (BigButton, Caption … used by the kv)
 from companion.app.widgets.card_files import CARD_FILE_SUFFIXES, folder_entries, start_folder
@@ -63,7 +63,7 @@ class SuggestionField(TextInput):
         self.bind(text=lambda *_: self._refresh())
 
     def _suggest(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         library = getattr(app, "card_library", None)
         db = library.db if library is not None else None
         if self.source == "planes":
@@ -125,17 +125,17 @@ class PieceCardSearch(BoxLayout):
     __events__ = ("on_new_piece",)
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(lang=lambda *_: self.refresh(), cards_revision=lambda *_: self.refresh(),
                  selected=lambda *_: setattr(self, "note", ""))
         self.refresh()
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.hint = app.card_library.hint(app.lang)
 
     def choose(self, row: presenter.SuggestionRow) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.ids.field.text = ""
         try:
             draft = presenter.draft_of(app.card_library.db, row, app.lang)
@@ -150,7 +150,7 @@ class PieceCardSearch(BoxLayout):
         if not fields:
             self._apply(draft, answers)
             return
-        app = App.get_running_app()
+        app = running_app()
         field = fields[0]
         title, hint = presenter.ask_words(draft, field, app.lang)
         pad = NumberPad(title=title, hint=hint, ok=app.t("table.ok"), cancel=app.t("table.cancel"),
@@ -170,7 +170,7 @@ class PieceCardSearch(BoxLayout):
         pad.open()
 
     def _apply(self, draft, answers: dict[str, int]) -> None:
-        app = App.get_running_app()
+        app = running_app()
         state = app.game.state if app.game is not None else None
         piece = state.pieces.get(tuple(app.selected)) if state is not None and app.selected is not None else None
         if piece is None:
@@ -182,7 +182,7 @@ class PieceCardSearch(BoxLayout):
         changes = presenter.piece_changes(draft, piece.kind, answers)
         if all(getattr(piece, field) == value for field, value in changes.items()):  # already that card: no action
             self.note = presenter.choice_notes(draft, app.lang, answers)
-        elif app.play("update_piece", piece.token, **changes) is not None:
+        elif app.play(presenter.update_piece, piece.token, **changes) is not None:
             self.note = presenter.choice_notes(draft, app.lang, answers)
 
     def on_new_piece(self, draft, answers) -> None:
@@ -199,13 +199,13 @@ class PlaneCardText(Label):
     English in the French app); nothing when there is no plane or no card data for it."""
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(revision=lambda *_: self.refresh(), lang=lambda *_: self.refresh(),
                  cards_revision=lambda *_: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         planar = app.game.state.planar if app.game is not None else None
         plane = app.card_library.plane_text(planar.face_up, app.lang) if planar and planar.face_up else None
         self.text = presenter.plane_view(plane, app.lang)
@@ -224,7 +224,7 @@ class CardImportPanel(BoxLayout):
     fraction = NumericProperty(0.0)
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(lang=lambda *_: self.refresh(), cards_revision=lambda *_: self.refresh())
         self._job: ImportJob | None = None
         self._seen: list[tuple[float, str]] = []     # every progress shown (for the tests)
@@ -233,7 +233,7 @@ class CardImportPanel(BoxLayout):
         self.refresh()
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         library = app.card_library
         self.summary = "\n".join(filter(None, (library.summary(app.lang), app.t(
             "cards.app.folder", path=str(cards.database_path(library.folder))))))
@@ -246,7 +246,7 @@ class CardImportPanel(BoxLayout):
         chooser.open()
 
     def start(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         path = self.ids.path.text.strip()
         if self.busy:
             return
@@ -266,14 +266,14 @@ class CardImportPanel(BoxLayout):
 
     @mainthread
     def _progress(self, progress: cards.Progress) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.fraction = progress.fraction
         self.status = cards.progress_text(progress, app.lang)
         self._seen.append((round(progress.fraction, 4), self.status))
 
     @mainthread
     def _done(self, report, error) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.busy, self._job = False, None
         self._frames = (self._frames[0], Clock.frames_displayed)
         self._last = report if report is not None else error
@@ -286,7 +286,7 @@ class CardImportPanel(BoxLayout):
         self.refresh()
 
     def _word(self, outcome) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if isinstance(outcome, cards.CardDataError):
             self.failed = True
             self.outcome = cards.error_text(outcome, app.lang) + (

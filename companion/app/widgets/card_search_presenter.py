@@ -9,11 +9,16 @@ from dataclasses import dataclass
 
 from companion import cards
 from companion.cards import CardDatabase, PieceDraft, PlaneText
+from companion.game import Game
 from companion.i18n import decimal, translate
 
 SUGGESTIONS = 6                 # rows under the field: what fits above a tablet's keyboard
 ENTRY_SEPARATORS = re.compile(r"[,\n]")   # a planar deck is typed as names separated by commas or lines
 ASKABLE = ("power", "toughness")
+
+# What a chosen card may do to the game, through `app.play` (which says a refusal): a `Game` method,
+# so a checker and an editor follow the call.
+update_piece = Game.update_piece      # the selected piece becomes the card (one undo step)
 
 
 @dataclass(frozen=True)

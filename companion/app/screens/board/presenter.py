@@ -1,5 +1,5 @@
 """What the Board screen shows, from the game: the overlays of the selected token, the side panel's
-text for a token or a square, the tokens on the grid. Pure (no kivy): tests read it without a window.
+text for a token or a square; and what it may do to the game. Pure (no kivy): tests read it without a window.
 """
 from __future__ import annotations
 
@@ -14,6 +14,16 @@ from companion.i18n import translate
 from companion.rules import PieceOverlay, movement_blocker, overlay
 
 Token = tuple[int, int]
+
+# What the Board screen may do to the game, through `app.play` (which says a refusal): `Game`
+# methods, so a checker and an editor follow every call.
+next_phase = Game.next_phase
+end_turn = Game.end_turn
+roll_movement = Game.roll_movement
+choose_bonus = Game.choose_bonus      # MT 2.02.c, in its controller's upkeep
+move_piece = Game.move_piece          # a token on the grid to one of its drawn moves
+place_pawn = Game.place_pawn          # a pawn the table places (no start square was left for it)
+place_piece = Game.place_piece        # a new token enters as a creature spell (MT 4.09.c)
 
 
 @dataclass(frozen=True)

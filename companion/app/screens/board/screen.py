@@ -7,11 +7,12 @@ small for a finger, a tap zooms in around it first.
 """
 from __future__ import annotations
 
-from kivy.app import App
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from boards import XY
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.screens.board import presenter
 from companion.app.widgets.board_image import board_picture
 from companion.app.widgets.board_view import BoardView
@@ -35,7 +36,7 @@ class BoardScreen(Screen):
     board_view: BoardView = ObjectProperty(None)
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(revision=lambda *_: self.redraw(), selected=lambda *_: self.redraw_overlays())
         self.board_view.bind(on_square_tap=lambda _view, at: self.on_tap(at))
         self._shown_board = None
@@ -45,7 +46,7 @@ class BoardScreen(Screen):
     # -- drawing -------------------------------------------------------
     def redraw(self) -> None:
         """Board texture (only when the board changed), tokens, overlays and the side panel."""
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         state = app.game.state
@@ -59,7 +60,7 @@ class BoardScreen(Screen):
         self.redraw_overlays()
 
     def redraw_overlays(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         state = app.game.state
@@ -73,41 +74,42 @@ class BoardScreen(Screen):
 
     def _offer_bonus_choice(self, token) -> None:
         """MT 2.02.c: in its controller's upkeep, one button per bonus a multicoloured creature may pick."""
-        app = App.get_running_app()
+        app = running_app()
         row = self.ids.bonus_choices
         row.clear_widgets()
         for colour in presenter.bonus_choices_open(app.game, token):
             button = BigButton(text=app.t(f"colours.{colour}"), font_size="16sp")
-            button.bind(on_release=lambda _b, c=colour: app.play("choose_bonus", tuple(token), c))
+            button.bind(on_release=lambda _b, c=colour: app.play(presenter.choose_bonus, tuple(token), c))
             row.add_widget(button)
 
     # -- touches -------------------------------------------------------
-    def on_tap(self, at: tuple[int, int]) -> None:
+    def on_tap(self, at: XY) -> None:
         """A tap on a token selects it (overlays); on a square it moves the selected token there when
-        that is one of its legal moves (or places a token not yet on the grid), else tells the square."""
-        app = App.get_running_app()
+        that is one of its legal moves (or places a token not yet on the grid), else tells the square.
+        `at`: the board view's `on_square_tap` square, a (column, row) tuple."""
+        app = running_app()
         if app.game is None:
             return
         state = app.game.state
-        piece = next((p for p in state.pieces.values() if p.at == tuple(at)), None)
+        piece = next((p for p in state.pieces.values() if p.at == at), None)
         if piece is not None:
             app.selected = None if app.selected == piece.token else piece.token
             return
         if app.selected is not None and presenter.may_move_to(state, app.selected, at):
             chosen = state.pieces[tuple(app.selected)]
             if chosen.at is not None:
-                app.play("move_piece", chosen.token, tuple(at))
+                app.play(presenter.move_piece, chosen.token, at)
             elif chosen.kind == "player":  # a pawn the table places (no start square was left for it)
-                if app.play("place_pawn", chosen.player, tuple(at)) is not None and not app.place_next_pawn():
+                if app.play(presenter.place_pawn, chosen.player, at) is not None and not app.place_next_pawn():
                     app.selected = None
             else:  # a new token enters as a creature spell (MT 4.09.c)
-                app.play("place_piece", chosen.token, tuple(at), entry=Entry("cast"))
+                app.play(presenter.place_piece, chosen.token, at, entry=Entry("cast"))
             return
         app.selected = None
         self._square_info = presenter.describe_square(state, at, app.lang)
         self.info = self._square_info
 
     def roll_selected(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if app.selected is not None:
-            app.play("roll_movement", tuple(app.selected))
+            app.play(presenter.roll_movement, tuple(app.selected))

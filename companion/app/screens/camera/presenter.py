@@ -1,5 +1,6 @@
 """What the Camera screen and the Board screen's "seen by the camera" layer show: pure functions
-from the camera's latest view and the game to texts, lists and squares (no Kivy, no thread).
+from the camera's latest view and the game to texts, lists and squares (no Kivy, no thread); and
+what the Camera screen may do to the game.
 """
 from __future__ import annotations
 
@@ -14,11 +15,17 @@ from companion.app.demo import DEMO_SOURCE
 from companion.app.words import printed, token_text
 from companion.camera import CameraView, event_text, too_small_advice
 from companion.app.screens.camera.live import CANNOT_OPEN, ENDED, LOST, OPENING, LiveView, Scene
+from companion.game import Game
 from vision.watch import HIDDEN, MOVING, SEARCHING, WatchFrame
 
 Token = tuple[int, int]
 Translate = Callable[..., str]     # translate(key, **fields) in the screen's language
 ARROW_FONT = "DejaVuSans"          # Kivy's bundled font with the arrow (Roboto has none)
+
+# What the Camera screen may do to the game, through `app.play` (which says a refusal): a `Game`
+# method, so a checker and an editor follow the call. The moves seen are recorded by
+# `companion.camera.record_seen`, through `app.play` too.
+set_square = Game.set_square          # a doubtful square as the table confirms it (MT 2.02.e)
 
 
 def markup(lines: list[str]) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
@@ -21,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from boards import COLOURS, square_label
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import ON_ANDROID
+from companion.app.running import running_app
 from companion.app.screens.camera import presenter
 from companion.app.screens.board.presenter import confirmed_code, piece_overlay
 from companion.app.screens.camera.live import LIVE, OPENING, CameraLoop
@@ -64,7 +64,7 @@ class CameraScreen(Screen):
     confirm_obstacle = BooleanProperty(False)
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         self.loop: CameraLoop | None = None   # opened on first visit: the camera stays off until wanted
         self.view = None                      # the newest LiveView with a picture of the camera
         self.last = None                      # the newest LiveView of any kind
@@ -86,11 +86,11 @@ class CameraScreen(Screen):
 
     # -- the autopilot's view -------------------------------------------------------------------
     def autopilot_report(self) -> dict:
-        app = App.get_running_app()
+        app = running_app()
         watch = self.watch
         return {"status": self.status, "doubtful": [list(at) for at in self.doubtful],
                 "tokens_read": sorted([p, n, *at] for (p, n), at in (watch.positions.items() if watch else ())),
-                "found": bool(watch is not None and watch.found), "source": App.get_running_app().camera_source,
+                "found": bool(watch is not None and watch.found), "source": running_app().camera_source,
                 "registration": watch.registration if watch else None,
                 "homography": watch.homography.tolist() if watch is not None and watch.found else None,
                 "frame_index": watch.index if watch else None,
@@ -137,7 +137,7 @@ class CameraScreen(Screen):
     def _opener(self):
         """How the worker opens the camera: the source typed by the table; else the demo's camera,
         Android's camera (frames pushed from Kivy's camera), or webcam 0."""
-        app = App.get_running_app()
+        app = running_app()
         spec = app.camera_source.strip()
         if spec or not (app.demo or ON_ANDROID):
             from calibration.sources import open_source
@@ -160,7 +160,7 @@ class CameraScreen(Screen):
 
     def start_camera(self) -> None:
         """Open the camera (in the worker: a source that hangs cannot freeze the screen)."""
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         self.stop_camera()
@@ -194,7 +194,7 @@ class CameraScreen(Screen):
     def open_source(self) -> None:
         """Switch to the source in the text field ("0", a URL, a file, a folder; empty = default).
         A source that cannot be opened is said in the status line; the game is untouched."""
-        App.get_running_app().camera_source = self.ids.source.text.strip()
+        running_app().camera_source = self.ids.source.text.strip()
         self.start_camera()
 
     def recalibrate(self) -> None:
@@ -268,12 +268,12 @@ class CameraScreen(Screen):
         """The game or the language changed: the scene, the verdicts and the texts follow."""
         self._update_scene()
         if self._device is not None and hasattr(self._device, "show"):
-            self._device.show(presenter.photo_tokens(App.get_running_app().game.state))  # the demo table follows
+            self._device.show(presenter.photo_tokens(running_app().game.state))  # the demo table follows
         self._judge()
         self._describe()
 
     def _update_scene(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if self.loop is None or app.game is None:
             return
         state = app.game.state
@@ -281,11 +281,11 @@ class CameraScreen(Screen):
                                           presenter.recorded(state))
 
     def _doubtful(self) -> list:
-        game = App.get_running_app().game
+        game = running_app().game
         return presenter.doubtful_squares(game, self.watch.doubtful if self.watch is not None else ()) if game else []
 
     def _judge(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         self.camera_view = seen_moves(app.game, self._positions or {})
@@ -295,7 +295,7 @@ class CameraScreen(Screen):
         self.moves_text = presenter.markup(lines) if lines else app.t("camera.no_moves")
 
     def _describe(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         self.status = presenter.status_line(self.last, self.watch, app.t, app.lang)
@@ -330,7 +330,7 @@ class CameraScreen(Screen):
             return False
         picture_w, picture_h = self._texture.size
         picture_xy = ((touch.x - left) * picture_w / width, (bottom + height - touch.y) * picture_h / height)
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return False
         token = presenter.token_at_pixel(self.view, picture_xy, presenter.recorded(app.game.state))
@@ -354,7 +354,7 @@ class CameraScreen(Screen):
     # -- confirming a doubtful square (MT 2.02.e) ---------------------------------------------------
     def pick_doubtful(self, at) -> None:
         """Start confirming one square: the choice starts from what the board says now."""
-        square = App.get_running_app().game.state.board.square(*at)
+        square = running_app().game.state.board.square(*at)
         self.confirming = tuple(at)
         self.confirm_colours = "".join(c for c in COLOURS if c in square.colours)
         self.confirm_obstacle = square.obstacle and bool(square.colours)
@@ -368,18 +368,18 @@ class CameraScreen(Screen):
         if self.confirming is None:
             return
         at, self.confirming = self.confirming, None
-        app = App.get_running_app()
-        app.play("set_square", at, confirmed_code(app.game.state.board, at, self.confirm_colours, self.confirm_obstacle))
+        app = running_app()
+        app.play(presenter.set_square, at, confirmed_code(app.game.state.board, at, self.confirm_colours, self.confirm_obstacle))
 
     def confirm_label(self, lang: str) -> str:
         if self.confirming is None:
-            return App.get_running_app().t("camera.pick_doubtful", lang)
-        return App.get_running_app().t("camera.confirm_square", lang, label=square_label(self.confirming))
+            return running_app().t("camera.pick_doubtful", lang)
+        return running_app().t("camera.confirm_square", lang, label=square_label(self.confirming))
 
     # -- moves ------------------------------------------------------------------------------------
     def accept_moves(self) -> None:
         """The table agrees with what the camera saw: record the moves through the game's judged
         move, legal or not (cards may allow them), one undo step each."""
         if self.camera_view is not None and self.camera_view.moves:
-            app = App.get_running_app()
+            app = running_app()
             record_seen(app.game, self.camera_view.positions, app.play)

@@ -1,5 +1,5 @@
 """What the Dice screen shows: the dice of the chosen piece, the last roll big, and whether the planar
-die may be rolled now. Pure (no kivy)."""
+die may be rolled now; and what it may do to the game. Pure (no kivy)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,6 +8,13 @@ from companion.app.words import token_text
 from companion.game import Game
 from companion.i18n import translate
 from companion.rules import movement_dice
+
+# What the Dice screen may do to the game, through `app.play` (which says a refusal): `Game`
+# methods, so a checker and an editor follow every call.
+roll_movement = Game.roll_movement    # the selected token's dice (MT 3.04.d)
+roll_die = Game.roll_die
+roll_planar_die = Game.roll_planar_die
+resolve_planar_trigger = Game.resolve_planar_trigger
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ chaos trigger waits, the planar die is not offered and the screen says what wait
 from __future__ import annotations
 
 from kivy.animation import Animation
-from kivy.app import App
 from kivy.metrics import sp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.screens.dice import presenter
 from companion.app.widgets import controls  # noqa: F401
 
@@ -31,7 +31,7 @@ class DiceScreen(Screen):
     planar_waiting = StringProperty("")
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(revision=lambda *_: self.refresh(), selected=lambda *_: self.refresh())
         self.refresh()
 
@@ -39,7 +39,7 @@ class DiceScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.selected_text = presenter.selected_dice_text(app.game, app.selected, app.lang)
         planar = presenter.planar_die(app.game, app.lang)
         self.planar_shown, self.planar_may_roll, self.planar_waiting = planar.shown, planar.may_roll, planar.waiting
@@ -49,17 +49,17 @@ class DiceScreen(Screen):
 
     def roll(self, kind: str) -> None:
         """kind: 'movement' (selected piece), 'd6' or 'planar'."""
-        app = App.get_running_app()
+        app = running_app()
         if kind == "movement":
             if app.selected is None:
                 app.say(app.t("dice.select_first"))
                 return
-            done = app.play("roll_movement", tuple(app.selected))
+            rolled = app.play(presenter.roll_movement, tuple(app.selected)) is not None
         elif kind == "d6":
-            done = app.play("roll_die", "D6")
+            rolled = app.play(presenter.roll_die, "D6") is not None
         else:
-            done = app.play("roll_planar_die")
-        if done is not None:
+            rolled = app.play(presenter.roll_planar_die) is not None
+        if rolled:
             self._animate()
 
     def _animate(self) -> None:

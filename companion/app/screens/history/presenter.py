@@ -10,6 +10,11 @@ from companion.i18n import translate
 _TIME = re.compile(r"^\d\d:\d\d ")
 UNDO_LABEL_CHARS = 32  # the Undo button names the action on one line under "Undo"
 
+# What this screen and the shell's Undo / Redo buttons may do to the game, through `app.play`
+# (which says a refusal): `Game` methods, so a checker and an editor follow every call.
+undo = Game.undo
+redo = Game.redo
+
 
 def history_lines(game: Game | None, lang: str) -> list[str]:
     """The log, newest first."""

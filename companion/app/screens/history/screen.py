@@ -1,11 +1,11 @@
 """History screen: the game's readable log (from companion.game, in the UI language), undo and redo."""
 from __future__ import annotations
 
-from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.screens.history.presenter import history_lines
 from companion.app.widgets import controls  # noqa: F401
 
@@ -16,12 +16,12 @@ class HistoryScreen(Screen):
     log_text = StringProperty("")
 
     def on_kv_post(self, *_):
-        App.get_running_app().bind(revision=lambda *_: self.refresh())
+        running_app().bind(revision=lambda *_: self.refresh())
         self.refresh()
 
     def on_pre_enter(self, *_):
         self.refresh()
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.log_text = "\n".join(history_lines(app.game, app.lang)) or app.t("history.empty")

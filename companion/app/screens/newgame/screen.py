@@ -12,7 +12,6 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
@@ -21,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 
 from boards import square_label
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.screens.newgame import presenter, saved
 from companion.app.screens.newgame.presenter import NewGameChoices
 from companion.app.screens.newgame.scanning import ScanError, ScannedBoard, scan_board
@@ -88,7 +88,7 @@ class NewGameScreen(Screen):
     busy = BooleanProperty(False)                 # the saved games are being read (the autopilot waits)
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         # the form and the saved games take turns in the body; kept here (kv ids are weak references)
         self._parts = {"form": self.ids.form.__self__, "saved": self.ids.saved_panel.__self__}
         for part in self._parts.values():
@@ -144,12 +144,12 @@ class NewGameScreen(Screen):
         return sorted(self.ids.players.children, key=lambda r: r.seat)
 
     def on_board_choice(self, *_):
-        self.board_label = presenter.board_label(self.board_choice, App.get_running_app().lang)
+        self.board_label = presenter.board_label(self.board_choice, running_app().lang)
         self.check_setup()
 
     def check_setup(self) -> None:
         """The board's warnings for the seats playing (a small board, fewer start squares than players)."""
-        app = App.get_running_app()
+        app = running_app()
         if not hasattr(self, "_boards"):
             return
         names = [row.ids.name.text.strip() or app.t("newgame.default_name", n=row.seat) for row in self.rows()
@@ -158,13 +158,13 @@ class NewGameScreen(Screen):
         self.setup_warning = presenter.setup_warnings(self.board_choice, scanned, names, app.lang)
 
     def pick_board(self, label: str) -> None:
-        app = App.get_running_app()
+        app = running_app()
         chosen = next((b for b in self._boards if presenter.board_label(b, app.lang) == label), None)
         if chosen is not None:
             self.board_choice = chosen
 
     def _reword(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         self.board_labels = [presenter.board_label(b, app.lang) for b in self._boards]
         self.on_board_choice()
         self.colour_names = [colour_name(n, app.lang) for n in range(1, MAX_PLAYERS + 1)]
@@ -182,7 +182,7 @@ class NewGameScreen(Screen):
     # -- starting life and player ------------------------------------------
     def type_starting_life(self) -> None:
         """Any starting life the table chooses (20, 30, 40 or another number)."""
-        app = App.get_running_app()
+        app = running_app()
         pad = NumberPad(title=app.t("newgame.starting_life"), hint=app.t("newgame.life_hint"),
                         ok=app.t("table.ok"), cancel=app.t("table.cancel"), erase=app.t("table.erase"))
 
@@ -196,7 +196,7 @@ class NewGameScreen(Screen):
 
     def offer_starting_players(self) -> None:
         """The starting player: drawn at random (the game announces who), or one of the seats playing."""
-        app = App.get_running_app()
+        app = running_app()
         random_label = app.t("newgame.starting_random")
         self._starters = {random_label: 0}
         for row in self.rows():
@@ -217,7 +217,7 @@ class NewGameScreen(Screen):
     # -- board ---------------------------------------------------------
     def scan(self) -> None:
         """Read the board from the photo file named in the form (vision.scan)."""
-        app = App.get_running_app()
+        app = running_app()
         try:
             self.scanned = scan_board(self.ids.photo.text, self.ids.grid.text)
         except ValueError as exc:  # a ScanError, or a board the scan cannot make (Board's own checks)
@@ -234,7 +234,7 @@ class NewGameScreen(Screen):
 
     # -- event deck (MT 7.02.a) ----------------------------------------
     def load_events(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         path = self.ids.events_file.text.strip()
         try:
             self.event_deck = load_event_deck(path) if path else prebuilt_event_deck()
@@ -246,14 +246,14 @@ class NewGameScreen(Screen):
         self.check_deck()
 
     def _describe_deck(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if hasattr(self, "event_deck"):
             self.events_text = app.t("newgame.deck_loaded", name=presenter.deck_name(self.event_deck, app.lang),
                                      count=len(self.event_deck.cards))
 
     def check_deck(self) -> None:
         """MT 7.02.a: 25 cards for two players, 4 more per extra player; say so when the deck is short."""
-        app = App.get_running_app()
+        app = running_app()
         players = sum(row.enabled for row in self.ids.players.children)
         needed = minimum_deck_size(players)
         have = len(self.event_deck.cards)
@@ -268,7 +268,7 @@ class NewGameScreen(Screen):
     # -- house rules (MT 8.04) -------------------------------------------
     def load_house_rules(self) -> None:
         """Read a house-rules YAML file; its options fill the form (the file's other options are kept)."""
-        app = App.get_running_app()
+        app = running_app()
         try:
             house = HouseRules.load(self.ids.house_file.text.strip())
         except ValueError as exc:
@@ -287,7 +287,7 @@ class NewGameScreen(Screen):
 
     # -- start ---------------------------------------------------------
     def choices(self) -> NewGameChoices:
-        app = App.get_running_app()
+        app = running_app()
         rows = [row for row in self.rows() if row.enabled]
         players = [(row.ids.name.text.strip() or app.t("newgame.default_name", n=row.seat), row.colour)
                    for row in rows]
@@ -301,7 +301,7 @@ class NewGameScreen(Screen):
                               starting_life=int(self.starting_life), starting_player=self.starting_player or None)
 
     def start(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         choices = self.choices()
         if len(choices.players) < (1 if choices.variant == "horde" else 2):
             app.say(app.t("newgame.need_players"))
@@ -327,7 +327,7 @@ class NewGameScreen(Screen):
     def list_saved(self) -> None:
         """Every saved game of the data folder, newest first, the one being played marked. Listing
         replays each game: it runs off the UI thread, and the list fills in when done."""
-        app = App.get_running_app()
+        app = running_app()
         if not hasattr(app, "prefs"):
             return
         current = app.game.store.path if app.game is not None and app.game.store is not None else None
@@ -349,7 +349,7 @@ class NewGameScreen(Screen):
     def _show_saved(self, ticket: int, rows) -> None:
         if ticket != self._listing:
             return  # a newer listing is on its way
-        app = App.get_running_app()
+        app = running_app()
         self.saved_count = len(rows)
         self.saved_note = "" if rows else app.t("saves.none")
         box = self.ids.saved_list
@@ -360,11 +360,11 @@ class NewGameScreen(Screen):
         self.busy = False
 
     def open_saved(self, path: Path) -> None:
-        App.get_running_app().open_game(path)
+        running_app().open_game(path)
 
     def delete_saved(self, path: Path) -> None:
         """Deleting a game cannot be undone: ask first."""
-        app = App.get_running_app()
+        app = running_app()
         popup = ConfirmPopup(title=app.t("saves.delete_title"), question=app.t("saves.delete_question"),
                              yes=app.t("saves.delete_yes"), no=app.t("table.cancel"))
 

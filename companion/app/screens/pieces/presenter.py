@@ -1,15 +1,21 @@
 """What the Pieces screen shows: the tokens in play, the keyword buttons in the shown language's
-alphabetical order, the number a new token gets. Pure (no kivy)."""
+alphabetical order, the number a new token gets; and what it may do to the game. Pure (no kivy)."""
 from __future__ import annotations
 
 import unicodedata
 
 from companion.app.words import token_text
-from companion.game import PAWN_NUMBER, GameState
+from companion.game import PAWN_NUMBER, Game, GameState
 from companion.i18n import translate
 from companion.rules import KEYWORDS
 
 Token = tuple[int, int]
+
+# What the Pieces screen may do to the game, through `app.play` (which says a refusal): `Game`
+# methods, so a checker and an editor follow every call.
+add_piece = Game.add_piece            # off the grid, placed on the Board screen
+update_piece = Game.update_piece
+remove_piece = Game.remove_piece
 
 
 def _sort_key(text: str) -> str:

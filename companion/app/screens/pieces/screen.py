@@ -9,13 +9,13 @@ token when none is selected; the hand controls stay for what the table changes.
 """
 from __future__ import annotations
 
-from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from boards import COLOURS
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.screens.pieces import presenter
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.card_search_presenter import piece_changes
@@ -41,7 +41,7 @@ class PiecesScreen(Screen):
     token_choices = ListProperty([])
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(revision=lambda *_: self.load(), selected=lambda *_: self.load(),
                  lang=lambda *_: self._build_keywords())
         self._tokens: list = []
@@ -50,7 +50,7 @@ class PiecesScreen(Screen):
 
     def _build_keywords(self) -> None:
         """One toggle per keyword, sorted as the shown language spells them."""
-        app = App.get_running_app()
+        app = running_app()
         grid = self.ids.keywords
         grid.clear_widgets()
         for keyword, label in presenter.keyword_order(app.lang):
@@ -65,7 +65,7 @@ class PiecesScreen(Screen):
 
     def load(self) -> None:
         """Fill the form from the game's piece for the selected token."""
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         state = app.game.state
@@ -97,12 +97,12 @@ class PiecesScreen(Screen):
                          "toughness": self.toughness, "colours": list(self.colours), "keywords": list(self.keywords)}}
 
     def choose(self, index: int) -> None:
-        App.get_running_app().selected = self._tokens[index]
+        running_app().selected = self._tokens[index]
 
     def new_token(self, card=None, answers=None) -> None:
         """Ask whose token it is and what it stands for, then add it off the grid, to place on the board.
         `card`: the PieceDraft of a card chosen in the search with no token selected (its kind first)."""
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         state = app.game.state
@@ -118,24 +118,24 @@ class PiecesScreen(Screen):
         """A creature or planeswalker: a new token off the grid, to place on the board (`fields`: what a
         card chosen in the search says of it). A pawn: each player has one (token 1, MT 2.05): it is
         chosen, to place where it has no square yet."""
-        app = App.get_running_app()
+        app = running_app()
         state = app.game.state
         if kind == "player":
             pawn = state.pawn(owner)
-            if pawn is None and app.play("add_piece", Piece(owner, PAWN_NUMBER, kind="player")) is None:
+            if pawn is None and app.play(presenter.add_piece, Piece(owner, PAWN_NUMBER, kind="player")) is None:
                 return
             app.selected = (owner, PAWN_NUMBER)
             app.show("board")
             return
         token = (owner, presenter.next_number(state, owner))
         fields = {key: value for key, value in (fields or {}).items() if key != "kind"}
-        if app.play("add_piece", Piece(*token, kind=kind, **fields)) is not None:
+        if app.play(presenter.add_piece, Piece(*token, kind=kind, **fields)) is not None:
             app.selected = token
             app.show("board")
 
     def remove_token(self) -> None:
-        app = App.get_running_app()
-        if app.selected is not None and app.play("remove_piece", tuple(app.selected)) is not None:
+        app = running_app()
+        if app.selected is not None and app.play(presenter.remove_piece, tuple(app.selected)) is not None:
             app.selected = None
 
     def step(self, field: str, delta: int) -> None:
@@ -150,10 +150,10 @@ class PiecesScreen(Screen):
         self.keywords = sorted(chosen)
 
     def save(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if app.selected is None:
             return
-        app.play("update_piece", tuple(app.selected), name=self.ids.name.text.strip(),
+        app.play(presenter.update_piece, tuple(app.selected), name=self.ids.name.text.strip(),
                  mana_value=int(self.mana_value), power=int(self.power), toughness=int(self.toughness),
                  colours=frozenset(self.colours), keywords=frozenset(self.keywords),
                  tapped=self.tapped, summoning_sick=self.summoning_sick)

@@ -2,12 +2,12 @@
 the card data (import a card file)."""
 from __future__ import annotations
 
-from kivy.app import App
 from kivy.properties import BooleanProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import LANGUAGES
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 
 load_kv_beside(__file__)
@@ -21,4 +21,4 @@ class SettingsScreen(Screen):
         return {"cards": self.ids.cards_import.report()}
 
     def set_language(self, lang: str) -> None:
-        App.get_running_app().set_language(lang)
+        running_app().set_language(lang)

@@ -10,6 +10,24 @@ from companion.app.words import player_rgba
 from companion.game import MOVEMENT_STEPS, PHASES, PREGAME, Game, GameState, bosses_out, commander_key
 from companion.i18n import translate
 
+# What the Table screen may do to the game, through `app.play` (which says a refusal): `Game`
+# methods, so a checker and an editor follow every call.
+change_life = Game.change_life
+set_life = Game.set_life
+change_poison = Game.change_poison
+commander_damage = Game.commander_damage
+mulligan = Game.mulligan
+keep_hand = Game.keep_hand
+keep_in_game = Game.keep_in_game          # a proposed elimination a card prevents
+player_leaves = Game.player_leaves
+horde_draw = Game.horde_draw              # HO 201.2
+damage_horde = Game.damage_horde
+horde_boss_leaves = Game.horde_boss_leaves  # HO 202.2
+set_event_counter = Game.set_event_counter
+resolve_planar_trigger = Game.resolve_planar_trigger
+next_phase = Game.next_phase
+end_turn = Game.end_turn
+
 ROTATIONS = (0, 90, 180, 270)
 SEAT_LAYOUTS = ("upright", "facing", "ends")  # settings: quick ways to turn every panel at once
 RECENT_CHANGE_S = 8.0  # a life change is shown beside the total this long after the last tap

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -21,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.app.kv import load_kv_beside
+from companion.app.running import running_app
 from companion.app.screens.table import presenter
 from companion.app.screens.table.presenter import RecentChange
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
@@ -76,7 +76,7 @@ class PlayerPanel(BoxLayout):
             return
         player, partner = self.source_ids[label]
         if partner is None:  # "partner of …": the table names the partner first
-            App.get_running_app().screen("table").name_partner(self.player_id, player)
+            running_app().screen("table").name_partner(self.player_id, player)
             self.ids.source.text = self.source_label
             return
         self.source = (player, partner)
@@ -101,7 +101,7 @@ class CityPanel(BoxLayout):
         for which, words in self.bosses:
             button = BigButton(text=words, font_size="16sp", background_color=(0.55, 0.25, 0.2, 1))
             button.which = which
-            button.bind(on_release=lambda _b, w=which: App.get_running_app().play("horde_boss_leaves", w))
+            button.bind(on_release=lambda _b, w=which: running_app().play(presenter.horde_boss_leaves, w))
             row.add_widget(button)
         self.ids.boss_row.shown = bool(self.bosses)
 
@@ -191,7 +191,7 @@ class TableScreen(Screen):
     event_counter = NumericProperty(3)  # turn counter X the table enters for an event without one (MT 7.06.d)
 
     def on_kv_post(self, *_):
-        app = App.get_running_app()
+        app = running_app()
         app.bind(revision=lambda *_: self.refresh(), seat_layout=lambda *_: self.reset_rotations())
         self._built_for = None
         self._panels: dict[int, PlayerPanel] = {}
@@ -231,7 +231,7 @@ class TableScreen(Screen):
 
     # -- building ------------------------------------------------------
     def _rotation(self, seat: int, player: int, count: int) -> int:
-        app = App.get_running_app()
+        app = running_app()
         kept = app.prefs.rotation(app.game_key, player)
         return kept if kept is not None else presenter.default_rotation(seat, count, app.seat_layout)
 
@@ -253,7 +253,7 @@ class TableScreen(Screen):
 
     def reset_rotations(self) -> None:
         """Settings turned the whole table: every panel takes the layout's turn (kept turns forgotten)."""
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         app.prefs.rotations.pop(app.game_key, None)
@@ -265,7 +265,7 @@ class TableScreen(Screen):
 
     def turn_panel(self, player_id: int) -> None:
         """The panel's turn button: a quarter turn, kept for this player."""
-        app = App.get_running_app()
+        app = running_app()
         frame = self._frames[player_id]
         rotation = presenter.next_rotation(frame.seat_rotation)
         app.prefs.set_rotation(app.game_key, player_id, rotation)
@@ -273,7 +273,7 @@ class TableScreen(Screen):
 
     # -- refreshing ----------------------------------------------------
     def refresh(self) -> None:
-        app = App.get_running_app()
+        app = running_app()
         if app.game is None:
             return
         state = app.game.state
@@ -334,11 +334,11 @@ class TableScreen(Screen):
     # -- actions -------------------------------------------------------
     def life_holder(self) -> int:
         """Horde: the City's life changes through any player still in (HO 300.3)."""
-        return App.get_running_app().game.state.alive[0].id
+        return running_app().game.state.alive[0].id
 
     def type_life(self, player_id: int | None) -> None:
         """Tap on the total: type the new total ("12") or a change ("−7", "+3") on big keys."""
-        app = App.get_running_app()
+        app = running_app()
         state = app.game.state
         name = state.player(player_id).name if player_id else app.t("table.city")
         pad = NumberPad(title=app.t("table.type_life", name=name), hint=app.t("table.type_hint"),
@@ -350,7 +350,7 @@ class TableScreen(Screen):
             if meant is None:
                 return
             kind, value = meant
-            app.play("change_life" if kind == "change" else "set_life", holder, value)
+            app.play(presenter.change_life if kind == "change" else presenter.set_life, holder, value)
 
         pad.on_enter = enter
         pad.open()
@@ -359,11 +359,11 @@ class TableScreen(Screen):
         panel = self._panels[player_id]
         if panel.source:
             source, partner = panel.source
-            App.get_running_app().play("commander_damage", player_id, source, amount, partner=partner)
+            running_app().play(presenter.commander_damage, player_id, source, amount, partner=partner)
 
     def name_partner(self, player_id: int, opponent: int) -> None:
         """An opponent plays partner commanders (CR 702.124): the table names one, its damage counts apart."""
-        app = App.get_running_app()
+        app = running_app()
         popup = TextPopup(title=app.t("table.partner_title", name=app.game.state.player(opponent).name),
                           hint=app.t("table.partner_hint"), ok=app.t("table.ok"), cancel=app.t("table.cancel"))
 
@@ -379,9 +379,13 @@ class TableScreen(Screen):
 
     def confirm_leave(self, player_id: int) -> None:
         """Leaving the game cannot be taken back by mistake: ask first (undo still works after)."""
-        app = App.get_running_app()
+        app = running_app()
         name = app.game.state.player(player_id).name
         popup = ConfirmPopup(title=app.t("table.leave_title"), question=app.t("table.leave_question", name=name),
                              yes=app.t("table.leave_yes", name=name), no=app.t("table.cancel"))
-        popup.on_agree = lambda: app.play("player_leaves", player_id, "conceded")
+
+        def leave() -> None:
+            app.play(presenter.player_leaves, player_id, "conceded")
+
+        popup.on_agree = leave
         popup.open()
