@@ -11,9 +11,7 @@ from boards.model import Square
 from companion.app.words import colour_words, token_text
 from companion.game import Entry, Game, GameState
 from companion.i18n import translate
-from companion.rules import PieceOverlay, movement_blocker, overlay
-
-Token = tuple[int, int]
+from companion.rules import PieceOverlay, Token, movement_blocker, overlay
 
 # What the Board screen may do to the game, through `app.play` (which says a refusal): `Game`
 # methods, so a checker and an editor follow every call.

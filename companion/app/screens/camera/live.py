@@ -23,10 +23,9 @@ import numpy as np
 from boards import XY, Board
 from calibration.config import DEFAULT_CONFIG, VisionConfig
 from calibration.sources import FrameSource, SourceError
+from companion.rules import Token
 from vision.tracking import TrackEvent
 from vision.watch import CameraWatcher, WatchFrame
-
-Token = tuple[int, int]
 
 # Loop states, said in the status line.
 OPENING, LIVE, LOST, ENDED, CANNOT_OPEN = "opening", "live", "lost", "ended", "cannot_open"

@@ -16,9 +16,9 @@ from companion.app.words import printed, token_text
 from companion.camera import CameraView, event_text, too_small_advice
 from companion.app.screens.camera.live import CANNOT_OPEN, ENDED, LOST, OPENING, LiveView, Scene
 from companion.game import Game
+from companion.rules import Token
 from vision.watch import HIDDEN, MOVING, SEARCHING, WatchFrame
 
-Token = tuple[int, int]
 Translate = Callable[..., str]     # translate(key, **fields) in the screen's language
 ARROW_FONT = "DejaVuSans"          # Kivy's bundled font with the arrow (Roboto has none)
 

@@ -7,9 +7,7 @@ import unicodedata
 from companion.app.words import token_text
 from companion.game import PAWN_NUMBER, Game, GameState
 from companion.i18n import translate
-from companion.rules import KEYWORDS
-
-Token = tuple[int, int]
+from companion.rules import KEYWORDS, Token
 
 # What the Pieces screen may do to the game, through `app.play` (which says a refusal): `Game`
 # methods, so a checker and an editor follow every call.
