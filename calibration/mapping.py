@@ -76,12 +76,6 @@ class RadialLens:
         r2 = np.linspace(0.0, (radius_px / self.focal) ** 2, 64)
         return bool(np.all(1.0 + r2 * (3.0 * self.k1 + 5.0 * self.k2 * r2) > 0.05))
 
-    def shift_px(self, radius_px: float) -> float:
-        """How far the lens moves a point `radius_px` from the centre (px): the bending's size."""
-        r = radius_px / self.focal
-        r2 = r * r
-        return abs(r * r2 * (self.k1 + self.k2 * r2)) * self.focal
-
     @property
     def camera_matrix(self) -> np.ndarray:
         return np.array([[self.focal, 0.0, self.centre[0]], [0.0, self.focal, self.centre[1]], [0.0, 0.0, 1.0]])

@@ -95,11 +95,6 @@ def movement_line(game: Game, token: Token | None, lang: str) -> str:
                      dice=" + ".join(str(r) for r in roll["results"]))
 
 
-def tokens_on_board(state: GameState) -> list[tuple[int, int, XY]]:
-    """(player, number, square) of every token standing on the grid."""
-    return [(p.player, p.number, p.at) for p in state.pieces.values() if p.at is not None]
-
-
 def may_move_to(state: GameState, token: Token, at: XY) -> bool:
     """A tap on `at` moves the selected token there: a token not yet on the grid is placed where
     tapped, one on the grid goes only to a drawn move (MT 3.04.b)."""
