@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
