@@ -380,3 +380,36 @@ def test_the_dice_screen_says_the_roll_and_how_far_it_moves_MT_3_04_a():
     assert big == str(roll["total"])
     assert line == (f"jaune 2 : jet {roll['die']} {' + '.join(map(str, roll['results']))}, "
                     f"se déplace de {game.movement_allowance((1, 2))} au plus ce tour")
+
+
+def test_play_does_the_action_it_is_given_and_says_a_refusal_or_a_bug_by_the_actions_name(caplog):
+    """`app.play(action, …)` takes the action as a function its screen's presenter holds (issue #30, not
+    a method name in a string) and keeps what `play` does: a done action returns its result and bumps
+    `revision` (the screens redraw); a refusal is said in the UI language and changes nothing; a bug is
+    logged and said under the action's name, and the game goes on."""
+    from types import SimpleNamespace
+
+    from companion.app.main import TacticalApp  # imports kivy: here, not for the window-less tests above
+
+    game = new_game()
+    said = []
+    app = SimpleNamespace(game=game, lang="en", revision=0, say=said.append, place_next_pawn=lambda why: False,
+                          t=lambda key, **fields: translate("en", key, **fields))
+
+    def play(action, *args, **kwargs):
+        return TacticalApp.play(app, action, *args, **kwargs)
+
+    assert play(table.change_life, 2, -3) is game.state and game.state.player(2).life == 17
+    assert app.revision == 1 and said[-1] == ""
+
+    with pytest.raises(GameError) as nothing_to_redo:
+        game.redo()
+    assert play(history.redo) is None and said[-1] == refusal(nothing_to_redo.value, "en")
+    assert app.revision == 1 and game.state.player(2).life == 17
+
+    def broken_action(game):
+        raise RuntimeError("a bug")
+    assert play(broken_action) is None
+    assert said[-1] == translate("en", "errors.internal", action="broken_action")
+    assert any("broken_action" in record.getMessage() and record.levelname == "ERROR" for record in caplog.records)
+    assert play(table.change_life, 2, 1) is game.state and game.state.player(2).life == 18 and app.revision == 2
