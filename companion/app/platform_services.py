@@ -31,6 +31,18 @@ def keep_screen_awake(awake: bool) -> None:
     apply()
 
 
+def trust_bundled_certificates(environ: dict[str, str] | os._Environ[str] = os.environ) -> None:
+    """Point Python's ssl at certifi's CA bundle on Android, where OpenSSL finds none of its own.
+
+    Without it every HTTPS request (the card data update, companion/cards/download.py) fails its
+    certificate check on the device only. A bundle the environment already names is kept."""
+    if not ON_ANDROID or environ.get("SSL_CERT_FILE"):
+        return
+    import certifi  # type: ignore[import-not-found]  # buildozer.spec requirements: certifi
+
+    environ["SSL_CERT_FILE"] = certifi.where()
+
+
 def system_language() -> str:
     """'fr' when the system language is French, else 'en' (players are French-speaking)."""
     if ON_ANDROID:
