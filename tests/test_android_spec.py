@@ -90,7 +90,7 @@ def test_requirements_cover_the_standard_modules_that_need_a_native_recipe():
 def test_every_third_party_import_is_a_requirement():
     requirements = _requirement_names()
     top_level_recipe = {"cv2": "opencv", "numpy": "numpy", "kivy": "kivy", "yaml": "pyyaml",
-                        "jnius": "pyjnius", "android": "android"}
+                        "jnius": "pyjnius", "android": "android", "certifi": "certifi"}
     for module, path in _shipped_imports().items():
         top = module.split(".")[0]
         if top in sys.stdlib_module_names or top in SHIPPED:
