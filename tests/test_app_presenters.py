@@ -218,8 +218,9 @@ def test_the_planar_die_waits_while_a_trigger_is_pending():
         game.roll_planar_die()
     waiting = dice.planar_die(game, "fr")
     assert not waiting.may_roll
-    face = translate("fr", f"dice.planar_faces.{game.state.planar.pending[0]['kind']}")
-    assert waiting.waiting == translate("fr", "dice.planar_waiting", face=face)
+    # #27: named as the French Planechase rules name the ability ("capacité de transplanement")
+    ability = {"planeswalk": "transplanement", "chaos": "chaos"}[game.state.planar.pending[0]["kind"]]
+    assert waiting.waiting.startswith(f"Capacité de {ability} en attente")
     game.resolve_planar_trigger(0)
     assert dice.planar_die(game, "en").may_roll
 

@@ -40,7 +40,7 @@ def test_fewer_start_squares_than_players_is_a_warning_and_the_table_places_the_
     game = Game.new(GameSetup(players(3), duel, starting_player=1), dice=Dice.seeded(2))
     (warning,) = game.setup_warnings()
     assert (warning.key, warning.rule, warning.fields["names"]) == ("game.warning.few_starts", "MT 2.04.a", ["Chloé"])
-    assert warning.text("fr") == ("le plateau a 2 case(s) de départ pour 3 joueurs : placez à la main le pion de "
+    assert warning.text("fr") == ("Le plateau a 2 case(s) de départ pour 3 joueurs : placez à la main le pion de "
                                   "Chloé (MT 2.04.a)")
     assert game.state.pawn(3).at is None
     with pytest.raises(GameError, match="obstacle"):

@@ -9,6 +9,7 @@ and that every key used in the code exists.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,12 +48,38 @@ def strings(lang: str) -> dict[str, str]:
     return flat
 
 
+# "de {name}", "le {token}", "que {name}": a French word that loses its vowel before a vowel
+_ELIDING_WORD_BEFORE_FIELD = re.compile(r"(?<![\w'’])([Dd]e|[Ll]e|[Ll]a|[Qq]ue) \{(\w+)\}")
+# a word (not a square such as "A5", not a number) whose first letter is a vowel; an "h" is left
+# alone: its spelling does not tell a mute h ("d'Hélène") from an aspirated one ("de la Horde")
+_VOWEL_WORD = re.compile(r"[AEIOUÀÂÉÈÊËÎÏÔÛÙaeiouàâéèêëîïôûù][^\W\d_]")
+
+
+def elide_french(template: str, fields: dict) -> str:
+    """`template` with "de {name}" written "d'{name}" (and "le"/"la" → "l'", "que" → "qu'") wherever
+    the value given to that field begins with a vowel: "le pion d'Émile", "le paquet d'Anna" — a
+    French reader stumbles on "de Anna", and names come from the table, not from the template."""
+    def elide(match: re.Match) -> str:
+        word, field = match.groups()
+        if not _VOWEL_WORD.match(str(fields.get(field, ""))):
+            return match.group(0)
+        return f"{word[:-1]}'{{{field}}}"
+    return _ELIDING_WORD_BEFORE_FIELD.sub(elide, template)
+
+
+def format_text(lang: str, template: str, fields: dict) -> str:
+    """`template` formatted with `fields` as the language writes it (French elisions)."""
+    if lang == "fr":
+        template = elide_french(template, fields)
+    return template.format(**fields)
+
+
 def translate(lang: str, key: str, **fields) -> str:
     """The string for `key` in `lang`, formatted with `fields`."""
     text = strings(lang).get(key)
     if text is None:
         return f"[{key}]"
-    return text.format(**fields) if fields else text
+    return format_text(lang, text, fields) if fields else text
 
 
 def decimal(value: float, lang: str, digits: int = 1) -> str:

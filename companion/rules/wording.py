@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.i18n import translate
+from companion.i18n import format_text, translate
 
 
 def word(lang: str, key: str, fields: dict | None = None) -> str:
@@ -39,7 +39,7 @@ def word(lang: str, key: str, fields: dict | None = None) -> str:
 
 def _format(lang: str, key: str, values: dict) -> str:
     """The string of `key` formatted with `values` (always formatted, so "{{T}}" reads "{T}")."""
-    return translate(lang, key).format(**values)
+    return format_text(lang, translate(lang, key), values)
 
 
 @dataclass(frozen=True)

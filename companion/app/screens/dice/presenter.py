@@ -64,6 +64,6 @@ def planar_die(game: Game | None, lang: str) -> PlanarDie:
         return PlanarDie(False)
     waiting = ""
     if planar.pending:
-        face = translate(lang, f"dice.planar_faces.{planar.pending[0]['kind']}")
-        waiting = translate(lang, "dice.planar_waiting", face=face)
+        trigger = translate(lang, f"game.trigger.{planar.pending[0]['kind']}")   # "transplanement", "chaos"
+        waiting = translate(lang, "dice.planar_waiting", trigger=trigger)
     return PlanarDie(True, game.planar_die_cost, waiting)
