@@ -109,6 +109,17 @@ def test_a_pawn_never_changes_kind(db):
     assert "kind" not in presenter.piece_changes(_draft(db, "Serra Angel"), "player", {})
 
 
+def test_a_chosen_card_is_a_new_token_unless_the_table_chose_to_edit_the_selected_one():
+    """#27: a card chosen while another player's token is still selected must not rewrite it."""
+    assert presenter.choice_effect(None, editing=False) == "new"
+    assert presenter.choice_effect("creature", editing=False) == "new"
+    assert presenter.choice_effect("planeswalker", editing=False) == "new"
+    assert presenter.choice_effect("creature", editing=True) == "edit"
+    assert presenter.choice_effect("planeswalker", editing=True) == "edit"
+    assert presenter.choice_effect("player", editing=True) == "pawn"   # MT 2.05: a pawn is its player
+    assert presenter.choice_effect(None, editing=True) == "new"
+
+
 def test_a_printed_star_is_asked_and_the_answers_fill_the_piece(db):
     """MT 3.04.d needs the current power: Tarmogoyf's */1+* is asked, field by field."""
     draft = _draft(db, "Tarmogoyf", "en")

@@ -33,11 +33,18 @@ ATOMIC = Path(__file__).parent / "fixtures" / "cards" / "AtomicCards.fixture.jso
 SHOTS = {lang: {part: f"cards-{part}-{lang}.png" for part in ("pieces", "settings", "newgame", "table")}
          for lang in ("fr", "en")}
 FIELD = "pieces.card_search.field"
+EDIT = "pieces.card_search.edit"
 
 
 def choose(text: str, title: str, label: str) -> list[dict]:
     """The two taps: type in the search, tap the suggestion."""
     return [{"type": [FIELD, text]}, {"report": f"{label}_typed"}, {"tap_text": title}, {"report": label}]
+
+
+def edit_with(text: str, title: str, label: str, lang: str) -> list[dict]:
+    """The selected token becomes a card: *Edit this token*, the two taps, then yes to the question."""
+    return [{"tap": EDIT}, {"type": [FIELD, text]}, {"report": f"{label}_typed"}, {"tap_text": title},
+            {"inspect": f"{label}_question"}, {"tap_text": translate(lang, "cards.app.edit_yes")}, {"report": label}]
 
 
 def _save_shots(tmp: Path, lang: str) -> None:
@@ -54,21 +61,27 @@ def french(tmp_path_factory):
     steps = [
         {"show": "pieces"}, {"tap_text": "jaune 3 · Savannah Lions"}, {"report": "nodata"},
         {"inspect": "fr-pieces-nodata"},
-        *choose("Soldat 1/1 blanc vol", "Jeton Soldat", "token"),
+        *edit_with("Soldat 1/1 blanc vol", "Jeton Soldat", "token", "fr"),
         {"show": "settings"},
         {"type": ["settings.cards_import.path", str(generated)]}, {"tap": "settings.cards_import.start"},
         {"report": "generated"},
         {"type": ["settings.cards_import.path", str(ATOMIC)]}, {"tap": "settings.cards_import.start"},
         {"report": "imported"}, {"inspect": "fr-settings-imported"}, {"screenshot": shots["settings"]},
-        {"show": "pieces"}, {"tap_text": "jaune 2 · Serra Angel"},
+        {"show": "pieces"}, {"tap_text": "jaune 2 · Serra Angel"}, {"tap": EDIT},
         {"type": [FIELD, "ange de ser"]}, {"inspect": "fr-suggestions"}, {"screenshot": shots["pieces"]},
-        {"tap_text": "Ange de Serra"}, {"report": "french"},
-        {"tap_text": "jaune 4 · Llanowar Elves"}, *choose("Sengir Vamp", "Vampire de Sengir", "english"),
-        {"tap_text": "jaune 5 · Grizzly Bears"}, *choose("Shivan Dargon", "Dragon shivân", "typo"),
-        {"show": "board"}, {"tap_token": [2, 3]}, {"show": "pieces"}, {"type": [FIELD, "tarmo"]}, {"tap_text": "Tarmogoyf"},
+        {"tap_text": "Ange de Serra"}, {"inspect": "french_question"},
+        {"tap_text": translate("fr", "cards.app.edit_yes")}, {"report": "french"},
+        # #27: the angel still selected, a card chosen without "Edit this token" is a new token
+        *choose("sengir", "Vampire de Sengir", "stray"), {"inspect": "fr-stray-new-token"},
+        {"tap_text": translate("fr", "table.cancel")}, {"report": "stray_cancelled"},
+        {"tap_text": "jaune 4 · Llanowar Elves"}, *edit_with("Sengir Vamp", "Vampire de Sengir", "english", "fr"),
+        {"tap_text": "jaune 5 · Grizzly Bears"}, *edit_with("Shivan Dargon", "Dragon shivân", "typo", "fr"),
+        {"show": "board"}, {"tap_token": [2, 3]}, {"show": "pieces"}, {"tap": EDIT}, {"type": [FIELD, "tarmo"]},
+        {"tap_text": "Tarmogoyf"},
         {"inspect": "fr-ask"}, {"tap_text": "3"}, {"tap_text": "OK"}, {"tap_text": "4"}, {"tap_text": "OK"},
-        {"report": "goyf"},
-        {"show": "board"}, {"tap_token": [2, 5]}, {"show": "pieces"}, *choose("liliana", "Liliana du Voile", "walker"),
+        {"tap_text": translate("fr", "cards.app.edit_yes")}, {"report": "goyf"},
+        {"show": "board"}, {"tap_token": [2, 5]}, {"show": "pieces"},
+        *edit_with("liliana", "Liliana du Voile", "walker", "fr"),
         {"show": "board"}, {"tap_token": [1, 3]}, {"show": "pieces"}, {"tap": "pieces.remove"},   # no token selected now
         *choose("boggart", "Boggart Ram-Gang", "unselected"), {"inspect": "fr-new-token"},
         {"tap_text": translate("fr", "pieces.add")}, {"report": "new_piece"},
@@ -93,10 +106,10 @@ def english(tmp_path_factory):
     truncated = tmp / "AtomicCards.json"
     truncated.write_bytes(ATOMIC.read_bytes()[:30000])   # a download cut short
     steps = [
-        {"show": "pieces"}, {"tap_text": "yellow 2 · Serra Angel"}, {"report": "demo"},
+        {"show": "pieces"}, {"tap_text": "yellow 2 · Serra Angel"}, {"report": "demo"}, {"tap": EDIT},
         {"type": [FIELD, "ange de ser"]}, {"inspect": "en-suggestions"}, {"screenshot": shots["pieces"]},
-        {"tap_text": "Serra Angel"}, {"report": "french"},
-        {"tap_text": "yellow 4 · Llanowar Elves"}, *choose("Sengir Vampyre", "Sengir Vampire", "typo"),
+        {"tap_text": "Serra Angel"}, {"report": "french"},   # already that card: nothing to ask
+        {"tap_text": "yellow 4 · Llanowar Elves"}, *edit_with("Sengir Vampyre", "Sengir Vampire", "typo", "en"),
         {"show": "settings"},
         {"type": ["settings.cards_import.path", str(ATOMIC)]}, {"tap": "settings.cards_import.start"},
         {"report": "imported"},
@@ -104,7 +117,8 @@ def english(tmp_path_factory):
         {"report": "bad"}, {"inspect": "en-settings-bad"}, {"screenshot": shots["settings"]},
         {"tap": "settings.cards_import.browse"}, {"inspect": "en-chooser"}, {"tap_text": "AtomicCards.json  (30 kB)"},
         {"report": "chosen"},
-        {"show": "pieces"}, {"tap_text": "yellow 5 · Grizzly Bears"}, *choose("elfes de llan", "Llanowar Elves", "after_bad"),
+        {"show": "pieces"}, {"tap_text": "yellow 5 · Grizzly Bears"},
+        *edit_with("elfes de llan", "Llanowar Elves", "after_bad", "en"),
         {"show": "table"}, {"inspect": "en-table-plane"}, {"screenshot": shots["table"]},
         {"show": "newgame"}, {"tap": "newgame.planechase"},
         {"type": ["newgame.player-1.planes", "sok"]}, {"inspect": "en-planes"}, {"screenshot": shots["newgame"]},
@@ -199,6 +213,21 @@ def test_a_card_found_by_its_french_name_becomes_the_piece_in_two_taps(french):
     assert report["french"]["undo"].startswith(translate("fr", "nav.undo"))   # one undoable action
     piece = demo_game(report, tmp).state.pieces[(1, 2)]
     assert (piece.name, piece.kind, piece.mana_value, piece.power, piece.toughness) == ("Ange de Serra", "creature", 5, 4, 4)
+
+
+def test_a_card_chosen_with_a_token_selected_is_a_new_token_unless_edit_was_chosen(french):
+    """#27: with Anna's "Ange de Serra" still selected, choosing "Vampire de Sengir" renamed and
+    recoloured her token and saved it at once. Now it offers a new token; an edit asks first."""
+    report, _ = french
+    assert report["stray_typed"]["selected"] == [1, 2]
+    assert report["inspected"]["fr-stray-new-token"]["popups"] == ["NewTokenPopup"]
+    assert form(report, "stray_cancelled")["name"] == "Ange de Serra"
+    assert form(report, "stray_cancelled")["colours"] == ["W"]
+    assert report["stray_cancelled"]["pieces"] == report["french"]["pieces"]
+    assert report["stray_cancelled"]["undo"] == report["french"]["undo"]   # nothing was played
+    question = report["inspected"]["english_question"]
+    assert question["popups"] == ["ConfirmPopup"]
+    assert any("jaune 4 · Llanowar Elves devient Vampire de Sengir" in text for text in question["texts"])
 
 
 def test_a_card_found_by_its_english_name_in_the_french_app(french):

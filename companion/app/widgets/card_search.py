@@ -1,6 +1,7 @@
 """Card look-up in the app: a text field with suggestions under it as the table types, the Pieces
-screen's card search (a choice fills the selected piece), the face-up plane's text, the settings'
-card import (a file chooser, a worker thread, a progress bar).
+screen's card search (a choice makes a new token; it fills the selected piece only after *Edit this
+token* and a question), the face-up plane's text, the settings' card import (a file chooser, a
+worker thread, a progress bar).
 
 The words and decisions are in `card_search_presenter` (pure); the card data is the app's
 `card_library` (`companion.app.card_library.CardLibrary`), used from the UI thread only.
@@ -27,7 +28,8 @@ from companion.app.running import running_app
 from companion.app.widgets import card_search_presenter as presenter
 from companion.app.widgets import controls  # noqa: F401  (BigButton, Caption … used by the kv)
 from companion.app.widgets.card_files import CARD_FILE_SUFFIXES, folder_entries, start_folder
-from companion.app.widgets.controls import NumberPad
+from companion.app.widgets.controls import ConfirmPopup, NumberPad
+from companion.app.words import token_text
 
 load_kv_beside(__file__)
 
@@ -115,20 +117,40 @@ class SuggestionField(TextInput):
 
 
 class PieceCardSearch(BoxLayout):
-    """The Pieces screen's card search: a card or a token chosen fills the selected piece in one
-    undoable action (a printed "*" is asked for first, on the keypad); with no token selected it asks
-    the screen for a new token standing for it (`on_new_piece(draft)`). With no card data, its one
-    line says how to import, and tokens typed in words ("Soldier 1/1 W") still work."""
+    """The Pieces screen's card search: a card or a token chosen asks the screen for a new token
+    standing for it (`on_new_piece(draft, answers)`), even while a token is selected; only after
+    *Edit this token* (`editing`, cleared when the selection changes) does it fill the selected
+    piece, after a question, in one undoable action (`card_search_presenter.choice_effect`). A
+    printed "*" is asked for first, on the keypad. With no card data, its one line says how to
+    import, and tokens typed in words ("Soldier 1/1 W") still work."""
 
     hint = StringProperty("")
     note = StringProperty("")
+    editing = BooleanProperty(False)      # the table chose "Edit this token": the next choice rewrites it
+    can_edit = BooleanProperty(False)     # a creature or planeswalker token is selected
     __events__ = ("on_new_piece",)
 
     def on_kv_post(self, *_):
         app = running_app()
         app.bind(lang=lambda *_: self.refresh(), cards_revision=lambda *_: self.refresh(),
-                 selected=lambda *_: setattr(self, "note", ""))
+                 selected=lambda *_: self._selection_changed(), revision=lambda *_: self._update_can_edit())
         self.refresh()
+        self._update_can_edit()
+
+    def _selected_piece(self):
+        app = running_app()
+        state = app.game.state if app.game is not None else None
+        return state.pieces.get(tuple(app.selected)) if state is not None and app.selected is not None else None
+
+    def _selection_changed(self) -> None:
+        self.note, self.editing = "", False
+        self._update_can_edit()
+
+    def _update_can_edit(self) -> None:
+        piece = self._selected_piece()
+        self.can_edit = piece is not None and piece.kind != "player"
+        if not self.can_edit:
+            self.editing = False
 
     def refresh(self) -> None:
         app = running_app()
@@ -171,18 +193,29 @@ class PieceCardSearch(BoxLayout):
 
     def _apply(self, draft, answers: dict[str, int]) -> None:
         app = running_app()
-        state = app.game.state if app.game is not None else None
-        piece = state.pieces.get(tuple(app.selected)) if state is not None and app.selected is not None else None
-        if piece is None:
+        piece = self._selected_piece()
+        effect = presenter.choice_effect(piece.kind if piece is not None else None, self.editing)
+        self.editing = False   # one edit per explicit choice
+        if effect == "new":
             self.dispatch("on_new_piece", draft, answers)
             return
-        if piece.kind == "player":
+        if effect == "pawn":
             self.note = app.t("cards.app.pawn")
             return
         changes = presenter.piece_changes(draft, piece.kind, answers)
         if all(getattr(piece, field) == value for field, value in changes.items()):  # already that card: no action
             self.note = presenter.choice_notes(draft, app.lang, answers)
-        elif app.play(presenter.update_piece, piece.token, **changes) is not None:
+            return
+        popup = ConfirmPopup(title=app.t("cards.app.edit_title"), yes=app.t("cards.app.edit_yes"),
+                             no=app.t("table.cancel"), question=app.t(
+                                 "cards.app.edit_question", token=token_text(app.game.state, piece.token, app.lang),
+                                 name=draft.name))
+        popup.on_agree = lambda: self._edit(piece.token, draft, changes, answers)
+        popup.open()
+
+    def _edit(self, token, draft, changes: dict, answers: dict[str, int]) -> None:
+        app = running_app()
+        if app.play(presenter.update_piece, token, **changes) is not None:
             self.note = presenter.choice_notes(draft, app.lang, answers)
 
     def on_new_piece(self, draft, answers) -> None:

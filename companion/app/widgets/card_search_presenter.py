@@ -95,6 +95,17 @@ def draft_of(db: CardDatabase | None, row: SuggestionRow, lang: str) -> PieceDra
     return cards.card_to_piece(db.card(row.card_id), lang)
 
 
+def choice_effect(selected_kind: str | None, editing: bool) -> str:
+    """What choosing a card in the Pieces screen's search does: "new", a new token standing for it —
+    also while a token is selected, since the table searches for the next permanent far more often
+    than it rewrites one, and a stray choice must not rename and recolour another player's token
+    (#27); "edit", the selected token becomes the card (after a question), only when the table chose
+    "Edit this token"; "pawn", refused: a pawn stands for its player, never a card (MT 2.05)."""
+    if selected_kind is None or not editing:
+        return "new"
+    return "pawn" if selected_kind == "player" else "edit"
+
+
 def piece_changes(draft: PieceDraft, current_kind: str, answers: dict[str, int]) -> dict:
     """What choosing `draft` changes on a piece of kind `current_kind`, for `Game.update_piece`:
     everything the card says; the values the table typed for a variable P/T (`answers`); its kind

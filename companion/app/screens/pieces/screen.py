@@ -4,8 +4,8 @@ Steppers instead of typing for numbers, toggles for colours and for the keywords
 geometry (companion.rules.KEYWORDS, in the shown language's alphabetical order), one Save that
 sends the whole piece to `companion.game` as one undoable action. A new token gets its owner and
 kind first (a pop-up), then is placed on the board. Above the token list, the card search
-(`widgets.card_search.PieceCardSearch`): a card chosen there fills the selected piece, or a new
-token when none is selected; the hand controls stay for what the table changes.
+(`widgets.card_search.PieceCardSearch`): a card chosen there becomes a new token, or, after *Edit
+this token* and a question, fills the selected piece; the hand controls stay for what the table changes.
 """
 from __future__ import annotations
 
