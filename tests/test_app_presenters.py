@@ -14,7 +14,7 @@ from companion.app.screens.newgame import presenter as newgame
 from companion.app.screens.pieces import presenter as pieces
 from companion.app.screens.table import presenter as table
 from companion.app.words import MAX_PLAYERS, colour_name, printed, refusal
-from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup
+from companion.game import Dice, Game, GameError, GameSetup, HordeWave, PlayerSetup
 from companion.i18n import translate
 from companion.rules import Piece, word
 
@@ -346,10 +346,37 @@ def test_each_boss_on_the_battlefield_has_its_leaving_button():
     assert table.city(game.state, "en").bosses == ()
     while not game.state.horde.boss_on_battlefield:
         game.damage_horde(10)
-    boss = game.state.horde.boss
-    assert table.city(game.state, "fr").bosses == (("wave", translate("fr", "table.boss_leaves_wave", boss=boss)),)
+    assert game.state.horde.boss == "Boss"   # waves known by counts: the boss has no name of its own
+    # #27: it read "The boss Boss leaves"
+    assert table.city(game.state, "en").bosses == (("wave", "The wave's boss leaves"),)
+    assert table.city(game.state, "fr").bosses == (("wave", "Le boss de la vague part"),)
     game.horde_boss_leaves("wave")
     assert table.city(game.state, "en").bosses == ()
+
+
+def test_a_named_boss_is_named_on_its_leaving_button():
+    """HO 202.2, with decks the table listed: the boss has its card's name."""
+    wave = HordeWave("low", [{"name": "Zombie", "token": True}], "Grimgrin")
+    game = Game.new(GameSetup(players=[PlayerSetup("Anna", 1)], board=duel_board(), format="horde",
+                              starting_player=1, horde_waves=[wave]), dice=Dice.seeded(5))
+    while not game.state.horde.boss_on_battlefield:
+        game.damage_horde(1)
+    assert table.city(game.state, "en").bosses == (("wave", "The wave's boss, Grimgrin, leaves"),)
+
+
+def test_the_hordes_reveal_is_on_the_table_not_only_in_the_history():
+    """HO 201.2: the Horde reveals tokens until a non-token, which it casts: the City says which (#27)."""
+    cards = [{"name": "Zombie", "token": True}, {"name": "", "token": True}, {"name": "Raise the Dead", "token": False},
+             {"name": "Ghoul", "token": True}]
+    game = Game.new(GameSetup(players=[PlayerSetup("Anna", 1)], board=duel_board(), format="horde",
+                              starting_player=1, horde_waves=[HordeWave("low", cards, "Grimgrin")]), dice=Dice.seeded(5))
+    assert table.city(game.state, "en").revealed == ""
+    while not (game.state.turn.horde and game.state.turn.phase == "draw"):
+        game.next_phase()
+    revealed = [card["name"] or "a token" for card in game.horde_draw()]
+    assert revealed[-1] == "Raise the Dead" and "Raise the Dead" not in revealed[:-1]   # tokens, then the spell
+    assert table.city(game.state, "en").revealed == "Revealed: " + ", ".join(revealed)
+    assert table.city(game.state, "fr").revealed.startswith("Révélé : ")
 
 
 def test_the_table_side_column_tracks_the_turn_phases_in_order_MT_3_01():

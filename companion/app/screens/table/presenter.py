@@ -75,6 +75,12 @@ class CityView:
     result: str
     bosses: tuple[tuple[str, str], ...]  # (which, its button's words) for each boss on the battlefield: the
     # table says when one leaves (HO 202.2: "wave", "secret", "earlier" — an earlier wave's, HO 202.5a)
+    revealed: str = ""   # the cards the Horde's last draw, draws or damage revealed (HO 201.2, 301.3)
+
+
+# The names the game gives a boss the table did not name (HordeWave.boss, GameSetup.secret_boss): a
+# button says "The wave's boss leaves", not "The boss Boss leaves".
+UNNAMED_BOSSES = frozenset({"boss", "boss secret", "secret boss"})
 
 
 def panels(game: Game, lang: str, partners: dict[int, set[str]] | None = None) -> list[PanelView]:
@@ -130,10 +136,28 @@ def city(state: GameState, lang: str) -> CityView | None:
                      cards=len(horde.library))
     names = {"wave": horde.boss, "secret": horde.secret_boss,
              "earlier": horde.earlier_bosses[0] if horde.earlier_bosses else ""}
-    bosses = () if horde.result else tuple(
-        (which, translate(lang, f"table.boss_leaves_{which}", boss=names[which])) for which in bosses_out(horde))
+    bosses = () if horde.result else tuple((which, _boss_leaves(which, names[which], lang)) for which in bosses_out(horde))
     return CityView(horde.city_life, horde.city_start, wave,
-                    translate(lang, f"horde.result_{horde.result}") if horde.result else "", bosses)
+                    translate(lang, f"horde.result_{horde.result}") if horde.result else "", bosses,
+                    revealed_text(horde.last_revealed, lang))
+
+
+def _boss_leaves(which: str, name: str, lang: str) -> str:
+    """A boss's leave button (HO 202.2), naming it only when the table gave it a name."""
+    if name.strip().casefold() in UNNAMED_BOSSES or not name.strip():
+        return translate(lang, f"table.boss_leaves_{which}")
+    return translate(lang, f"table.boss_leaves_{which}_named", boss=name)
+
+
+def revealed_text(cards: list[dict], lang: str) -> str:
+    """"Revealed: Lightning Bolt, token, token" — what the Horde's last reveal showed, in the order it
+    came (HO 201.2: tokens until a non-token), so the table sees on the Table what enters and what is
+    cast, not only in the history. A card known by its kind only is called a token or a spell."""
+    if not cards:
+        return ""
+    names = [card["name"] or translate(lang, "game.card.token" if card["token"] else "game.card.spell")
+             for card in cards]
+    return translate(lang, "table.horde_revealed", cards=", ".join(names))
 
 
 def horde_draw_due(game: Game) -> bool:

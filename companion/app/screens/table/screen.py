@@ -92,6 +92,7 @@ class CityPanel(BoxLayout):
     wave = StringProperty("")
     result = StringProperty("")
     draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
+    revealed = StringProperty("")            # what its last draw or damage revealed
     bosses = ListProperty([])                # (which, words) of each boss on the battlefield: its leaving is a
     # button (HO 202.2)
 
@@ -307,6 +308,7 @@ class TableScreen(Screen):
             self._city.life, self._city.start, self._city.wave, self._city.result = (
                 str(city.life), city.start, city.wave, city.result)
             self._city.bosses = list(city.bosses)
+            self._city.revealed = city.revealed
             self._city.recent = RecentChange.text(self._recent[0].update(city.life, now))
         self.phase_track = presenter.phase_track(state, app.lang)
         self.turn_text = turn_header(state, app.lang) if self.phase_track else turn_text(state, app.lang)
