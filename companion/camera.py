@@ -69,11 +69,28 @@ class SeenMove:
 
 
 @dataclass(frozen=True)
+class Catching:
+    """A token the table moved by hand on a screen that the camera still sees where it stood: the
+    real token has yet to be carried there. Not a move to record (that would move it back)."""
+
+    token: Token
+    seen: XY        # the square it left in the game, where the camera still sees it
+    to: XY          # where the game has it now
+
+    def text(self, lang: str, name=None) -> str:
+        """'jaune 4 · Llanowar Elves : en attente du jeton en D6 (encore vu en Q5)'."""
+        return translate(lang, "camera.catching_up", token=(name or token_name)(self.token, lang),
+                         dst=square_label(self.to), src=square_label(self.seen))
+
+
+@dataclass(frozen=True)
 class CameraView:
-    """The camera's positions against the game: moves to confirm, tokens the game does not know."""
+    """The camera's positions against the game: moves to confirm, tokens the game does not know,
+    tokens the table moved by hand whose real token has not followed yet."""
 
     moves: tuple[SeenMove, ...]
     unknown: tuple[tuple[Token, XY], ...]
+    catching_up: tuple[Catching, ...] = ()
 
     @property
     def positions(self) -> dict[Token, XY]:
@@ -85,9 +102,10 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
     """Compare the camera's stable positions (token → square) with `game` (a `companion.game.Game`):
     each token seen elsewhere than recorded, judged as the game judges it (`Game.judge_move`:
     MT 3.02–3.08, 2.03.b, 6.03–6.10, with the roll and what the piece already moved this turn);
-    never changes the game."""
+    never changes the game. A token the table last moved by hand (`Game.last_move`) and still seen
+    on the square it left is catching up, not a move: recording it would move it back."""
     state = game.state
-    moves, unknown = [], []
+    moves, unknown, catching = [], [], []
     for token, square in sorted(positions.items()):
         piece = state.pieces.get(token)
         if piece is None:
@@ -95,9 +113,13 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
             continue
         if piece.at == square:
             continue
+        last = game.last_move(token)
+        if piece.at is not None and last is not None and last.source == "hand" and last.frm == square:
+            catching.append(Catching(token, square, piece.at))
+            continue
         moves.append(SeenMove(token, piece.at, square, game.movement_allowance(token),
                               game.judge_move(token, square), _refusal(game, token, square)))
-    return CameraView(tuple(moves), tuple(unknown))
+    return CameraView(tuple(moves), tuple(unknown), tuple(catching))
 
 
 # The engine's refusals the verdict already says in its own words (with the squares and what is left).

@@ -160,3 +160,39 @@ def test_a_token_seen_on_the_square_another_seen_token_left_is_recorded_after_it
     assert [args[0] for _, args, _ in calls] == [(1, 9), DRUID.token]
     assert [kwargs["by_card"] for _, _, kwargs in calls] == [False, False]
     assert game.state.pieces[DRUID.token].at == (1, 4) and game.state.pieces[(1, 9)].at == (1, 6)
+
+
+def test_a_token_moved_by_hand_still_seen_on_its_old_square_is_catching_up_not_a_move_back():
+    """#27: the Elves moved Q5 → D6 on the Board were offered as "D6 → Q5 … trop loin", with Record
+    active, while the real token was still on Q5: recording it would have moved it back."""
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    game.move_piece(DRUID.token, (1, 4))                 # by hand, on the Board screen
+    view = seen_moves(game, {DRUID.token: (1, 2)})       # the camera still sees it where it was
+    assert view.moves == () and view.positions == {}
+    assert [(c.token, c.seen, c.to) for c in view.catching_up] == [(DRUID.token, (1, 2), (1, 4))]
+    assert view.catching_up[0].text("en") == "yellow 8: waiting for the token to reach B5 (still seen on B3)"
+    assert view.catching_up[0].text("fr") == "jaune 8 : en attente du jeton en B5 (encore vu en B3)"
+    play, calls = record_with(game)
+    assert record_seen(game, {DRUID.token: (1, 2)}, play) == 0 and calls == []
+    assert game.state.pieces[DRUID.token].at == (1, 4)
+    assert seen_moves(game, {DRUID.token: (1, 4)}) == seen_moves(game, {})   # the hand carried it: all agree
+
+
+def test_a_token_seen_elsewhere_than_both_its_squares_is_still_a_move_to_confirm():
+    """Only the square the table's hand move left is "catching up": anywhere else is a move (MT 3.04)."""
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    game.move_piece(DRUID.token, (1, 4))
+    view = seen_moves(game, {DRUID.token: (1, 5)})
+    assert [(m.token, m.frm, m.to) for m in view.moves] == [(DRUID.token, (1, 4), (1, 5))] and view.catching_up == ()
+
+
+def test_a_move_the_camera_recorded_then_seen_back_is_a_move_again():
+    """What the camera itself recorded is where the camera saw the token: seen back on the old square,
+    the token did move back, and the table is asked."""
+    game = game_in_movement(HouseRules(), DRUID, bonus={DRUID.token: "R"})
+    game.roll_movement(DRUID.token)
+    game.move_piece(DRUID.token, (1, 4), source="camera")
+    view = seen_moves(game, {DRUID.token: (1, 2)})
+    assert [(m.frm, m.to) for m in view.moves] == [((1, 4), (1, 2))] and view.catching_up == ()

@@ -31,6 +31,16 @@ if TYPE_CHECKING:  # store.py imports this module
     from companion.game.store import GameStore
 
 SNAPSHOT_EVERY = 16
+LAST_MOVE_LOOKBACK = 32   # actions `last_move` replays: a hand move the camera has yet to see is recent (a few ms)
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The last change of where a token stands: from, to (None: off the grid) and who made it."""
+
+    frm: XY | None
+    to: XY | None
+    source: str    # "camera" (recorded from what the camera saw) or "hand" (the table, on a screen)
 EXPORT_LIMITS = Limits(max_bytes=64 << 20, max_depth=32, max_values=4_000_000, max_text=8_000_000)
 
 
@@ -448,6 +458,23 @@ class Game:
         except GameError as refused:
             return refused
         return None
+
+    def last_move(self, token: Token) -> LastMove | None:
+        """Where `token` stood before the last action in effect that moved it, where it went and who
+        moved it; None when no action of the last `LAST_MOVE_LOOKBACK` moved it. The camera needs it:
+        a token the table moved by hand on a screen is still seen at its old square until a hand
+        carries it — that is not a move back to record. Read by replaying those actions: nothing is
+        recorded."""
+        token = tuple(token)
+        start = max(1, self._cursor - LAST_MOVE_LOOKBACK)
+        state, last = self._state_at(start), None
+        for action in self._actions[start:self._cursor]:
+            after = apply(state, action)
+            was, now = state.pieces.get(token), after.pieces.get(token)
+            if was is not None and now is not None and was.at != now.at:
+                last = LastMove(was.at, now.at, "camera" if action.data.get("source") == "camera" else "hand")
+            state = after
+        return last
 
     def roll_die(self, die: str = "D6", *, player: int | None = None, reason: str = "") -> int:
         """Roll any die for the log (the D6, a D20 ...) and return the result."""

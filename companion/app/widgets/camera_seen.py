@@ -109,7 +109,7 @@ class CameraSeenPanel(Reveal):
         self.layer.show(seen_layer(view))
         lines = move_lines(view, app.t, app.lang, namer(app.game.state)) if view is not None and app.game else []
         self.has_moves = bool(view is not None and view.moves)
-        self.text, self.shown = markup(lines), bool(view is not None and (view.moves or view.unknown))
+        self.text, self.shown = markup(lines), bool(view is not None and (view.moves or view.unknown or view.catching_up))
 
     def record(self) -> None:
         """The table agrees with the camera: the game moves the tokens (legal or not: cards may allow it)."""

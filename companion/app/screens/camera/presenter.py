@@ -82,8 +82,11 @@ def _with_advice(line: str, watch: WatchFrame | None, lang: str) -> str:
 
 
 def move_lines(view: CameraView, t: Translate, lang: str, name: Callable[[Token, str], str]) -> list[str]:
-    """One line per move seen and not recorded, with its verdict; then tokens the game does not know."""
+    """One line per move seen and not recorded, with its verdict; then the tokens the table moved by
+    hand that the camera still sees where they were (nothing to record); then tokens the game does
+    not know."""
     lines = [move.text(lang, name) for move in view.moves]
+    lines += [catching.text(lang, name) for catching in view.catching_up]
     lines += [t("camera.unknown_token", token=name(token, lang), dst=square_label(at))
               for token, at in view.unknown]
     return lines
