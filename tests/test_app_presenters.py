@@ -171,6 +171,13 @@ def test_typed_life_sets_a_total_or_changes_it(typed, meant):
     assert table.typed_life(typed) == meant
 
 
+@pytest.mark.parametrize("typed, taken, amount", [("+7", 3, 7), ("−2", 3, -2), ("21", 3, 18), ("0", 5, -5),
+                                                   ("x", 3, None)])
+def test_commander_damage_typed_is_a_change_or_the_new_total(typed, taken, amount):
+    """#27: commander damage on the keypad, as life: "21" is the total dealt by that commander (CR 903.10a)."""
+    assert table.typed_commander_damage(typed, taken) == amount
+
+
 def test_keyword_buttons_are_sorted_as_the_shown_language_spells_them():
     """MT 6.xx keywords: 'équitation' sorts among the e's in French, 'flying' among the f's in English."""
     french = [label for _, label in pieces.keyword_order("fr")]

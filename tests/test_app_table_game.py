@@ -60,9 +60,10 @@ def five_players(tmp_path_factory):
         *[{"tap": "table.seat-3.poison.plus"} for _ in range(10)], {"report": "cleo_poisoned"},
         {"tap": "table.seat-3.confirm_out"},
         # Dominique (25 life): 21 damage from Anna's commander, the source offered first on Anna's turn
-        # (CR 903.10a), one tap too many taken back
+        # (CR 903.10a) in quick taps of +1 and +5, one too many taken back
         {"tap": "table.seat-4.life.plus_5"},
-        *[{"tap": "table.seat-4.commander_hit"} for _ in range(22)], {"tap": "table.seat-4.commander_minus"},
+        *[{"tap": "table.seat-4.commander_hit"} for _ in range(2)], *[{"tap": "table.seat-4.commander_plus_5"}] * 4,
+        {"tap": "table.seat-4.commander_minus"},
         {"report": "dominique_hit"}, {"tap": "table.seat-4.confirm_out"},
         # Émile: −5 four times, the change of the last seconds beside the total
         *[{"tap": "table.seat-5.life.minus_5"} for _ in range(4)], {"report": "emile_zero"},
@@ -89,8 +90,9 @@ def horde(tmp_path_factory):
         {"tap": "table.end_turn"}, {"tap": "table.end_turn"}, {"report": "horde_turn"},
         {"tap": "table.next_phase"}, {"tap": "table.next_phase"}, {"report": "horde_draw_step"},
         {"inspect": "table-horde-turn"}, {"tap": "table.city.horde_draw"}, {"report": "horde_drew"},
+        {"inspect": "horde-revealed"},
         *[{"tap": "table.city.horde_damage_5"} for _ in range(20)], {"report": "boss_out"},
-        {"inspect": "boss"}, {"tap_text": "The boss Boss leaves"}, {"report": "end"}, {"inspect": "winner"},
+        {"inspect": "boss"}, {"tap_text": "The wave's boss leaves"}, {"report": "end"}, {"inspect": "winner"},
         {"screenshot": str(tmp / SHOTS[1])},
         *visit_every_screen("en"),
     ]
@@ -156,6 +158,17 @@ def test_ten_poison_and_21_commander_damage_from_the_active_player_are_proposed(
     assert report["dominique_hit"]["screens"]["table"]["elimination"]["4"]
 
 
+def test_quick_taps_on_a_counter_are_one_change_and_one_history_line(five_players):
+    """#27: 21 commander damage took 21 taps and 21 history lines; now +1 +1, +5 four times and −1
+    are one change of 21, as Cléo's ten poison taps and Émile's four −5 are one change each."""
+    _, game = five_players
+    changes = [(a.kind, a.data["player"], a.data["amount"]) for a in game.actions
+               if a.kind in ("commander_damage", "change_poison") or (a.kind == "change_life" and a.data["player"] == 5)]
+    assert changes == [("change_poison", 3, 10), ("commander_damage", 4, 21), ("change_life", 5, -20)]
+    lines = [line for line in game.history("fr") if "Dominique" in line and "commandant" in line]
+    assert len(lines) == 1 and ": 21" in lines[0]
+
+
 def test_the_recent_change_shows_beside_the_total(five_players):
     report, _ = five_players
     assert report["emile_zero"]["screens"]["table"]["recent"]["5"] == "−20"
@@ -190,6 +203,8 @@ def test_the_hordes_turn_prompts_its_draw(horde):
     step = report["horde_draw_step"]
     assert step["turn"]["phase"] == "draw" and step["screens"]["table"]["horde_draw_due"] is True
     assert report["horde_drew"]["screens"]["table"]["horde_draw_due"] is False
+    revealed = [text for text in report["inspected"]["horde-revealed"]["texts"] if text.startswith("Revealed: ")]
+    assert len(revealed) == 1   # #27: on the Table, not only in the Undo label and the history
 
 
 def test_milling_the_horde_to_its_boss_and_the_boss_leaving_defeats_the_horde(horde):

@@ -32,10 +32,13 @@ def setup() -> GameSetup:
     return GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], BOARD, starting_player=1)
 
 
-# What the table does, tap after tap (each a Game method; undo/redo are taps too).
+# What the table does, tap after tap (each a Game method; undo/redo are taps too). The last two are
+# quick taps on a counter, joined into one change: an undo and the joined action saved in one write.
 TAPS = [lambda g: g.next_phase(), lambda g: g.change_life(1, -3), lambda g: g.undo(),
         lambda g: g.change_life(2, -2), lambda g: g.roll_die("D6"), lambda g: g.undo(), lambda g: g.redo(),
-        lambda g: g.change_life(1, -1)]
+        lambda g: g.change_life(1, -1), lambda g: g.commander_damage(1, 2, 1, join=True),
+        lambda g: g.commander_damage(1, 2, 1, join=True)]
+STEP_S = 1   # the clock between two readings: the two commander taps are close enough to join
 
 
 def visible(game: Game) -> tuple:
@@ -67,7 +70,7 @@ class Injector:
 def play(folder: Path, report=lambda shown: None, taps=TAPS, refusals: list | None = None) -> Game | None:
     """The table's evening: start a game, tap every tap; a refused tap (SaveError) is tapped again once,
     as players do; a store that stopped saving after an uncertain failure is reopened, as the app does."""
-    clock = Clock()
+    clock = Clock(step_s=STEP_S)
     game = None
     for attempt in range(2):
         try:
@@ -124,6 +127,13 @@ def loaded(folder: Path) -> Game:
 
 def test_the_scenario_passes_every_kind_of_fault_point():
     assert POINTS >= 30
+
+
+def test_the_scenario_saves_a_joined_tap_as_an_undo_and_the_joined_action():
+    """Its last two taps are one commander-damage action of 2: the write the faults below hit."""
+    state, _, _, _, actions = reference()[-1]
+    assert actions[-1] == "commander_damage" and actions.count("commander_damage") == 1
+    assert state.player(1).commander_damage == {"2": 2}
 
 
 @pytest.mark.parametrize("what", ["full", "io"])

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # store.py imports this module
     from companion.game.store import GameStore
 
 SNAPSHOT_EVERY = 16
+JOIN_SECONDS = 3          # taps on a counter closer than this make one change ("−7"), one line, one undo
 LAST_MOVE_LOOKBACK = 32   # actions `last_move` replays: a hand move the camera has yet to see is recent (a few ms)
 
 
@@ -74,6 +75,15 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
 
 def local_now() -> datetime:
     return datetime.now().astimezone()
+
+
+def _within(recorded: str, now: datetime, seconds: float) -> bool:
+    """Was an action recorded at `recorded` (ISO) at most `seconds` before `now`? False when its time
+    cannot be compared (none recorded, or one with a time zone and the other without)."""
+    try:
+        return 0 <= (now - datetime.fromisoformat(recorded)).total_seconds() <= seconds
+    except (ValueError, TypeError):
+        return False
 
 
 @dataclass
@@ -243,6 +253,37 @@ class Game:
     def _save(self, op: dict) -> None:
         if self.store is not None:
             self.store.append(op)
+
+    def _record_joined(self, kind: str, data: dict) -> GameState:
+        """Record a counter change (`data["amount"]`), joined to the last action when that is the same
+        change of the same counter, recorded less than JOIN_SECONDS ago and not undone since: taps in
+        quick succession are one change ("−7"), one history line and one undo step, as life counters
+        do. The journal gets the undo of the last action and the joined action in one write, so a game
+        killed meanwhile has either or both; a join that would not end where the taps one by one
+        would (a counter that stops at 0) is recorded as its own action instead."""
+        if not self.can_undo or self.can_redo:
+            return self._record(kind, data)
+        last = self._actions[self._cursor - 1]
+        same = last.kind == kind and {k: v for k, v in last.data.items() if k != "amount"} == \
+            {k: v for k, v in data.items() if k != "amount"}
+        now = self.clock()
+        if not same or not _within(last.time, now, JOIN_SECONDS):
+            return self._record(kind, data)
+        one_by_one = apply(self._state, Action(kind, data, now.isoformat(timespec="seconds")))  # refused: raises
+        before = self._state_at(self._cursor - 1)
+        joined = Action(kind, {**data, "amount": last.data["amount"] + data["amount"]},
+                        now.isoformat(timespec="seconds"))
+        if joined.data["amount"] == 0 and one_by_one == before:   # the taps took each other back
+            self.undo()
+            return self._state
+        state = apply(before, joined)
+        if state != one_by_one:
+            return self._record(kind, data)
+        if self.store is not None:
+            self.store.append_all([{"op": "undo"}, {"op": "do", "action": joined.to_dict()}])
+        self._undo()
+        self._push(joined, state)
+        return state
 
     def _record(self, kind: str, data: dict) -> GameState:
         """Apply one new action (drawing any shuffle it needs), save it, then make it current."""
@@ -483,21 +524,27 @@ class Game:
         return result
 
     # -- life and the end of the game -----------------------------------------------------------
-    def change_life(self, player: int, amount: int) -> GameState:
-        """Gain (+) or lose (−) life. Two-Headed Giant: the team's total; Horde: the City's (HO 300.3–300.5)."""
-        return self._record("change_life", {"player": player, "amount": amount})
+    def change_life(self, player: int, amount: int, *, join: bool = False) -> GameState:
+        """Gain (+) or lose (−) life. Two-Headed Giant: the team's total; Horde: the City's (HO 300.3–300.5).
+        `join`: a tap on a counter, joined to the same change a moment ago (see `_record_joined`)."""
+        data = {"player": player, "amount": amount}
+        return self._record_joined("change_life", data) if join else self._record("change_life", data)
 
     def set_life(self, player: int, value: int) -> GameState:
         return self._record("set_life", {"player": player, "value": value})
 
-    def change_poison(self, player: int, amount: int) -> GameState:
-        return self._record("change_poison", {"player": player, "amount": amount})
+    def change_poison(self, player: int, amount: int, *, join: bool = False) -> GameState:
+        """`join`: a tap on a counter, joined to the same change a moment ago (see `_record_joined`)."""
+        data = {"player": player, "amount": amount}
+        return self._record_joined("change_poison", data) if join else self._record("change_poison", data)
 
-    def commander_damage(self, player: int, source: int, amount: int, *, partner: str = "") -> GameState:
+    def commander_damage(self, player: int, source: int, amount: int, *, partner: str = "",
+                         join: bool = False) -> GameState:
         """Combat damage from `source`'s commander (`partner`: which of two partner commanders, counted
-        apart): tracked per commander and lost as life."""
-        return self._record("commander_damage", {"player": player, "source": source, "amount": amount,
-                                                 "partner": partner})
+        apart): tracked per commander and lost as life. `join`: a tap, joined to the same damage a
+        moment ago (see `_record_joined`)."""
+        data = {"player": player, "source": source, "amount": amount, "partner": partner}
+        return self._record_joined("commander_damage", data) if join else self._record("commander_damage", data)
 
     def mana_burn(self, player: int, mana: int) -> GameState:
         """BR mana burn, when the house rule is on: the player loses 1 life per unspent mana."""

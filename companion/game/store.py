@@ -142,21 +142,27 @@ class GameStore:
     def append(self, op: dict) -> None:
         """Save one journal operation, then bring the backup up to date. Raise SaveError when the
         operation is not on disk (the caller must then not show it)."""
+        self.append_all([op])
+
+    def append_all(self, ops: list[dict]) -> None:
+        """Save journal operations in one write — all of them or none, so a game killed meanwhile
+        never holds half of them (an undo without the action replacing it) —, then bring the backup
+        up to date. Raise SaveError when they are not on disk."""
         if self.read_only:
             raise SaveError(f"not saved: {self.read_only}", path=self.path, key="store.read_only",
                             reason=self.read_only)
         if self._broken:
             raise SaveError(f"not saved: {self._broken}", path=self.path, key="store.not_saved", reason=self._broken)
-        entry = Entry.of(self._seq + 1, op)
+        entries = [Entry.of(self._seq + 1 + index, op) for index, op in enumerate(ops)]
         try:
             _fault("append")
-            append_entries(self._main, [entry])
+            append_entries(self._main, entries)
             _fault("appended")
         except Exception as exc:
-            if not self._landed(entry):
+            if not self._landed(entries[-1]):   # one transaction: the last one landed, or none did
                 raise SaveError(f"this action was not saved: {_reason(exc)}", path=self.path,
                                 key="store.not_saved", reason=_reason(exc)) from None
-        self._seq = entry.seq
+        self._seq = entries[-1].seq
         self._mirror()
 
     def _landed(self, entry: Entry) -> bool:

@@ -307,6 +307,21 @@ class RecentChange:
         return "" if not delta else f"{'+' if delta > 0 else '−'}{abs(delta)}"
 
 
+def commander_taken(state: GameState, player: int, source: int, partner: str = "") -> int:
+    """The combat damage `player` has taken from `source`'s commander (or that partner) so far."""
+    return state.player(player).commander_damage.get(commander_key(source, partner), 0)
+
+
+def typed_commander_damage(text: str, taken: int) -> int | None:
+    """What the commander-damage keypad means, as a change to record: "+7" / "−2" as typed, "21" the
+    new total (its difference from `taken`); None when not a number."""
+    meant = typed_life(text)
+    if meant is None:
+        return None
+    kind, value = meant
+    return value if kind == "change" else value - taken
+
+
 def typed_life(text: str) -> tuple[str, int] | None:
     """What the life keypad means: "-7" / "+3" change the total, "12" sets it; None when not a number."""
     text = text.strip().replace("−", "-")

@@ -357,11 +357,34 @@ class TableScreen(Screen):
         pad.on_enter = enter
         pad.open()
 
-    def commander(self, player_id: int, amount: int) -> None:
+    def commander(self, player_id: int, amount: int, *, join: bool = True) -> None:
+        """Commander damage from the commander picked in the panel: a tap (joined to the taps of the
+        last seconds: one change, one history line) or an amount typed on the keypad."""
         panel = self._panels[player_id]
         if panel.source:
             source, partner = panel.source
-            running_app().play(presenter.commander_damage, player_id, source, amount, partner=partner)
+            running_app().play(presenter.commander_damage, player_id, source, amount, partner=partner, join=join)
+
+    def type_commander(self, player_id: int) -> None:
+        """The panel's "…": commander damage typed on big keys — the new total ("21") or a change ("+7")."""
+        app = running_app()
+        panel = self._panels[player_id]
+        if not panel.source:
+            return
+        state = app.game.state
+        source, partner = panel.source
+        pad = NumberPad(title=app.t("table.type_commander", name=state.player(player_id).name,
+                                    commander=partner or state.player(source).name),
+                        hint=app.t("table.type_hint"), ok=app.t("table.ok"), cancel=app.t("table.cancel"),
+                        erase=app.t("table.erase"))
+
+        def enter(text: str) -> None:
+            amount = presenter.typed_commander_damage(text, presenter.commander_taken(state, player_id, source, partner))
+            if amount:
+                self.commander(player_id, amount, join=False)
+
+        pad.on_enter = enter
+        pad.open()
 
     def name_partner(self, player_id: int, opponent: int) -> None:
         """An opponent plays partner commanders (CR 702.124): the table names one, its damage counts apart."""
