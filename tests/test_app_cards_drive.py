@@ -282,6 +282,14 @@ def test_a_card_chosen_with_no_token_selected_becomes_a_new_token(french):
 
 # -- planes ---------------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("run, label, lang", [("french", "fr-planes", "fr"), ("english", "en-planes", "en")])
+def test_an_empty_planes_field_shows_its_whole_hint(run, label, lang, request):
+    """#27: the Planes field's hint was cut; player 2's field is still empty while player 1 types."""
+    report, _ = request.getfixturevalue(run)
+    seen = report["inspected"][label]
+    assert translate(lang, "newgame.planes_hint") in seen["texts"] and seen["cut"] == []
+
+
 @pytest.mark.parametrize("run, decks", [("french", {"1": ["Naya", "Sokenzan"], "2": ["The Great Forest", "Sokenzan"]}),
                                          ("english", {"1": ["Sokenzan"], "2": ["Sokenzan", "Naya"]})])
 def test_the_planar_deck_entry_suggests_planes_and_a_choice_completes_the_list(run, decks, request):

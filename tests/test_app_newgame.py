@@ -17,6 +17,7 @@ import pytest
 
 from boards import library_boards, load_board
 from companion.game import latest_game, load_game
+from companion.i18n import translate
 from companion.rules import HouseRules
 from test_app_drive import run_autopilot
 
@@ -51,7 +52,7 @@ def newgame_run(tmp_path_factory):
         {"tap": "newgame.events"}, {"report": "three_with_events"}, {"screenshot": str(tmp_path / SHOTS[0])},
         {"tap": "newgame.start"}, {"report": "refused"},
         {"tap": "newgame.without_events"}, {"report": "without_events"},
-        {"tap": "newgame.planechase"}, {"type": ["newgame.player-1.planes", PLANES]},
+        {"tap": "newgame.planechase"}, {"inspect": "planes-empty"}, {"type": ["newgame.player-1.planes", PLANES]},
         {"pick": ["newgame.board", "scanned (camera)"]},
         {"type": ["newgame.photo", str(tmp_path / "missing.png")]}, {"tap": "newgame.scan"}, {"report": "scan_missing"},
         {"type": ["newgame.photo", str(photo_path)]}, {"tap": "newgame.scan"}, {"report": "scanned"},
@@ -78,6 +79,14 @@ def newgame_run(tmp_path_factory):
         for name in SHOTS:
             shutil.copy(tmp_path / name, DOCS / name)
     return report, truth, load_game(latest_game(tmp_path / "save"))
+
+
+def test_the_planes_fields_show_their_whole_hint(newgame_run):
+    """#27: the hint of an empty Planes field was cut (wrapped onto more lines than the field shows)."""
+    report, _, _ = newgame_run
+    seen = report["inspected"]["planes-empty"]
+    assert translate("en", "newgame.planes_hint") in seen["texts"]
+    assert seen["cut"] == []
 
 
 def test_a_bad_house_rules_file_is_refused_naming_the_file_and_the_field(newgame_run):

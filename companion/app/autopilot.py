@@ -121,6 +121,8 @@ def _inspect(app) -> dict:
                     cut.append(texts[-1][:80])
             if isinstance(widget, TextInput):
                 texts.append(widget.text or widget.hint_text)
+                if _hint_cut(widget):
+                    cut.append(widget.hint_text[:80])
             if isinstance(widget, Spinner):
                 texts.extend(widget.values)
     return {"screen": app.root.ids.manager.current, "targets": targets, "texts": [t for t in texts if t.strip()],
@@ -141,6 +143,19 @@ def _cut(label) -> bool:
     drawn = "".join(word.text for line in label._label._cached_lines for word in line.words)
     text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text) if label.markup else label.text
     return len("".join(drawn.split())) < len("".join(text.split()))
+
+
+def _hint_cut(field) -> bool:
+    """Whether an empty text field shows less than its hint: wider than a one-line field, or wrapped
+    onto more lines than a multiline field's height shows (Kivy draws the first ones only)."""
+    if field.text or not field.hint_text.strip():
+        return False
+    left, top, right, bottom = field.padding
+    if not field.multiline:
+        return field._get_text_width(field.hint_text, field.tab_width, None) > field.width - left - right
+    field._refresh_hint_text()   # wrapped at the field's present width
+    lines = len(field._hint_text_lines)
+    return lines * field.line_height + (lines - 1) * field.line_spacing > field.height - top - bottom + 1
 
 
 def _popups(app) -> list:
