@@ -273,6 +273,7 @@ def test_a_card_chosen_with_no_token_selected_becomes_a_new_token(french):
     report, tmp = french
     assert report["unselected_typed"]["selected"] is None
     assert report["inspected"]["fr-new-token"]["popups"] == ["NewTokenPopup"]
+    assert "Nouveau jeton pour Boggart Ram-Gang : à qui ?" in report["inspected"]["fr-new-token"]["texts"]  # #27
     new = [token for token in report["new_piece"]["pieces"] if token not in report["unselected"]["pieces"]]
     assert len(new) == 1
     piece = demo_game(report, tmp).state.pieces[tuple(map(int, new[0].split("-")))]

@@ -254,3 +254,29 @@ def test_the_saved_games_list_says_damaged_offers_restore_and_says_what_was_reco
         assert {g.path: g.status for g in list_games(tmp_path)}[restorable] == "ok"
     finally:
         games.close(game)
+
+
+def test_the_saved_games_list_says_planechase_horde_and_events(tmp_path):
+    """#27: the list named the board and the players only: the Planechase evening, the Horde game and
+    the game with an event deck (MT 7) looked like any other."""
+    from companion.app.screens.newgame.saved import saved_games
+    from companion.game import prebuilt_event_deck
+
+    people = [PlayerSetup(name, i, planar_deck=[f"{name[0]}{k}" for k in range(1, 3)])
+              for i, name in enumerate(("Anna", "Bruno"), start=1)]
+    planar = Game.new(GameSetup(people, BOARD, starting_player=1, planechase=True, events=prebuilt_event_deck()),
+                      dice=Dice.seeded(2), save_dir=tmp_path)
+    planar.store.close()
+    time.sleep(0.02)
+    horde = Game.new(GameSetup(people[:1], BOARD, starting_player=1, format="horde"), dice=Dice.seeded(2),
+                     save_dir=tmp_path)
+    horde.store.close()
+    time.sleep(0.02)
+    plain = played(tmp_path)
+    for lang, words in (("fr", ("Chacun pour soi", "Planechase", "Paquet d'événements", "Horde")),
+                        ("en", ("Free-for-all", "Planechase", "Event deck", "Horde"))):
+        rows = {row.path: row.text for row in saved_games(tmp_path, None, lang)}
+        ffa, planes, events, horde_word = words
+        assert f"{ffa} · {planes} · {events}" in rows[planar.store.path]
+        assert horde_word in rows[horde.store.path] and planes not in rows[horde.store.path]
+        assert planes not in rows[plain.store.path] and events not in rows[plain.store.path]

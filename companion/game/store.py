@@ -481,6 +481,7 @@ class GameSummary:
     planechase: bool
     actions: int                 # actions in effect
     over: bool
+    events: bool = False         # played with an event deck (MT 7)
 
 
 @dataclass(frozen=True)
@@ -513,7 +514,7 @@ def _summary(game: Game) -> GameSummary:
         started=_time(actions[0].time) if actions else None, updated=_time(actions[-1].time) if actions else None,
         players=tuple((p.name, p.id) for p in state.players), board=state.board_name,
         board_size=(board.width, board.height), turn=state.turn.number, format=state.format,
-        planechase=state.planechase, actions=len(actions), over=bool(state.over))
+        planechase=state.planechase, actions=len(actions), over=bool(state.over), events=state.events is not None)
 
 
 def _game_files(directory: Path) -> list[Path]:

@@ -37,6 +37,15 @@ def _state_words(game: SavedGame, lang: str) -> str:
     return ""
 
 
+def _variant(summary, lang: str) -> str:
+    """"Horde · Planechase · event deck": the variant and what was played with it, so the table
+    finds its Planechase evening or its game with events among the others."""
+    words = [translate(lang, f"variants.{summary.format}")]
+    words += [translate(lang, "newgame.planechase")] if summary.planechase else []
+    words += [translate(lang, "newgame.events")] if summary.events else []
+    return " · ".join(words)
+
+
 def _open_label(game: SavedGame, current: bool, lang: str) -> str:
     """The row's button: playing now, look (read-only), restore (a damaged game whose history can be
     read back: opening it restores it and says what was recovered), else continue."""
@@ -57,8 +66,7 @@ def row(game: SavedGame, current: Path | None, lang: str) -> SavedRow:
                 translate(lang, "saves.turn", turn=summary.turn) if summary.turn else translate(lang, "saves.pregame"))
         width, height = summary.board_size
         text = translate(lang, "saves.row", when=when, players=", ".join(name for name, _ in summary.players),
-                         board=summary.board, size=f"{width}×{height}", turn=turn,
-                         variant=translate(lang, f"variants.{summary.format}"))
+                         board=summary.board, size=f"{width}×{height}", turn=turn, variant=_variant(summary, lang))
     state = _state_words(game, lang)
     openable = not is_current and (game.status in ("ok", "read-only") or game.status == "damaged" and game.restorable)
     return SavedRow(Path(game.path), f"{text}\n[color=ffb040]{state}[/color]" if state else text,

@@ -109,7 +109,8 @@ class PiecesScreen(Screen):
         default = app.selected[0] if app.selected is not None and tuple(app.selected) in state.pieces else \
             (state.turn.active[0] if state.turn.active else state.alive[0].id)
         popup = NewTokenPopup(owners=[(p.id, p.name, player_rgba(p.id)) for p in state.alive], owner=default,
-                              kind=card.kind if card is not None and card.kind else "creature")
+                              kind=card.kind if card is not None and card.kind else "creature",
+                              card_name=card.name if card is not None else "")
         popup.on_add = lambda owner, kind: self.add_token(
             owner, kind, piece_changes(card, kind, answers or {}) if card is not None else {})
         popup.open()
@@ -159,19 +160,26 @@ class PiecesScreen(Screen):
                  tapped=self.tapped, summoning_sick=self.summoning_sick)
 
 
+class OwnerToggle(BigToggle):
+    """A player to own the new token: the name readable in white, `swatch` the player's colour."""
+
+    swatch = ListProperty([1, 1, 1, 1])
+
+
 class NewTokenPopup(ModalView):
-    """A new token: its owner (one big button per player still in) and its kind."""
+    """A new token: its owner (one big button per player still in) and its kind; `card_name`: the
+    card chosen in the search it stands for, named in the title."""
 
     owners = ListProperty([])       # (player id, name, rgba)
     owner = NumericProperty(0)
     kind = StringProperty("creature")
+    card_name = StringProperty("")
 
     def on_kv_post(self, *_):
         row = self.ids.owners
         row.clear_widgets()
         for player, name, rgba in self.owners:
-            button = BigToggle(text=name, group="owner", allow_no_selection=False, font_size="18sp",
-                               state="down" if player == self.owner else "normal", color=rgba)
+            button = OwnerToggle(text=name, state="down" if player == self.owner else "normal", swatch=rgba)
             button.bind(on_release=lambda _b, p=player: setattr(self, "owner", p))
             row.add_widget(button)
 
