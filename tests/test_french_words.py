@@ -40,6 +40,8 @@ def test_the_planar_die_faces_are_the_french_planechase_words():
     faces = {face: translate("fr", f"dice.planar_faces.{face}") for face in ("planeswalk", "chaos", "blank")}
     assert faces == {"planeswalk": "Symbole planeswalker", "chaos": "Symbole chaos", "blank": "Face vierge"}
     assert translate("fr", "game.trigger.planeswalk") == "transplanement"
+    history = {face: translate("fr", f"game.face.{face}") for face in ("planeswalk", "chaos", "blank")}
+    assert history == {"planeswalk": "symbole planeswalker", "chaos": "symbole chaos", "blank": "face vierge"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
