@@ -27,6 +27,7 @@ def test_elision_in_the_games_own_words_history_and_refusals():
 
 def test_no_elision_before_a_square_a_number_or_in_english():
     assert elide_french("va de {frm} à {to}", {"frm": "A5", "to": "B6"}) == "va de {frm} à {to}"
+    assert elide_french("va de {frm} à {to}", {"frm": "AE12", "to": "B6"}) == "va de {frm} à {to}"   # 40 columns
     assert elide_french("de {low} à {high}", {"low": 8, "high": 12}) == "de {low} à {high}"
     assert elide_french("le {which} et la {x} que {y}", {"which": "ange", "x": "Île", "y": "Anna"}) == \
         "l'{which} et l'{x} qu'{y}"

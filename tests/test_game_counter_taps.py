@@ -3,14 +3,14 @@ for 21 commander damage were 21 history lines and 21 undo steps. Joined, they ar
 one history line, one undo step, saved in one write (an undo and the joined action) that loads back."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from game_dice import with_corner_starts
 
 from boards import Board
 from companion.game import Dice, Game, GameError, GameSetup, PlayerSetup, load_game
 from companion.game.game import JOIN_SECONDS
-from game_dice import with_corner_starts
 
 BOARD = Board.from_rows(with_corner_starts([" ".join(["U"] * 20)] * 12), name="Test")
 
@@ -19,7 +19,7 @@ class TapClock:
     """The table's clock, moved by the test between taps."""
 
     def __init__(self):
-        self.now = datetime(2026, 5, 1, 20, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now

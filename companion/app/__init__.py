@@ -23,7 +23,11 @@ def run_app(*, demo: bool = False, screenshot: Path | None = None, screen: str |
     can open (no display), why not, and the pictures of the app it drew instead. Kivy's own log
     lines go to a log file in the data folder, not to the terminal."""
     from companion.app.env import log_to_file, no_display, prepare_kivy
-    from companion.app.platform_services import ON_ANDROID, system_language, trust_bundled_certificates
+    from companion.app.platform_services import (
+        ON_ANDROID,
+        system_language,
+        trust_bundled_certificates,
+    )
     from companion.i18n import translate
 
     trust_bundled_certificates()

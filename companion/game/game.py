@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # store.py imports this module
     from companion.game.store import GameStore
 
 SNAPSHOT_EVERY = 16
+EXPORT_LIMITS = Limits(max_bytes=64 << 20, max_depth=32, max_values=4_000_000, max_text=8_000_000)
 JOIN_SECONDS = 3          # taps on a counter closer than this make one change ("−7"), one line, one undo
 LAST_MOVE_LOOKBACK = 32   # actions `last_move` replays: a hand move the camera has yet to see is recent (a few ms)
 
@@ -42,7 +43,6 @@ class LastMove:
     frm: XY | None
     to: XY | None
     source: str    # "camera" (recorded from what the camera saw) or "hand" (the table, on a screen)
-EXPORT_LIMITS = Limits(max_bytes=64 << 20, max_depth=32, max_values=4_000_000, max_text=8_000_000)
 
 
 def setup_to_data(setup: GameSetup, dice: Dice) -> dict:

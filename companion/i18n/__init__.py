@@ -50,9 +50,9 @@ def strings(lang: str) -> dict[str, str]:
 
 # "de {name}", "le {token}", "que {name}": a French word that loses its vowel before a vowel
 _ELIDING_WORD_BEFORE_FIELD = re.compile(r"(?<![\w'’])([Dd]e|[Ll]e|[Ll]a|[Qq]ue) \{(\w+)\}")
-# a word (not a square such as "A5", not a number) whose first letter is a vowel; an "h" is left
-# alone: its spelling does not tell a mute h ("d'Hélène") from an aspirated one ("de la Horde")
-_VOWEL_WORD = re.compile(r"[AEIOUÀÂÉÈÊËÎÏÔÛÙaeiouàâéèêëîïôûù][^\W\d_]")
+# a word (not a square such as "A5" or "AE12", not a number) whose first letter is a vowel; an "h"
+# is left alone: its spelling does not tell a mute h ("d'Hélène") from an aspirated one ("de la Horde")
+_VOWEL_WORD = re.compile(r"[AEIOUÀÂÉÈÊËÎÏÔÛÙaeiouàâéèêëîïôûù][^\W\d_][^\s\d]*(\s|$)")
 
 
 def elide_french(template: str, fields: dict) -> str:
