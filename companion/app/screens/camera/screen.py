@@ -96,6 +96,8 @@ class CameraScreen(Screen):
                 "frame_index": watch.index if watch else None,
                 "moves": [move.text(app.lang, presenter.namer(app.game.state)) for move in self.camera_view.moves]
                 if self.camera_view and app.game is not None else [],
+                "catching_up": [c.text(app.lang, presenter.namer(app.game.state)) for c in self.camera_view.catching_up]
+                if self.camera_view and app.game is not None else [],
                 "events": [[index, event.kind, list(event.token), list(event.frm) if event.frm else None,
                             list(event.to) if event.to else None] for index, event in
                            (self.loop.events if self.loop else [])],
