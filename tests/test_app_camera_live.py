@@ -42,7 +42,7 @@ def live_run(tmp_path_factory):
         {"show": "camera"}, wait("found", equals=True), wait("frame_index", at_least=3), {"report": "demo"},
         {"show": "board"}, {"tap_token": list(ELVES)}, {"tap": "board.roll"}, {"tap_drawn": "moves"},
         {"report": "table_moved"},
-        {"show": "camera"}, wait("moves", equals=[]), {"report": "demo_followed"},
+        {"show": "camera"}, wait("catching_up", equals=[]), {"report": "demo_followed"},
         {"tap": "undo"}, {"tap": "undo"},   # the move and its roll: the game as set up again
         # a recorded video of the same table, in which the moves are made by hand
         {"type": ["camera.source", str(video.path)]}, {"tap": "camera.open_source"},
@@ -94,6 +94,7 @@ def test_the_demo_camera_follows_a_move_the_table_makes(live_run):
     assert camera(report, "table_moved")["catching_up"] == [
         f"jaune 4 · Llanowar Elves : en attente du jeton en {moved} (encore vu en {was})"]
     followed = camera(report, "demo_followed")
+    assert followed["moves"] == [] and followed["catching_up"] == []   # the hand carried it: nothing to say
     assert [1, 4, *moved_to] in followed["tokens_read"]
     moved_at = camera(report, "table_moved")["frame_index"]
     assert [e[0] > moved_at for e in followed["events"] if e[1] == "moved" and e[2] == [1, 4]] == [True]
