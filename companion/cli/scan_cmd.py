@@ -15,6 +15,11 @@ def grid_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"'{text}' is not a grid size like 20x12") from None
     if w < 1 or h < 1:
         raise argparse.ArgumentTypeError(f"'{text}': width and height must be positive")
+    from vision.scanner import grid_size_problem
+
+    too_large = grid_size_problem(w, h)
+    if too_large is not None:
+        raise argparse.ArgumentTypeError(f"'{text}': {too_large}")
     return w, h
 
 
