@@ -287,3 +287,13 @@ def test_a_downloads_folder_that_is_a_link_is_refused(tmp_path, payload):
             run_update(tmp_path / "data", server.url)
     assert caught.value.key == "cards.errors.link"
     assert not list(elsewhere.iterdir())
+
+
+@pytest.mark.parametrize("url", ["nonsense", "ftp://example.org/AtomicCards.json.xz", "http:///AtomicCards.json.xz",
+                                 "http://127.0.0.1:1/a\x1b[2Jb.json.xz"])
+def test_what_is_no_http_address_is_refused_by_name_before_any_request(tmp_path, url):
+    """urllib refused these with a bare ValueError (a traceback from `tactical cards update --url`)."""
+    with pytest.raises(cards.CardDataError) as caught:
+        run_update(tmp_path, url)
+    assert caught.value.key == "cards.errors.bad_url"
+    assert not (tmp_path / "downloads").exists()

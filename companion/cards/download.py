@@ -66,6 +66,17 @@ def file_name(url: str) -> str:
     return _UNSAFE_NAME_CHARS.sub("_", segment).lstrip(".")[:100] or DEFAULT_NAME
 
 
+def check_url(url: str) -> None:
+    """Refuse what is no http(s) address of a file (CardDataError) before anything is asked of it:
+    another scheme, no host, spaces or control characters (which urllib would refuse with a bare
+    ValueError)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127
+                                                                         for ch in url):
+        raise CardDataError("cards.errors.bad_url", f"{url}: not the http(s) address of a card file; the current "
+                            "cards are kept", url=url)
+
+
 def _request(url: str, timeout: float, start: int = 0):
     headers = {"User-Agent": _USER_AGENT}
     if start:
@@ -295,6 +306,7 @@ def update(folder: str | os.PathLike, url: str = DEFAULT_URL, *,
 
     Offline, or on any failure, raises CardDataError and the current database stays. The download
     is deleted once imported, and when its import fails (it would fail again: only a new one can help)."""
+    check_url(url)
     folder = Path(folder)
     downloads = folder / "downloads"
     if downloads.is_symlink():

@@ -5,6 +5,7 @@ import argparse
 from pathlib import Path
 
 from companion.app.screens import SCREENS  # a plain registry: importing it does not load kivy
+from companion.cli.output import say
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.screenshot and args.screenshot.suffix.lower() != ".png":
-        print(f"error: --screenshot {args.screenshot}: the file name must end in .png")
+        say(f"error: --screenshot {args.screenshot}: the file name must end in .png")
         return 2
     from companion.app import run_app  # imports kivy only now: `tactical board` never pays for it
 
