@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from companion import cards
+from companion.cli import data_dir_problem
 from companion.cli.output import say, shown
 from companion.i18n import decimal, translate
 
@@ -75,6 +76,10 @@ class ProgressLine:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = data_dir_problem(args.data_dir)
+    if problem:
+        say(f"error: {problem}", file=sys.stderr)
+        return 2
     folder = args.data_dir or app_data_dir()
     try:
         if args.action == "import":
