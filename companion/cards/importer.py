@@ -8,6 +8,7 @@ file (an array of card objects). Anything else is refused with what it is and wh
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import io
 import lzma
@@ -220,9 +221,21 @@ def import_file(file: str | os.PathLike[str], folder: str | os.PathLike[str], *,
 
 
 def _cannot_write(path: Path, exc: BaseException) -> CardDataError:
+    """The error of a place the database cannot be written to, with the system's reason (in English)
+    and what it means in a word the app translates (`cards.errors.write.*`)."""
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    number = exc.errno if isinstance(exc, OSError) else None
+    if number in (errno.EACCES, errno.EPERM, errno.EROFS) or "unable to open" in reason or "readonly" in reason:
+        kind = "permission"
+    elif number == errno.ENOSPC or "full" in reason:
+        kind = "full"
+    elif number in (errno.ENOTDIR, errno.EEXIST):
+        kind = "not_a_folder"
+    else:
+        kind = "other"
     return CardDataError("cards.errors.cannot_write", f"{path}: cannot write the card database here ({reason}); "
-                         "the previous cards are kept", path=str(path), reason=reason)
+                         "the previous cards are kept", path=str(path), reason=reason,
+                         detail_key=f"cards.errors.write.{kind}")
 
 
 def _check_writable_place(folder: Path, target: Path) -> None:
