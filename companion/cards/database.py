@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, ParamSpec, Sequence, TypeVar
+from typing import Callable, Iterable, Mapping, ParamSpec, Sequence, TypeGuard, TypeVar
 
 from companion.cards.model import Card, CardDataError, PlaneText, Progress, Suggestion
 from companion.cards.search import PREFIX_KEY_CHARS, SCHEMA as SEARCH_SCHEMA, NameSearch, index_rows
@@ -160,10 +161,15 @@ def _guarded(method: Callable[P, R]) -> Callable[P, R]:
         try:
             return method(*args, **kwargs)
         except sqlite3.DatabaseError as exc:
-            database = args[0]
-            assert isinstance(database, CardDatabase)
-            raise damaged(database.path, str(exc)) from None
+            raise damaged(_path_of(args[0]), str(exc)) from None
+        except (TypeError, ValueError, AttributeError) as exc:  # a value not of its column's type
+            raise damaged(_path_of(args[0]), f"a value of the wrong type ({exc})") from None
     return query
+
+
+def _path_of(database: object) -> Path:
+    assert isinstance(database, CardDatabase)
+    return database.path
 
 
 class CardDatabase:
@@ -246,7 +252,7 @@ class CardDatabase:
             f"SELECT id, name, name_fr, coalesce(card_name, name), type_line, mana_cost FROM faces "
             f"WHERE id IN ({','.join('?' * len(hits))})", [h.face for h in hits])}
         return [Suggestion(h.face, faces[h.face][1], faces[h.face][2], faces[h.face][3], h.name, h.lang,
-                           h.typos, faces[h.face][4], faces[h.face][5]) for h in hits]
+                           h.typos, faces[h.face][4], faces[h.face][5]) for h in hits if h.face in faces]
 
     # -- cards ----------------------------------------------------------
     @_guarded
@@ -293,15 +299,26 @@ class CardDatabase:
         return PlaneText(plane.display_name(lang), plane.type_line, plane.text, "en")
 
     @staticmethod
-    def _card(row) -> Card:
+    def _card(row: Sequence[object]) -> Card:
+        """A face from its row, each value of its column's type (TypeError otherwise: a damaged file)."""
         (face_id, name, card_name, name_fr, layout, side, mana_cost, mana_value, colours, power, toughness,
          loyalty, type_line, type_line_fr, types, keywords, unblockable, text, text_fr, popularity) = row
+        if not (isinstance(face_id, int) and _all_text(name, layout, side, mana_cost, colours, type_line, type_line_fr,
+                                                       types, keywords, text, text_fr)
+                and all(v is None or isinstance(v, str) for v in (card_name, name_fr, power, toughness, loyalty))
+                and isinstance(mana_value, (int, float)) and math.isfinite(mana_value)
+                and (popularity is None or isinstance(popularity, int))):
+            raise TypeError(f"face {face_id!r} has values of the wrong type")
         return Card(name=name, card_name=card_name or name, names_fr=(name_fr,) if name_fr else (), layout=layout,
                     side=side, mana_cost=mana_cost, mana_value=mana_value, colours=colours, power=power,
                     toughness=toughness, loyalty=loyalty, type_line=type_line, type_line_fr=type_line_fr,
                     types=tuple(types.split()), keywords=tuple(k for k in keywords.split("|") if k),
                     unblockable=bool(unblockable), text=text, text_fr=text_fr, popularity=popularity,
                     id=face_id)
+
+
+def _all_text(*values: object) -> TypeGuard[str]:
+    return all(isinstance(v, str) for v in values)
 
 
 def open_database(folder: str | os.PathLike[str]) -> CardDatabase | None:

@@ -195,6 +195,7 @@ def import_file(file: str | os.PathLike[str], folder: str | os.PathLike[str], *,
     french: FrenchNames = {}
     if progress:
         progress(Progress("cards.step.reading", 0.0, {"cards": 0}))
+    place = folder   # what refuses to be written: the folder (the new file), then the database it replaces
     try:
         temporary.unlink(missing_ok=True)
         info = write_database(temporary, read_faces(path, progress, cancel, meta, french), meta,
@@ -203,9 +204,10 @@ def import_file(file: str | os.PathLike[str], folder: str | os.PathLike[str], *,
             raise ImportCancelled("cards.errors.cancelled", "import cancelled; the previous cards are kept")
         with open(temporary, "rb+") as handle:
             os.fsync(handle.fileno())
+        place = target
         os.replace(temporary, target)
     except (OSError, sqlite3.OperationalError) as exc:
-        raise _cannot_write(target, exc) from None
+        raise _cannot_write(place, exc) from None
     finally:
         try:
             temporary.unlink(missing_ok=True)
