@@ -93,6 +93,8 @@ class Fields:
         value = self.data.get(key)
         if value is None:
             return default
+        if isinstance(value, str) and len(value) <= limit and value.isprintable():  # the usual case, fast
+            return value
         return checked_text(value, self.where + key, limit, lines=lines)
 
     def optional_text(self, key: str, limit: int = SHORT_CHARS) -> str | None:

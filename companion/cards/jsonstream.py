@@ -63,7 +63,7 @@ class JsonReader:
         self._line_start = 0    # absolute offset of that line's first character
         self._offset = 0        # absolute offset of the buffer's first character
         self.path: list[str | int] = []   # keys and indexes leading to where the reader is
-        self.value_at = (1, 1)  # line and column where the last value read began
+        self._value_start = 0   # absolute offset where the last value read began
 
     # -- public ---------------------------------------------------------
     def first_char(self) -> str:
@@ -86,6 +86,12 @@ class JsonReader:
     def location(self) -> str:
         """Where the reader is, as error messages say it: "line 1, column 5812 in ['data']['Serra Angel']"."""
         return str(self.error("")).rsplit(":", 1)[0]
+
+    @property
+    def value_at(self) -> tuple[int, int]:
+        """Line and column where the last value read (the entry just yielded) began: still in the
+        buffer, which is only cut at the reader's position when the next value is read."""
+        return self._line_column(self._value_start - self._offset)
 
     def _line_column(self, at: int) -> tuple[int, int]:
         line = self._line + self._buf.count("\n", 0, at)
@@ -170,7 +176,7 @@ class JsonReader:
     def _value(self) -> Any:
         if not self._skip_ws():
             raise self.error("the file ends where a value should be (truncated?)", kind="truncated")
-        self.value_at = self._line_column(self._i)
+        self._value_start = self._offset + self._i
         return self._decode(_DECODER.raw_decode)
 
     def _decode(self, decode: Callable[[str, int], tuple[Any, int]]) -> Any:

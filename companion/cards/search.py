@@ -102,10 +102,9 @@ def index_rows(names: list[tuple[int, int, str]]) -> tuple[list[tuple[str, int, 
     the key begins the name); keys are cut to PREFIX_KEY_CHARS."""
     prefixes = []
     for name_id, _, folded in names:
-        keys: dict[str, int] = {}
-        for index, key in enumerate(word_starts(folded, PREFIX_KEY_CHARS)):
-            keys[key] = keys.get(key, 0) | (index == 0)
-        prefixes += [(key, name_id, whole) for key, whole in keys.items()]
+        first, *later = word_starts(folded, PREFIX_KEY_CHARS)
+        prefixes.append((first, name_id, 1))
+        prefixes += [(key, name_id, 0) for key in set(later) if key != first]
     typecode = id_typecode(max((face for _, face, _ in names), default=0))
     postings: dict[str, array] = {}
     for _, face, folded in names:
