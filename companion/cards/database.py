@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, ParamSpec, Sequence, TypeGuard, TypeVar
+from typing import Any, Callable, Iterable, Mapping, ParamSpec, Sequence, TypeVar
 
 from companion.cards.model import Card, CardDataError, PlaneText, Progress, Suggestion
 from companion.cards.search import PREFIX_KEY_CHARS, SCHEMA as SEARCH_SCHEMA, NameSearch, index_rows
@@ -37,14 +37,14 @@ CREATE TABLE faces (id INTEGER PRIMARY KEY, name TEXT NOT NULL, card_name TEXT, 
 PLANES_ONLY = "(' ' || f.types || ' ' LIKE '% Plane %' OR ' ' || f.types || ' ' LIKE '% Phenomenon %')"
 
 
-def database_path(folder: str | os.PathLike) -> Path:
+def database_path(folder: str | os.PathLike[str]) -> Path:
     """Where the card database lives in a data folder (the app's `user_data_dir`)."""
     return Path(folder) / DATABASE_NAME
 
 
 def write_database(path: Path, faces: Iterable[Card], meta: dict[str, object], *,
                    progress: Callable[[Progress], None] | None = None,
-                   french_names: Mapping[tuple[str, str], Sequence[str]] | None = None) -> dict[str, object]:
+                   french_names: Mapping[tuple[str, str], Sequence[str]] | None = None) -> dict[str, Any]:
     """Write every face and the search indexes to a new file at `path` (which must not exist:
     the caller moves it into place). `meta` and `french_names` ((English card name, side) →
     French names, from a Scryfall file's French printings) are read once the faces are consumed
@@ -83,7 +83,7 @@ def write_database(path: Path, faces: Iterable[Card], meta: dict[str, object], *
         prefixes.sort()
         connection.executemany("INSERT INTO prefixes VALUES (?, ?, ?)", prefixes)
         connection.executemany("INSERT INTO grams VALUES (?, ?)", sorted(grams))
-        info = {**meta, "schema": SCHEMA_VERSION, "faces": counts["faces"], "cards": len(card_names),
+        info: dict[str, Any] = {**meta, "schema": SCHEMA_VERSION, "faces": counts["faces"], "cards": len(card_names),
                 "french_names": counts["french_names"], "planes": counts["planes"], "names": len(names.rows),
                 "gram_ids": typecode, "imported_at": time.strftime("%Y-%m-%d %H:%M:%S")}
         connection.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in info.items()])
@@ -227,10 +227,10 @@ class CardDatabase:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self):
+    def __enter__(self) -> CardDatabase:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- search ---------------------------------------------------------
@@ -303,22 +303,28 @@ class CardDatabase:
         """A face from its row, each value of its column's type (TypeError otherwise: a damaged file)."""
         (face_id, name, card_name, name_fr, layout, side, mana_cost, mana_value, colours, power, toughness,
          loyalty, type_line, type_line_fr, types, keywords, unblockable, text, text_fr, popularity) = row
-        if not (isinstance(face_id, int) and _all_text(name, layout, side, mana_cost, colours, type_line, type_line_fr,
-                                                       types, keywords, text, text_fr)
-                and all(v is None or isinstance(v, str) for v in (card_name, name_fr, power, toughness, loyalty))
-                and isinstance(mana_value, (int, float)) and math.isfinite(mana_value)
+        if not (isinstance(face_id, int) and isinstance(mana_value, (int, float)) and math.isfinite(mana_value)
                 and (popularity is None or isinstance(popularity, int))):
             raise TypeError(f"face {face_id!r} has values of the wrong type")
-        return Card(name=name, card_name=card_name or name, names_fr=(name_fr,) if name_fr else (), layout=layout,
-                    side=side, mana_cost=mana_cost, mana_value=mana_value, colours=colours, power=power,
-                    toughness=toughness, loyalty=loyalty, type_line=type_line, type_line_fr=type_line_fr,
-                    types=tuple(types.split()), keywords=tuple(k for k in keywords.split("|") if k),
-                    unblockable=bool(unblockable), text=text, text_fr=text_fr, popularity=popularity,
+        fr = _optional_text(name_fr)
+        return Card(name=_text(name), card_name=_optional_text(card_name) or _text(name), names_fr=(fr,) if fr else (),
+                    layout=_text(layout), side=_text(side), mana_cost=_text(mana_cost), mana_value=mana_value,
+                    colours=_text(colours), power=_optional_text(power), toughness=_optional_text(toughness),
+                    loyalty=_optional_text(loyalty), type_line=_text(type_line), type_line_fr=_text(type_line_fr),
+                    types=tuple(_text(types).split()), keywords=tuple(k for k in _text(keywords).split("|") if k),
+                    unblockable=bool(unblockable), text=_text(text), text_fr=_text(text_fr), popularity=popularity,
                     id=face_id)
 
 
-def _all_text(*values: object) -> TypeGuard[str]:
-    return all(isinstance(v, str) for v in values)
+def _text(value: object) -> str:
+    """A text column's value; TypeError for anything else (a damaged file)."""
+    if not isinstance(value, str):
+        raise TypeError(f"text expected, found {type(value).__name__}")
+    return value
+
+
+def _optional_text(value: object) -> str | None:
+    return None if value is None else _text(value)
 
 
 def open_database(folder: str | os.PathLike[str]) -> CardDatabase | None:

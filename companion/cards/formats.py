@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Iterable
 
 from companion.cards.model import Card, colour_string
 from companion.cards.text import colours_of_cost, mana_value_of_cost
@@ -160,7 +161,7 @@ _REMINDER = re.compile(r"\([^)]*\)")
 _KEYWORD_TAIL = re.compile(r"^(?:\{|\d|—|-|from |over |x\b|\[)")
 
 
-def own_keywords(keywords, text: str) -> tuple[str, ...]:
+def own_keywords(keywords: Iterable[str], text: str) -> tuple[str, ...]:
     """The keywords of `keywords` that stand as keyword lines of `text` (see module docstring)."""
     parts = []
     for line in (text or "").lower().splitlines():

@@ -20,7 +20,10 @@ import zipfile
 import zlib
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import IO, TYPE_CHECKING, Callable, Iterator, cast
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 from companion.cards.database import DATABASE_NAME, database_path, write_database
 from companion.cards.formats import EntryError, mtgjson_faces, scryfall_faces
@@ -39,36 +42,37 @@ class _CountingFile(io.RawIOBase):
         self.size = os.fstat(self._file.fileno()).st_size
         self.done = 0
 
-    def readable(self):
+    def readable(self) -> bool:
         return True
 
-    def seekable(self):
+    def seekable(self) -> bool:
         return True
 
-    def readinto(self, buffer):
+    def readinto(self, buffer: WriteableBuffer) -> int:
         n = self._file.readinto(buffer)
         self.done = max(self.done, self._file.tell())
         return n
 
-    def seek(self, offset, whence=io.SEEK_SET):
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         return self._file.seek(offset, whence)
 
-    def tell(self):
+    def tell(self) -> int:
         return self._file.tell()
 
-    def close(self):
+    def close(self) -> None:
         self._file.close()
         super().close()
 
 
-def _open_text(path: Path, raw: _CountingFile):
+def _open_text(path: Path, raw: _CountingFile) -> io.TextIOWrapper:
     """The decompressed text of a card file, by its magic bytes."""
-    head = raw.read(6)
+    head = raw.read(6) or b""
     raw.seek(0)
+    binary: IO[bytes] | io.BufferedIOBase
     if head.startswith(b"\x1f\x8b"):
         binary = gzip.GzipFile(fileobj=raw)
     elif head.startswith(b"\xfd7zXZ\x00"):
-        binary = lzma.LZMAFile(raw)
+        binary = lzma.LZMAFile(cast(IO[bytes], raw))
     elif head.startswith(b"BZh"):
         binary = bz2.BZ2File(raw)
     elif head.startswith(b"PK\x03\x04"):
@@ -82,8 +86,8 @@ def _open_text(path: Path, raw: _CountingFile):
                                 f"it holds {len(members)}", path=str(path), count=len(members))
         binary = archive.open(members[0])
     else:
-        binary = raw
-    return io.TextIOWrapper(io.BufferedReader(binary) if binary is raw else binary, encoding="utf-8-sig")
+        binary = io.BufferedReader(raw)
+    return io.TextIOWrapper(binary, encoding="utf-8-sig")
 
 
 FrenchNames = dict[tuple[str, str], list[str]]   # (English card name, side) → French names
@@ -216,9 +220,8 @@ def import_file(file: str | os.PathLike[str], folder: str | os.PathLike[str], *,
     _sync_folder(folder)
     if progress:
         progress(Progress("cards.step.done", 1.0, {"cards": info["cards"]}))
-    return ImportReport(path=str(target), source=str(info["source"]), faces=int(info["faces"]),
-                        cards=int(info["cards"]), french_names=int(info["french_names"]),
-                        planes=int(info["planes"]), skipped=int(info["skipped"]),
+    return ImportReport(path=str(target), source=info["source"], faces=info["faces"], cards=info["cards"],
+                        french_names=info["french_names"], planes=info["planes"], skipped=info["skipped"],
                         size_bytes=target.stat().st_size, seconds=time.perf_counter() - started)
 
 

@@ -19,7 +19,7 @@ about 1 000 levels; a card entry is 4 deep) is refused with its place instead of
 from __future__ import annotations
 
 import json
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public since 2.x, not in typeshed
 from typing import Any, Callable, Iterator, TextIO
 
 CHUNK_CHARS = 1 << 20

@@ -106,7 +106,7 @@ def index_rows(names: list[tuple[int, int, str]]) -> tuple[list[tuple[str, int, 
         prefixes.append((first, name_id, 1))
         prefixes += [(key, name_id, 0) for key in set(later) if key != first]
     typecode = id_typecode(max((face for _, face, _ in names), default=0))
-    postings: dict[str, array] = {}
+    postings: dict[str, array[int]] = {}
     for _, face, folded in names:
         for gram in trigrams(folded):
             ids = postings.setdefault(gram, array(typecode))
@@ -139,7 +139,7 @@ class NameHit:
     length: int
 
     @property
-    def rank(self) -> tuple:
+    def rank(self) -> tuple[int, bool, bool, int, int]:
         return (self.typos, not self.at_start, self.popularity is None, self.popularity or 0, self.length)
 
 
@@ -181,7 +181,7 @@ class NameSearch:
 
     def _fuzzy(self, query: str, budget: int) -> list[NameHit]:
         grams = sorted(trigrams(query))
-        counts: Counter = Counter()
+        counts: Counter[int] = Counter()
         for (blob,) in self.db.execute(
                 f"SELECT faces FROM grams WHERE gram IN ({','.join('?' * len(grams))})", grams):
             counts.update(array(self.typecode, blob))
