@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
 from companion.cards.database import DATABASE_NAME, database_path, write_database
-from companion.cards.formats import EntryError, mtgjson_faces, scryfall_faces
+from companion.cards.formats import NAME_CHARS, EntryError, mtgjson_faces, scryfall_faces
 from companion.cards.jsonstream import JsonReader, JsonStreamError
 from companion.cards.model import Card, CardDataError, ImportCancelled, ImportReport, Progress
 
@@ -96,9 +96,9 @@ FrenchNames = dict[tuple[str, str], list[str]]   # (English card name, side) →
 def _entry_name(key: str | int, entry: object) -> str:
     """How an error names an entry: its key in AtomicCards, its place (and name) in a Scryfall array."""
     if isinstance(key, str):
-        return repr(key)
+        return repr(key) if len(key) <= NAME_CHARS else repr(key[:NAME_CHARS]) + "…"
     name = entry.get("name") if isinstance(entry, dict) else None
-    return f"{key} ({name!r})" if isinstance(name, str) and len(name) <= 200 else str(key)
+    return f"{key} ({name!r})" if isinstance(name, str) and len(name) <= NAME_CHARS else str(key)
 
 
 def _entry_error(path: Path, reader: JsonReader, key: str | int, entry: object, exc: ValueError) -> CardDataError:
