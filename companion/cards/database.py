@@ -83,9 +83,10 @@ def write_database(path: Path, faces: Iterable[Card], meta: dict[str, object], *
         prefixes.sort()
         connection.executemany("INSERT INTO prefixes VALUES (?, ?, ?)", prefixes)
         connection.executemany("INSERT INTO grams VALUES (?, ?)", sorted(grams))
-        info: dict[str, Any] = {**meta, "schema": SCHEMA_VERSION, "faces": counts["faces"], "cards": len(card_names),
-                "french_names": counts["french_names"], "planes": counts["planes"], "names": len(names.rows),
-                "gram_ids": typecode, "imported_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+        info: dict[str, Any] = {
+            **meta, "schema": SCHEMA_VERSION, "faces": counts["faces"], "cards": len(card_names),
+            "french_names": counts["french_names"], "planes": counts["planes"], "names": len(names.rows),
+            "gram_ids": typecode, "imported_at": time.strftime("%Y-%m-%d %H:%M:%S")}
         connection.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in info.items()])
         connection.commit()
         if progress:
@@ -151,6 +152,13 @@ def damaged(path: Path, reason: str) -> CardDataError:
     """The one error of a card database that cannot be read: "import it again" (the games are elsewhere)."""
     return CardDataError("cards.errors.damaged_database", f"{path}: the card data is damaged ({reason}); "
                          "import it again", path=str(path), reason=reason)
+
+
+def not_a_database_file(path: Path) -> CardDataError:
+    """The error of a `cards.sqlite` that is a folder (or anything but a file): said as such, neither
+    taken for "no card data yet" nor left to fail at the import's final rename."""
+    return CardDataError("cards.errors.not_a_database_file", f"{path}: not a file (a folder?); move it away so "
+                         "the cards can be imported", path=str(path))
 
 
 def _guarded(method: Callable[P, R]) -> Callable[P, R]:
@@ -335,6 +343,5 @@ def open_database(folder: str | os.PathLike[str]) -> CardDatabase | None:
     if not os.path.lexists(path):
         return None
     if not path.is_file():
-        raise CardDataError("cards.errors.not_a_database_file", f"{path}: not a file (a folder?); move it "
-                            "away so the cards can be imported", path=str(path))
+        raise not_a_database_file(path)
     return CardDatabase(path)

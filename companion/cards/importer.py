@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Callable, Iterator, cast
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
-from companion.cards.database import DATABASE_NAME, database_path, write_database
+from companion.cards.database import DATABASE_NAME, database_path, not_a_database_file, write_database
 from companion.cards.formats import NAME_CHARS, EntryError, mtgjson_faces, scryfall_faces
 from companion.cards.jsonstream import JsonReader, JsonStreamError
 from companion.cards.model import Card, CardDataError, ImportCancelled, ImportReport, Progress
@@ -251,8 +251,7 @@ def _check_writable_place(folder: Path, target: Path) -> None:
     except OSError as exc:
         raise _cannot_write(folder, exc) from None
     if os.path.lexists(target) and not target.is_file():
-        raise CardDataError("cards.errors.not_a_database_file", f"{target}: not a file (a folder?); move it "
-                            "away so the cards can be imported", path=str(target))
+        raise not_a_database_file(target)
 
 
 TEMPORARY_PREFIX = f".{DATABASE_NAME}."   # + "<pid>.<thread>.tmp": an import being written
