@@ -83,10 +83,6 @@ class JsonReader:
         line, column = self._line_column(self._i if at is None else at)
         return JsonStreamError(message, line, column, tuple(self.path), kind)
 
-    def location(self) -> str:
-        """Where the reader is, as error messages say it: "line 1, column 5812 in ['data']['Serra Angel']"."""
-        return str(self.error("")).rsplit(":", 1)[0]
-
     @property
     def value_at(self) -> tuple[int, int]:
         """Line and column where the last value read (the entry just yielded) began: still in the
