@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from companion.cards.database import database_path, write_database
+from companion.cards.importer import read_faces
 from companion.cli.main import main
 
 EVIL = "Evil\x1b]0;pwned\x07\x1b[2J\x1b[31mRed"
@@ -52,11 +55,22 @@ def run(capsys, args: list[str]) -> tuple[int, str]:
     return code, said
 
 
+def hostile_card_database(data: Path) -> None:
+    """A card database holding a card of a hostile name. Our import refuses such a name (control
+    characters, issue #29), so it is written the way another tool or a hand edit would: the
+    escaping must hold whatever the database holds."""
+    faces = [replace(face, name=EVIL, card_name=EVIL) if face.name == "Serra Angel" else face
+             for face in read_faces(ATOMIC)]
+    data.mkdir(parents=True, exist_ok=True)   # the refused import may have made it
+    write_database(database_path(data), faces, {"file": "hand-made.json", "source": "mtgjson", "skipped": 0})
+
+
 def test_card_commands_print_hostile_names_and_paths_escaped(hostile, capsys):
     folder, card_file, _ = hostile
     data = ["cards", "--data-dir", str(folder / "data")]
     code, said = run(capsys, [*data, "import", str(card_file)])
-    assert code == 0 and r"\x1b]0;pwned\x07" in said            # the path, shown escaped
+    assert code == 1 and r"\x1b]0;pwned\x07" in said            # the path and the refused name, shown escaped
+    hostile_card_database(folder / "data")
     code, said = run(capsys, [*data, "search", "evil"])
     assert code == 0 and r"Evil\x1b]0;pwned\x07\x1b[2J\x1b[31mRed" in said
     assert run(capsys, [*data, "show", EVIL])[0] == 0
