@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         with database:
             return _query(database, args)
     except cards.CardDataError as error:
-        say("\n" + translate(args.lang, "cards.cli.error", error=error), file=sys.stderr)
+        say("\n" + translate(args.lang, "cards.cli.error", error=cards.error_text(error, args.lang)), file=sys.stderr)
         return 1
 
 
