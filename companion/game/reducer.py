@@ -171,14 +171,14 @@ def life_holder(state: GameState, player: Player) -> list[Player]:
 
 def _event_card(d: ActionData) -> EventCard:
     """One event card of the start action, every field checked (MT 7.02.b, 7.06.b, 7.06.d)."""
-    name = d.str("name", limit=200)
+    name = d.text("name", limit=200)
     _require(bool(name.strip()), "game.error.bad_field", action=d.action, field=f"{d.prefix}name",
              expected_key="game.expected.name", got=repr(name))
-    supertype = d.str("supertype", optional=True, limit=20)
+    supertype = d.optional_text("supertype", limit=20)
     if supertype is not None:
         supertype = d.choice("supertype", SUPERTYPES)
-    return EventCard(name, d.choice("rarity", RARITY_LIMITS), supertype, d.int("turns", minimum=1, optional=True),
-                     d.str("text", default="", limit=5000) or "")
+    return EventCard(name, d.choice("rarity", RARITY_LIMITS), supertype, d.optional_integer("turns", minimum=1),
+                     d.text("text", default="", limit=5000) or "")
 
 
 def _check_event_copies(deck: list[EventCard]) -> None:
@@ -196,11 +196,11 @@ def _check_event_copies(deck: list[EventCard]) -> None:
 
 def _horde_wave(d: ActionData) -> dict:
     cards = []
-    for index, raw in enumerate(d.list("cards"), start=1):
+    for index, raw in enumerate(d.sequence("cards"), start=1):
         c = d.sub(raw, f"cards[{index}]")
-        permanent = None if c.data.get("permanent") is None else c.bool("permanent")
-        cards.append({"name": c.str("name", default="", limit=200), "token": c.bool("token"), "permanent": permanent})
-    return {"level": d.str("level", limit=40), "cards": cards, "boss": d.str("boss", default="Boss", limit=200)}
+        permanent = None if c.data.get("permanent") is None else c.flag("permanent")
+        cards.append({"name": c.text("name", default="", limit=200), "token": c.flag("token"), "permanent": permanent})
+    return {"level": d.text("level", limit=40), "cards": cards, "boss": d.text("boss", default="Boss", limit=200)}
 
 
 @handles("start")
@@ -208,9 +208,9 @@ def _start(state: GameState, d: ActionData) -> None:
     """Build the initial state from the setup recorded in the action (and its random draws)."""
     _require(not state.players, "game.error.already_started")
     fmt = d.choice("format", FORMATS, default="free_for_all")
-    raw_players = d.list("players", limit=64)
+    raw_players = d.sequence("players", limit=64)
     seats = [d.sub(raw, f"players[{i}]") for i, raw in enumerate(raw_players, start=1)]
-    ids = [s.int("colour", minimum=1, maximum=MAX_SEATS) for s in seats]
+    ids = [s.integer("colour", minimum=1, maximum=MAX_SEATS) for s in seats]
     duplicate = next((c for c in ids if ids.count(c) > 1), None)
     _require(duplicate is None, "game.error.same_colour", "MT 1.03.a", colour=duplicate)
     if fmt == "horde":
@@ -223,29 +223,29 @@ def _start(state: GameState, d: ActionData) -> None:
         raise GameError("game.error.house_rules", "MT 8.04", option=exc.field or "", problem=exc.message) from None
     rows = d.texts("board_rows", limit=100_000)
     _require(bool(rows), "game.error.no_board")
-    state.board_name = d.str("board_name", default="", limit=200)
+    state.board_name = d.text("board_name", default="", limit=200)
     try:
         Board.from_rows(rows, name=state.board_name)
     except (BoardFileError, ValueError) as exc:
         raise GameError("game.error.bad_board", problem=str(exc)[:300]) from None
     state.board_rows = list(rows)
-    doubtful = d.list("doubtful_squares", default=[], limit=100_000)
+    doubtful = d.sequence("doubtful_squares", default=[], limit=100_000)
     state.doubtful_squares = [_on_board(state, d.pair(f"doubtful_squares[{i}]", at)) for i, at in
                               enumerate(doubtful, start=1) if at is not None]
-    life = (d.int("team_life", minimum=1, default=30) if fmt == "two_headed_giant"
-            else d.int("starting_life", minimum=1, default=20))
-    state.format, state.planechase = fmt, d.bool("planechase", default=False)
-    state.players = [Player(colour, s.str("name", default="", limit=100) or f"{colour}",
-                            s.int("team", optional=True), life) for colour, s in zip(ids, seats)]
+    life = (d.integer("team_life", minimum=1, default=30) if fmt == "two_headed_giant"
+            else d.integer("starting_life", minimum=1, default=20))
+    state.format, state.planechase = fmt, d.flag("planechase", default=False)
+    state.players = [Player(colour, s.text("name", default="", limit=100) or f"{colour}",
+                            s.optional_integer("team"), life) for colour, s in zip(ids, seats)]
     if fmt == "two_headed_giant":
         teams = Counter(p.team for p in state.players)
         _require(None not in teams and len(teams) >= 2 and all(n == 2 for n in teams.values()),
                  "game.error.two_headed_teams")
-    state.starting_player = d.int("starting_player")
+    state.starting_player = d.integer("starting_player")
     _require(state.starting_player in ids, "game.error.starting_player", player=state.starting_player)
-    state.starting_player_drawn = d.bool("starting_player_drawn", default=False)
-    state.rules_edition = d.int("rules", minimum=1, default=1)
-    events = d.list("events", optional=True, limit=10_000)
+    state.starting_player_drawn = d.flag("starting_player_drawn", default=False)
+    state.rules_edition = d.integer("rules", minimum=1, default=1)
+    events = d.optional_sequence("events", limit=10_000)
     if events is not None:
         deck = [_event_card(d.sub(raw, f"events[{i}]")) for i, raw in enumerate(events, start=1)]
         _check_event_copies(deck)
@@ -257,11 +257,11 @@ def _start(state: GameState, d: ActionData) -> None:
         state.events = EventState(deck=deck)
     if state.planechase:
         decks: dict[int, list[str]] = {}
-        for index, raw in enumerate(d.list("planar_decks", default=[]), start=1):
+        for index, raw in enumerate(d.sequence("planar_decks", default=[]), start=1):
             _require(isinstance(raw, list) and len(raw) == 2, "game.error.bad_field", action="start",
                      field=f"planar_decks[{index}]", expected_key="game.expected.planar_deck", got=str(raw)[:60])
             owner = d.sub({"colour": raw[0], "planes": raw[1]}, f"planar_decks[{index}]")
-            decks[owner.int("colour")] = owner.texts("planes", limit=200)
+            decks[owner.integer("colour")] = owner.texts("planes", limit=200)
         for player in state.players:
             _require(len(decks.get(player.id, [])) >= 1, "game.error.planar_deck_missing", "PC", name=player.name)
         state.planar = PlanarState(decks={pid: decks[pid] for pid in ids})
@@ -276,16 +276,16 @@ def _start(state: GameState, d: ActionData) -> None:
 def _start_horde(state: GameState, d: ActionData, ids: list[int]) -> None:
     difficulty = d.choice("horde_difficulty", HORDE_DIFFICULTIES, default="beginner")
     base, levels = HORDE_DIFFICULTIES[difficulty]
-    waves = [_horde_wave(d.sub(raw, f"horde_waves[{i}]")) for i, raw in enumerate(d.list("horde_waves", default=[]),
+    waves = [_horde_wave(d.sub(raw, f"horde_waves[{i}]")) for i, raw in enumerate(d.sequence("horde_waves", default=[]),
                                                                                    start=1)]
     _require(len(waves) == len(levels), "game.error.horde_waves", "HO 103.3a", difficulty_key=f"game.difficulty.{difficulty}",
              needed=len(levels), got=len(waves))
     start = base if difficulty == "infernal" else base - 10 * len(ids)  # HO 300.2, 404.1a
     _require(start > 0, "game.error.city_life", "HO 300.2", players=len(ids), life=start)
     free_colours = [c for c in range(PLAYER_COUNT, 0, -1) if c not in ids]
-    colour = d.int("horde_colour", minimum=1, maximum=PLAYER_COUNT, default=free_colours[0])
+    colour = d.integer("horde_colour", minimum=1, maximum=PLAYER_COUNT, default=free_colours[0])
     _require(colour not in ids, "game.error.same_colour", "MT 1.03.a", colour=colour)
-    state.horde = HordeState(difficulty, start, start, waves=waves, secret_boss=d.str("secret_boss", default="Boss secret",
+    state.horde = HordeState(difficulty, start, start, waves=waves, secret_boss=d.text("secret_boss", default="Boss secret",
                                                                                         limit=200), colour=colour)
     _next_wave(state)
 
@@ -315,7 +315,7 @@ def pawn_squares(state: GameState, player_id: int) -> frozenset[XY]:
 @handles("place_pawn")
 def _place_pawn(state: GameState, d: ActionData) -> None:
     """A pawn goes on the grid, or moves before the first turn: on a square of `pawn_squares`."""
-    player = _player(state, d.int("player"))
+    player = _player(state, d.integer("player"))
     at = _on_board(state, d.square("at"))
     pawn = state.pawn(player.id)
     _require(pawn is not None, "game.error.no_pawn", name=player.name)
@@ -436,7 +436,7 @@ def _end_turn(state: GameState, d6: int | None, *, end_step: bool = True) -> Non
 def _next_phase(state: GameState, d: ActionData) -> None:
     """Advance the turn machine: pregame → turn 1; phases in order; movement steps (MT 3.01)."""
     turn = state.turn
-    d6 = d.int("d6", minimum=1, maximum=6, optional=True)
+    d6 = d.optional_integer("d6", minimum=1, maximum=6)
     if turn.phase == PREGAME:
         unplaced = [state.player(p).name for p in unplaced_pawns(state)]
         _require(state.rules_edition < 3 or not unplaced, "game.error.pawns_unplaced", "MT 2.04.a", names=unplaced)
@@ -459,12 +459,12 @@ def _next_phase(state: GameState, d: ActionData) -> None:
 def _end_turn_now(state: GameState, d: ActionData) -> None:
     """Skip the rest of the turn (the table says it is over)."""
     _require(state.turn.phase != PREGAME, "game.error.not_begun")
-    _end_turn(state, d.int("d6", minimum=1, maximum=6, optional=True))
+    _end_turn(state, d.optional_integer("d6", minimum=1, maximum=6))
 
 
 @handles("mulligan")
 def _mulligan(state: GameState, d: ActionData) -> None:
-    player = _player(state, d.int("player"))
+    player = _player(state, d.integer("player"))
     _require(state.turn.phase == PREGAME and not player.kept, "game.error.mulligan_timing")
     _require(hand_size(state, player.id) > 0, "game.error.no_cards_left", name=player.name)
     player.mulligans += 1
@@ -472,7 +472,7 @@ def _mulligan(state: GameState, d: ActionData) -> None:
 
 @handles("keep_hand")
 def _keep(state: GameState, d: ActionData) -> None:
-    player = _player(state, d.int("player"))
+    player = _player(state, d.integer("player"))
     _require(state.turn.phase == PREGAME, "game.error.keep_timing")
     player.kept = True
 
@@ -509,23 +509,25 @@ PIECE_FIELDS = {f.name for f in fields(Piece)}
 def _piece_value(d: ActionData, name: str):
     """One field of a piece, type checked (MT 2.05: what the rules need to know of a token)."""
     if name in ("player", "number"):
-        return d.int(name, minimum=1, maximum=MAX_SEATS if name == "player" else MAX_TOKEN_NUMBER)
+        return d.integer(name, minimum=1, maximum=MAX_SEATS if name == "player" else MAX_TOKEN_NUMBER)
     if name == "kind":
         return d.choice(name, KINDS)
-    if name in ("name", "object_key"):
-        return d.str(name, limit=200, optional=name == "object_key")
+    if name == "name":
+        return d.text(name, limit=200)
+    if name == "object_key":
+        return d.optional_text(name, limit=200)
     if name == "mana_value":
-        return d.int(name, minimum=0, maximum=1000)
+        return d.integer(name, minimum=0, maximum=1000)
     if name in ("power", "toughness", "loyalty"):
-        return d.int(name, minimum=-1000, maximum=1000, optional=True)
+        return d.optional_integer(name, minimum=-1000, maximum=1000)
     if name == "controller":
-        return d.int(name, minimum=1, maximum=MAX_SEATS, optional=True)
+        return d.optional_integer(name, minimum=1, maximum=MAX_SEATS)
     if name in ("tapped", "summoning_sick"):
-        return d.bool(name)
+        return d.flag(name)
     if name == "at":
-        return d.square(name, optional=True)
+        return d.optional_square(name)
     allowed = "WUBRG" if name == "colours" else KEYWORDS
-    values = d.list(name, limit=64)
+    values = d.sequence(name, limit=64)
     for index, value in enumerate(values, start=1):
         if not isinstance(value, str) or value not in allowed:
             raise d.error(f"{name}[{index}]", "one_of", value, options=", ".join(sorted(allowed)))
@@ -622,11 +624,11 @@ def _read_entry(state: GameState, d: ActionData) -> Entry:
     source = None if source is None else d.token("source")
     if source is not None and source not in state.last_known:
         _piece(state, source)
-    controller = d.int("source_controller", minimum=1, maximum=MAX_SEATS, optional=True)
+    controller = d.optional_integer("source_controller", minimum=1, maximum=MAX_SEATS)
     if controller is not None:
         _require(controller in _controllers(state), "game.error.no_player", player=controller)
-    return Entry(kind, source, d.int("source_mana_value", minimum=0, maximum=1000, optional=True),
-                 d.bool("source_spell", default=False), controller)
+    return Entry(kind, source, d.optional_integer("source_mana_value", minimum=0, maximum=1000),
+                 d.flag("source_spell", default=False), controller)
 
 
 def _enter(state: GameState, piece: Piece, entry: Entry, by_card: bool) -> None:
@@ -683,7 +685,7 @@ def _add_piece(state: GameState, d: ActionData) -> None:
     piece = _read_piece(d.sub(d.mapping("piece"), "piece"))
     _check_owner_and_controller(state, piece)
     _require(piece.token not in state.pieces, "game.error.token_in_play", "MT 1.03.b", token=_token_label(piece.token))
-    by_card = d.bool("by_card", default=False)
+    by_card = d.flag("by_card", default=False)
     if state.rules_edition >= 2:
         _require(piece.kind != "player", "game.error.one_pawn", "MT 2.05")
         _require(piece.number != PAWN_NUMBER or piece.player == (state.horde.colour if state.horde else None),
@@ -705,7 +707,7 @@ def _place_piece(state: GameState, d: ActionData) -> None:
     at = _on_board(state, d.square("at"))
     entering = piece.moved(at)
     entry = _read_entry(state, d.sub(d.mapping("entry", default={}), "entry"))
-    _enter(state, entering, entry, d.bool("by_card", default=False))
+    _enter(state, entering, entry, d.flag("by_card", default=False))
     state.pieces[piece.token] = _entered(state, entering, entry)
 
 
@@ -721,7 +723,7 @@ def _update_piece(state: GameState, d: ActionData) -> None:
     _require(not {"player", "number"} & set(c.data), "game.error.token_identity")
     if "at" in c.data:  # saves from before checked moves; now a move is move_piece or set_positions
         _require(state.rules_edition < 2, "game.error.at_is_a_move")
-        changes = {"at": _on_board(state, c.square("at", optional=True))}
+        changes = {"at": _on_board(state, c.optional_square("at"))}
     else:
         changes = {}
     unknown = sorted(set(c.data) - _CHANGEABLE - {"at"})
@@ -756,8 +758,8 @@ def _move_piece(state: GameState, d: ActionData) -> None:
     allows it (`by_card`); it then spends all the movement left. `at` None: it leaves the grid."""
     token = d.token()
     piece = _piece(state, token)
-    at = _on_board(state, d.square("at", optional=True))
-    by_card = d.bool("by_card", default=False)
+    at = _on_board(state, d.optional_square("at"))
+    by_card = d.flag("by_card", default=False)
     d.choice("source", SOURCES, default="hand")
     if at is None:
         state.pieces[token] = piece.moved(None)
@@ -797,13 +799,13 @@ def _walk(state: GameState, piece: Piece, at: XY, by_card: bool) -> None:
 def _set_positions(state: GameState, d: ActionData) -> None:
     """Where several tokens truly stand (one camera reading, or the table correcting the record: one
     undo step). A correction, not a move: no movement is spent. MT 3.06.a still holds."""
-    moves = d.list("positions", limit=1000)
+    moves = d.sequence("positions", limit=1000)
     d.choice("source", SOURCES, default="camera")
     for index, raw in enumerate(moves, start=1):
         move = d.sub(raw, f"positions[{index}]")
         token = move.token()
         _require(token in state.pieces, "game.error.no_token", token=_token_label(token))
-        state.pieces[token] = state.pieces[token].moved(_on_board(state, move.square("at", optional=True)))
+        state.pieces[token] = state.pieces[token].moved(_on_board(state, move.optional_square("at")))
     squares = [p.at for p in state.pieces.values() if p.at is not None]
     doubled = sorted({at for at in squares if squares.count(at) > 1})
     _require(not doubled, "game.error.two_on_a_square", "MT 3.06.a", squares=[square_label(at) for at in doubled])
@@ -851,7 +853,7 @@ def _choose_bonus(state: GameState, d: ActionData) -> None:
     gets one bonus among the colours it shares with the square, until the next upkeep."""
     piece = _piece(state, d.token())
     _require(state.turn.phase == "upkeep" and piece.controller in state.acting, "game.error.bonus_timing", "MT 2.02.c")
-    colour = d.str("colour", limit=8)
+    colour = d.text("colour", limit=8)
     _require(colour in bonus_options(state, piece.token), "game.error.bonus_colour", "MT 2.02.c",
              colour=colour, name=piece_label(piece))
     state.bonus_choices[piece.token] = colour
@@ -890,7 +892,7 @@ def _roll_movement(state: GameState, d: ActionData) -> None:
     _require(piece.roll_key not in state.movement_rolls, "game.error.already_rolled", "MT 3.03", name=name)
     die = state.movement_die
     count = movement_dice(piece, state.house)
-    results = d.list("results", limit=8)
+    results = d.sequence("results", limit=8)
     _require(len(results) == count and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= die_sides(die)
                                            for r in results),
              "game.error.dice_results", "MT 3.04.d", count=count, die=die)
@@ -903,17 +905,17 @@ def _roll_movement(state: GameState, d: ActionData) -> None:
 @handles("roll_die")
 def _roll_die(state: GameState, d: ActionData) -> None:
     """A free roll of any die (the D6 and others) for the roll log."""
-    die = d.str("die", default="D6", limit=8)
+    die = d.text("die", default="D6", limit=8)
     try:
         sides = die_sides(die)
     except ValueError:
         raise GameError("game.error.not_a_die", die=die) from None
-    results = d.list("results", limit=100)
+    results = d.sequence("results", limit=100)
     _require(bool(results) and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= sides
                                    for r in results), "game.error.die_results", sides=sides)
-    player = d.int("player", optional=True)
+    player = d.optional_integer("player")
     state.rolls.append({"die": die, "results": results, "total": sum(results), "by": player,
-                        "for": d.str("reason", default="", limit=200)})
+                        "for": d.text("reason", default="", limit=200)})
 
 
 # -- life ----------------------------------------------------------------------
@@ -936,14 +938,14 @@ def _lose_life(state: GameState, player: Player, delta: int) -> None:
 
 @handles("change_life")
 def _change_life(state: GameState, d: ActionData) -> None:
-    player = _player(state, d.int("player"))
-    _lose_life(state, player, d.int("amount", minimum=-10**6, maximum=10**6))
+    player = _player(state, d.integer("player"))
+    _lose_life(state, player, d.integer("amount", minimum=-10**6, maximum=10**6))
 
 
 @handles("set_life")
 def _set_life(state: GameState, d: ActionData) -> None:
-    player = _player(state, d.int("player"))
-    value = d.int("value", minimum=-10**6, maximum=10**6)
+    player = _player(state, d.integer("player"))
+    value = d.integer("value", minimum=-10**6, maximum=10**6)
     if state.horde:
         _city_change(state, value - state.horde.city_life)
         return
@@ -953,8 +955,8 @@ def _set_life(state: GameState, d: ActionData) -> None:
 
 @handles("change_poison")
 def _change_poison(state: GameState, d: ActionData) -> None:
-    player = _player(state, d.int("player"))
-    player.poison = max(0, player.poison + d.int("amount", minimum=-1000, maximum=1000))
+    player = _player(state, d.integer("player"))
+    player.poison = max(0, player.poison + d.integer("amount", minimum=-1000, maximum=1000))
 
 
 def commander_key(source: int, partner: str = "") -> str:
@@ -967,10 +969,10 @@ def commander_key(source: int, partner: str = "") -> str:
 def _commander_damage(state: GameState, d: ActionData) -> None:
     """Combat damage from a commander is tracked per commander (partners apart) and lost as life; a
     negative amount takes back damage entered by mistake (never below what was taken)."""
-    player = _player(state, d.int("player"))
-    source = _player(state, d.int("source"), alive=False)
-    amount = d.int("amount", minimum=-10**6, maximum=10**6)  # negative: damage entered by mistake taken back
-    key = commander_key(source.id, d.str("partner", default="", limit=100))
+    player = _player(state, d.integer("player"))
+    source = _player(state, d.integer("source"), alive=False)
+    amount = d.integer("amount", minimum=-10**6, maximum=10**6)  # negative: damage entered by mistake taken back
+    key = commander_key(source.id, d.text("partner", default="", limit=100))
     taken = player.commander_damage.get(key, 0)
     _require(taken + amount >= 0, "game.error.commander_taken_back", name=player.name, taken=taken,
              source=source.name)
@@ -983,8 +985,8 @@ def _mana_burn(state: GameState, d: ActionData) -> None:
     """BR mana burn, when the table plays it (house rule mana_burn): as a phase ends, a player loses
     1 life per unspent mana left in their pool (the app does not see the pool: the table says)."""
     _require(state.house.mana_burn, "game.error.mana_burn_off", "BR")
-    player = _player(state, d.int("player"))
-    _lose_life(state, player, -d.int("mana", minimum=1, maximum=10**6))
+    player = _player(state, d.integer("player"))
+    _lose_life(state, player, -d.integer("mana", minimum=1, maximum=10**6))
 
 
 @dataclass(frozen=True)
@@ -1041,7 +1043,7 @@ def losing_players(state: GameState) -> list[int]:
 @handles("keep_in_game")
 def _keep_in_game(state: GameState, d: ActionData) -> None:
     """The table keeps a player the game proposed to eliminate (a card says they do not lose)."""
-    player = _player(state, d.int("player"))
+    player = _player(state, d.integer("player"))
     _require(player.id in losing_players(state), "game.error.not_losing", name=player.name)
     state.kept_in[player.id] = _totals(player)
 
@@ -1050,7 +1052,7 @@ def _keep_in_game(state: GameState, d: ActionData) -> None:
 def _player_leaves(state: GameState, d: ActionData) -> None:
     """A player loses or concedes (PC "Quitter la partie"; HO 105.4); in Two-Headed Giant the whole
     team leaves. The current turn goes on even if it was theirs; the last side in wins."""
-    player = _player(state, d.int("player"))
+    player = _player(state, d.integer("player"))
     reason = d.choice("reason", ("lost", "conceded"), default="lost")
     for leaver in life_holder(state, player):
         _leave(state, leaver, reason)
@@ -1102,7 +1104,7 @@ def _set_event_counter(state: GameState, d: ActionData) -> None:
     """MT 7.06.d: the table enters X for a revealed event whose card gives no counter."""
     events = state.events
     _require(events is not None and events.revealed is not None, "game.error.no_event")
-    events.counter = d.int("turns", minimum=1, maximum=10_000)
+    events.counter = d.integer("turns", minimum=1, maximum=10_000)
 
 
 # -- Planechase ----------------------------------------------------------------------
@@ -1119,13 +1121,13 @@ def _roll_planar(state: GameState, d: ActionData) -> None:
     (not reset by planeswalking); chaos or planeswalk triggers one pending ability."""
     planar = state.planar
     _require(planar is not None, "game.error.not_planechase")
-    player = _player(state, d.int("player"))
+    player = _player(state, d.integer("player"))
     _require(player.id in state.turn.active, "game.error.planar_not_active", "PC")
     _require(state.turn.phase in ("main1", "main2"), "game.error.planar_timing", "PC")
     _require(not planar.pending or state.rules_edition < 3, "game.error.planar_pending", "PC",
              count=len(planar.pending))  # "à tout moment où vous pourriez lancer un rituel": an empty stack
     face = d.choice("face", set(PLANAR_FACES))
-    cost = d.int("cost")
+    cost = d.integer("cost")
     _require(cost == planar.rolls_this_turn, "game.error.planar_cost", "PC", cost=planar.rolls_this_turn)
     planar.rolls_this_turn += 1
     state.rolls.append({"die": "planar", "results": [face], "by": player.id, "for": planar.face_up, "cost": cost})
@@ -1139,7 +1141,7 @@ def _resolve_planar(state: GameState, d: ActionData) -> None:
     on the bottom of its OWNER's deck and its controller turns the top of THEIR OWN deck face up."""
     planar = state.planar
     _require(planar is not None and bool(planar.pending), "game.error.no_pending")
-    index = d.int("index", default=0)
+    index = d.integer("index", default=0)
     _require(0 <= index < len(planar.pending), "game.error.no_pending_index", index=index)
     trigger = planar.pending.pop(index)
     if trigger["kind"] == "planeswalk" and planar.face_up is not None:
@@ -1254,14 +1256,14 @@ def _horde_draws(state: GameState, d: ActionData) -> None:
     """HO 201.7: whenever the Horde should draw (an effect, outside its draw step), it exiles its top
     card instead: a token enters the battlefield, any other card is cast for free."""
     _horde(state)
-    _reveal_horde_cards(state, d, d.int("count", minimum=1, maximum=1000, default=1))
+    _reveal_horde_cards(state, d, d.integer("count", minimum=1, maximum=1000, default=1))
 
 
 @handles("damage_horde")
 def _damage_horde(state: GameState, d: ActionData) -> None:
     """HO 301.3: damage or life loss to the Horde mills (revealed) that many cards; it gains no life (201.6)."""
     _horde(state)
-    _reveal_horde_cards(state, d, d.int("amount", minimum=1, maximum=10**6), mill=True)
+    _reveal_horde_cards(state, d, d.integer("amount", minimum=1, maximum=10**6), mill=True)
 
 
 @handles("horde_cast_resolves")
@@ -1269,9 +1271,9 @@ def _horde_cast_resolves(state: GameState, d: ActionData) -> None:
     """The table says where a card the Horde cast went: a permanent stays on the battlefield, any
     other spell goes to the graveyard (HO 201.2, so a reshuffle never puts permanents back)."""
     horde = _horde(state)
-    index = d.int("index", default=0)
+    index = d.integer("index", default=0)
     _require(0 <= index < len(horde.casting), "game.error.no_horde_card", index=index)
-    card = {**horde.casting.pop(index), "permanent": d.bool("permanent")}
+    card = {**horde.casting.pop(index), "permanent": d.flag("permanent")}
     _cast(horde, card)
 
 
@@ -1280,7 +1282,7 @@ def _horde_leaves_battlefield(state: GameState, d: ActionData) -> None:
     """One of the Horde's permanents (a token, a cast permanent) leaves the battlefield: to the
     graveyard, or exiled face down if its deck is not the current one (HO 202.5b)."""
     horde = _horde(state)
-    index = d.int("index")
+    index = d.integer("index")
     _require(0 <= index < len(horde.battlefield), "game.error.no_horde_card", index=index)
     card = horde.battlefield.pop(index)
     if card.get("wave") == horde.wave:
@@ -1307,7 +1309,7 @@ def _horde_boss_leaves(state: GameState, d: ActionData) -> None:
     out = bosses_out(horde)
     _require(bool(out), "game.error.no_boss")
     alone = len(out) == 1 and (out != ["earlier"] or len(horde.earlier_bosses) == 1)
-    which = d.choice("which", BOSSES, default=out[0] if alone else None)
+    which = d.choice("which", BOSSES, default=out[0]) if alone or "which" in d.data else None
     _require(which is not None, "game.error.which_boss", "HO 202.2")
     _require(which in out, "game.error.boss_not_out", "HO 202.2", which_key=f"game.boss.{which}")
     if which == "wave":
@@ -1315,7 +1317,7 @@ def _horde_boss_leaves(state: GameState, d: ActionData) -> None:
     elif which == "secret":
         horde.secret_boss_on_battlefield = False
     else:
-        index = d.int("index", default=0)
+        index = d.integer("index", default=0)
         _require(0 <= index < len(horde.earlier_bosses), "game.error.no_horde_card", index=index)
         del horde.earlier_bosses[index]
     if not bosses_out(horde) and not horde.boss_in_library:
@@ -1328,7 +1330,7 @@ def _horde_secret_boss(state: GameState, d: ActionData) -> None:
     shuffle the graveyard into the deck, cast the secret boss, end the turn (extra turn if the Horde's)."""
     horde = _horde(state)
     _require(not horde.secret_boss_on_battlefield, "game.error.secret_boss_out", "HO 203")
-    d.str("reason", default="", limit=500)
+    d.text("reason", default="", limit=500)
     _shuffle_graveyard_in(state, d)
     horde.secret_boss_on_battlefield = True
     if state.turn.horde:
@@ -1341,25 +1343,25 @@ def _horde_attack_prevented(state: GameState, d: ActionData) -> None:
     """HO 201.3a: an effect kept a Horde creature from attacking: its source is exiled (by the table)
     and the Horde's next attack phase is replaced by a draw phase."""
     _horde(state).attacks_replaced += 1
-    d.str("source", default="", limit=200)
+    d.text("source", default="", limit=200)
 
 
 @handles("city_defeated")
 def _city_defeated(state: GameState, d: ActionData) -> None:
     """HO 105.4–105.5: an effect says a player loses, or that an opponent wins."""
     _horde(state).result = "city_defeated"
-    d.str("reason", default="", limit=500)
+    d.text("reason", default="", limit=500)
 
 
 @handles("horde_choice")
 def _horde_choice(state: GameState, d: ActionData) -> None:
     """HO 201.5: the Horde chooses at random; the choice is logged."""
     _horde(state)
-    options = d.list("options", limit=1000)
+    options = d.sequence("options", limit=1000)
     chosen = d.data.get("chosen")
     _require(bool(options) and chosen in options, "game.error.horde_choice")
     state.rolls.append({"die": "choice", "results": [chosen], "by": "horde",
-                        "for": d.str("question", default="", limit=200)})
+                        "for": d.text("question", default="", limit=200)})
 
 
 @handles("set_square")
@@ -1369,7 +1371,7 @@ def _set_square(state: GameState, d: ActionData) -> None:
     may stand on an obstacle (MT 6.03, 6.10); nobody else (MT 2.03.b)."""
     at = _on_board(state, d.square("at"))
     try:
-        square = Square.parse(d.str("code", limit=16))
+        square = Square.parse(d.text("code", limit=16))
     except SquareCodeError as exc:
         raise GameError("game.error.square_code", square=square_label(at), problem=str(exc)) from None
     x, y = at
@@ -1387,4 +1389,4 @@ def _set_square(state: GameState, d: ActionData) -> None:
 @handles("note")
 def _note(state: GameState, d: ActionData) -> None:
     """A free text line in the history (no effect on the state)."""
-    d.str("text", limit=5000)
+    d.text("text", limit=5000)
