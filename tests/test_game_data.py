@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boards import library_boards, load_board
-from companion.game import (Dice, Entry, Game, GameError, GameSetup, GameState, HordeWave, PlayerSetup, SaveError,
+from companion.game import (Dice, Entry, Game, GameError, GameSetup, GameState, HordeCard, HordeWave, PlayerSetup, SaveError,
                             prebuilt_event_deck)
 from companion.game.reducer import ACTION_KINDS, Action, NeedsShuffle, apply
 from companion.rules import Piece
@@ -46,8 +46,8 @@ def planechase_game() -> Game:
 
 
 def horde_game() -> Game:
-    waves = [HordeWave("low", [{"name": "Zombie", "token": True}, {"name": "Raise", "token": False}], "Boss"),
-             HordeWave("medium", [{"name": "Ghoul", "token": True, "permanent": None}], "Boss 2")]
+    waves = [HordeWave("low", [HordeCard("Zombie", token=True), HordeCard("Raise", token=False)], "Boss"),
+             HordeWave("medium", [HordeCard("Ghoul", token=True, permanent=None)], "Boss 2")]
     game = Game.new(GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], DUEL, format="horde",
                               horde_difficulty="intermediate", horde_waves=waves, starting_player=1),
                     dice=Dice.seeded(3))

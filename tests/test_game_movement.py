@@ -58,7 +58,7 @@ def test_a_bear_rolling_two_dice_cannot_walk_them_three_times_MT_3_04_a_and_3_04
     game.add_piece(BEAR)
     game.next_phase()
     to_step(game, "creatures")
-    assert game.roll_movement(BEAR.token)["results"] == [2, 1]
+    assert game.roll_movement(BEAR.token).results == (2, 1)
     game.move_piece(BEAR.token, (13, 3))
     assert game.movement_left(BEAR.token) == 0
     with pytest.raises(GameError, match="MT 3.04.a"):

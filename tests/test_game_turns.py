@@ -95,10 +95,10 @@ def test_small_creatures_roll_an_extra_die_and_dice_are_summed_MT_3_04_d():
     game.next_phase()
     go_to(game, "movement", "creatures")
     angel, spirit = game.roll_movement(ANGEL.token), game.roll_movement(SPIRIT_A.token)
-    assert (len(angel["results"]), len(spirit["results"])) == (1, 2)
-    assert angel["die"] == spirit["die"] == "D12"
-    assert all(1 <= r <= 12 for r in angel["results"] + spirit["results"])
-    assert game.movement_allowance(SPIRIT_A.token) == sum(spirit["results"])
+    assert (len(angel.results), len(spirit.results)) == (1, 2)
+    assert angel.die == spirit.die == "D12"
+    assert all(1 <= r <= 12 for r in angel.results + spirit.results)
+    assert game.movement_allowance(SPIRIT_A.token) == sum(spirit.results)
 
 
 def test_tapped_or_summoning_sick_creatures_do_not_roll_MT_3_02():
@@ -303,7 +303,7 @@ def test_history_in_english_and_french():
     game.add_piece(ANGEL)
     game.next_phase()
     go_to(game, "movement", "creatures")
-    roll = game.roll_movement(ANGEL.token)["results"][0]
+    roll = game.roll_movement(ANGEL.token).results[0]
     entry = game.history_entries()[-1]
     time = game.clock.now.strftime("%H:%M")
     assert describe(entry, "en") == f"{time} Anna rolled D12: {roll} for Serra Angel (#3)"

@@ -22,8 +22,8 @@ from companion.game.history import HistoryEntry, describe, summarise
 from companion.game.journal import SAVE_FORMAT, SAVE_VERSION
 from companion.game.reducer import Action, Elimination, NeedsShuffle, apply
 from companion.game.setup import board_warnings
-from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeWave,
-                                  piece_to_dict)
+from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeCard,
+                                  HordeWave, Roll, piece_to_dict)
 from companion.rules import (EntrySquares, Message, MoveVerdict, Piece, Token, blockers, movement_allowance,
                              movement_dice)
 
@@ -55,8 +55,8 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         levels = HORDE_DIFFICULTIES.get(setup.horde_difficulty, (0, ()))[1]
         waves = setup.horde_waves if setup.horde_waves is not None else [HordeWave.by_counts(lv) for lv in levels]
         data.update(horde_difficulty=setup.horde_difficulty, secret_boss=setup.secret_boss,
-                    horde_waves=[{"level": w.level, "cards": dice.shuffled(list(w.cards)), "boss": w.boss}
-                                 for w in waves])
+                    horde_waves=[{"level": w.level, "cards": [c.setup_data() for c in dice.shuffled(list(w.cards))],
+                                  "boss": w.boss} for w in waves])
         if setup.horde_colour is not None:
             data["horde_colour"] = setup.horde_colour
     return data
@@ -395,10 +395,10 @@ class Game:
                         attacked=attacked, sides=state.sides, uncertain=state.uncertain, house=state.house)
 
     # -- movement ------------------------------------------------------------------------------
-    def roll_movement(self, token: Token) -> dict:
+    def roll_movement(self, token: Token) -> Roll:
         """MT 3.03–3.04: roll the movement dice of the token's object (one extra die when power and
         toughness are both below 3, MT 3.04.d). Copies of the object share the roll; a second roll
-        for the same object in a turn is refused. Returns {"die", "results", "total", ...}."""
+        for the same object in a turn is refused. Returns the roll (`.die`, `.results`, `.total`)."""
         piece = self._state.pieces.get(tuple(token))
         if piece is None:
             raise GameError("game.error.no_token", token=f"{token[0]}-{token[1]}")
@@ -406,7 +406,7 @@ class Game:
         state = self._record("roll_movement", {"token": list(token), "results": results})
         return state.movement_rolls[piece.roll_key]
 
-    def movement_roll(self, token: Token) -> dict | None:
+    def movement_roll(self, token: Token) -> Roll | None:
         """This turn's roll for the token's object, if any (MT 3.03)."""
         piece = self._state.pieces.get(tuple(token))
         return self._state.movement_rolls.get(piece.roll_key) if piece else None
@@ -419,7 +419,7 @@ class Game:
             return None
         state = self._state
         piece = state.pieces[tuple(token)]
-        return movement_allowance(state.board, piece.moved(self.movement_start(token)), roll["results"],
+        return movement_allowance(state.board, piece.moved(self.movement_start(token)), roll.results,
                                   chosen_bonus=state.bonus_choices.get(piece.token), uncertain=state.uncertain,
                                   house=state.house)
 
@@ -523,17 +523,17 @@ class Game:
         return self._record("resolve_planar", {"index": index})
 
     # -- Horde ----------------------------------------------------------------------------------
-    def horde_draw(self) -> list[dict]:
+    def horde_draw(self) -> list[HordeCard]:
         """HO 201.2: the Horde's draw step (or an attack phase replaced by a draw, HO 201.3a); returns
         the cards revealed (tokens, then the spell)."""
         return self._record("horde_draw", {}).horde.last_revealed
 
-    def horde_draws(self, count: int = 1) -> list[dict]:
+    def horde_draws(self, count: int = 1) -> list[HordeCard]:
         """HO 201.7: an effect makes the Horde draw: each card exiled from the top enters (a token) or
         is cast; returns the cards revealed."""
         return self._record("horde_draws", {"count": count}).horde.last_revealed
 
-    def damage_horde(self, amount: int) -> list[dict]:
+    def damage_horde(self, amount: int) -> list[HordeCard]:
         """HO 301.3: damage to the Horde mills that many cards; returns the cards revealed."""
         return self._record("damage_horde", {"amount": amount}).horde.last_revealed
 

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from boards.model import square_label
 from companion.game.reducer import Action, bosses_out, eliminations, hand_size, losing_players, piece_label
-from companion.game.state import GameState
+from companion.game.state import GameState, HordeCard, Roll
 from companion.i18n import translate
 from companion.rules import Piece
 from companion.rules.wording import Message
@@ -45,19 +45,19 @@ def _word(key: str, **fields) -> dict:
     return {"key": key, "fields": fields}
 
 
-def _dice(roll: dict) -> list[dict]:
-    results, die = roll["results"], roll.get("die", "")
+def _dice(roll: Roll) -> list[dict]:
+    results, die = roll.results, roll.die
     if len(results) == 1:
         return [_word("game.dice.one", die=die, result=results[0])]
     return [_word("game.dice.many", count=len(results), die=die, results=" + ".join(map(str, results)),
-                  total=sum(results))]
+                  total=roll.total)]
 
 
-def _cards(cards: list[dict]) -> list[dict]:
+def _cards(cards: list[HordeCard]) -> list[dict]:
     if not cards:
         return [_word("game.card.none")]
-    return [_word("game.card.named", name=c["name"]) if c.get("name")
-            else _word("game.card.token" if c.get("token") else "game.card.spell") for c in cards]
+    return [_word("game.card.named", name=c.name) if c.name
+            else _word("game.card.token" if c.token else "game.card.spell") for c in cards]
 
 
 def _piece_name(before: GameState, after: GameState, token) -> str:
@@ -152,7 +152,7 @@ def _main(before: GameState, after: GameState, action: Action) -> Message:
                   colour_key=f"game.colour.{data['colour']}")
     if kind == "roll_movement":
         roll = after.rolls[-1]
-        return _m("roll_movement", player=names.get(roll["by"], str(roll["by"])), piece=piece, dice_words=_dice(roll))
+        return _m("roll_movement", player=names.get(roll.by, str(roll.by)), piece=piece, dice_words=_dice(roll))
     if kind == "roll_die":
         roll = after.rolls[-1]
         reason = data.get("reason") or ""
@@ -179,14 +179,14 @@ def _main(before: GameState, after: GameState, action: Action) -> Message:
     if kind == "roll_planar":
         return _m("roll_planar", player=player, cost=data["cost"], face_key=f"game.face.{data['face']}")
     if kind == "resolve_planar":
-        trigger = before.planar.pending[data.get("index", 0)]["kind"]
+        trigger = before.planar.pending[data.get("index", 0)].kind
         return _m("resolve_planar", trigger_key=f"game.trigger.{trigger}")
     if kind in ("horde_draw", "horde_draws"):
         return _m("horde_draw", cards_words=_cards(after.horde.last_revealed))
     if kind == "damage_horde":
         return _m("damage_horde", amount=data["amount"], cards_words=_cards(after.horde.last_revealed))
     if kind == "horde_cast_resolves":
-        card = (before.horde.casting[data.get("index", 0)]) if before.horde else {}
+        card = before.horde.casting[data.get("index", 0)]
         return _m("horde_cast_resolves", cards_words=_cards([card]),
                   zone_key="game.zone.battlefield" if data.get("permanent") else "game.zone.graveyard")
     if kind == "horde_leaves_battlefield":

@@ -25,7 +25,8 @@ from companion.game.events import RARITY_LIMITS, SUPERTYPES, EventCard, check_de
 from companion.game.setup import seat_starts
 from companion.game.state import (
     ENTRIES_WITHOUT_SICKNESS, ENTRY_KINDS, ENTRY_RULES, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER,
-    PHASES, PREGAME, STEP_OF_KIND, Entry, EventState, GameState, HordeState, Movement, PlanarState, Player,
+    PHASES, PREGAME, STEP_OF_KIND, Entry, EventState, GameState, HordeCard, HordeState, HordeWave, Movement, PlanarState,
+    PlanarTrigger, Player, Roll,
 )
 from companion.rules import (KEYWORDS, KINDS, EntrySquares, HouseRules, HouseRulesError, MoveVerdict, Piece, Token,
                              counted_colours, creature_spell_entry, crosses_obstacles, judge_move,
@@ -194,13 +195,13 @@ def _check_event_copies(deck: list[EventCard]) -> None:
                  rarity_key=f"game.rarity.{card.rarity}", limit=limit)
 
 
-def _horde_wave(d: ActionData) -> dict:
+def _horde_wave(d: ActionData) -> HordeWave:
     cards = []
     for index, raw in enumerate(d.sequence("cards"), start=1):
         c = d.sub(raw, f"cards[{index}]")
         permanent = None if c.data.get("permanent") is None else c.flag("permanent")
-        cards.append({"name": c.text("name", default="", limit=200), "token": c.flag("token"), "permanent": permanent})
-    return {"level": d.text("level", limit=40), "cards": cards, "boss": d.text("boss", default="Boss", limit=200)}
+        cards.append(HordeCard(c.text("name", default="", limit=200), c.flag("token"), permanent))
+    return HordeWave(d.text("level", limit=40), tuple(cards), d.text("boss", default="Boss", limit=200))
 
 
 @handles("start")
@@ -218,7 +219,7 @@ def _start(state: GameState, d: ActionData) -> None:
     else:
         _require(len(ids) >= 2, "game.error.too_few_players", "MT 1.01", count=len(ids))
     try:
-        state.house_rules = asdict(HouseRules.from_mapping(d.mapping("house_rules", default={})))
+        state.house_rules = HouseRules.from_mapping(d.mapping("house_rules", default={}))
     except HouseRulesError as exc:
         raise GameError("game.error.house_rules", "MT 8.04", option=exc.field or "", problem=exc.message) from None
     rows = d.texts("board_rows", limit=100_000)
@@ -425,7 +426,7 @@ def _end_turn(state: GameState, d6: int | None, *, end_step: bool = True) -> Non
     if end_step and turn.horde and state.horde and state.horde.difficulty == "infernal":
         # HO 404.3: at each of its end steps the Horde rolls a D6; on a 6 it takes an extra turn.
         _require(d6 is not None, "game.error.horde_d6", "HO 404.3")
-        state.rolls.append({"die": "D6", "results": [d6], "by": "horde", "for": "HO 404.3"})
+        state.rolls.append(Roll("D6", (d6,), "horde", "HO 404.3"))
         if d6 == 6:
             turn.extra_turns.insert(0, "horde")
     _count_event_turn(state)
@@ -896,8 +897,7 @@ def _roll_movement(state: GameState, d: ActionData) -> None:
     _require(len(results) == count and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= die_sides(die)
                                            for r in results),
              "game.error.dice_results", "MT 3.04.d", count=count, die=die)
-    roll = {"die": die, "results": results, "total": sum(results), "token": list(piece.token),
-            "by": piece.controller, "for": piece.name}
+    roll = Roll(die, tuple(results), piece.controller, piece.name, total=sum(results), token=piece.token)
     state.movement_rolls[piece.roll_key] = roll
     state.rolls.append(roll)
 
@@ -914,8 +914,7 @@ def _roll_die(state: GameState, d: ActionData) -> None:
     _require(bool(results) and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= sides
                                    for r in results), "game.error.die_results", sides=sides)
     player = d.optional_integer("player")
-    state.rolls.append({"die": die, "results": results, "total": sum(results), "by": player,
-                        "for": d.text("reason", default="", limit=200)})
+    state.rolls.append(Roll(die, tuple(results), player, d.text("reason", default="", limit=200), total=sum(results)))
 
 
 # -- life ----------------------------------------------------------------------
@@ -1088,11 +1087,11 @@ def _leave(state: GameState, player: Player, reason: str) -> None:
             back = back if back in {p.id for p in state.alive} else piece.player
             state.pieces[token] = replace(piece, controller=back)
     if planar:
-        planar.pending = [t for t in planar.pending if t["controller"] != player.id]
+        planar.pending = [t for t in planar.pending if t.controller != player.id]
         planar.decks.pop(player.id, None)
         if planar.owner == player.id:
             planar.face_up = planar.owner = None
-            planar.pending = [t for t in planar.pending if t["kind"] != "planeswalk"]
+            planar.pending = [t for t in planar.pending if t.kind != "planeswalk"]
             if planar.decks.get(planar.controller):
                 _planeswalk_to_top(state, planar.controller)
 
@@ -1130,9 +1129,9 @@ def _roll_planar(state: GameState, d: ActionData) -> None:
     cost = d.integer("cost")
     _require(cost == planar.rolls_this_turn, "game.error.planar_cost", "PC", cost=planar.rolls_this_turn)
     planar.rolls_this_turn += 1
-    state.rolls.append({"die": "planar", "results": [face], "by": player.id, "for": planar.face_up, "cost": cost})
+    state.rolls.append(Roll("planar", (face,), player.id, planar.face_up, cost=cost))
     if face != "blank":
-        planar.pending.append({"kind": face, "controller": player.id, "plane": planar.face_up})
+        planar.pending.append(PlanarTrigger(face, player.id, planar.face_up))
 
 
 @handles("resolve_planar")
@@ -1144,9 +1143,9 @@ def _resolve_planar(state: GameState, d: ActionData) -> None:
     index = d.integer("index", default=0)
     _require(0 <= index < len(planar.pending), "game.error.no_pending_index", index=index)
     trigger = planar.pending.pop(index)
-    if trigger["kind"] == "planeswalk" and planar.face_up is not None:
+    if trigger.kind == "planeswalk" and planar.face_up is not None:
         planar.decks.setdefault(planar.owner, []).append(planar.face_up)
-        _planeswalk_to_top(state, trigger["controller"])
+        _planeswalk_to_top(state, trigger.controller)
 
 
 # -- Horde -----------------------------------------------------------------------------
@@ -1165,7 +1164,7 @@ def _next_wave(state: GameState) -> None:
         horde.earlier_bosses.append(horde.boss)
     horde.wave += 1
     horde.wave_total = max(horde.wave_total, horde.wave + len(horde.waves))
-    horde.level, horde.library, horde.boss = wave["level"], list(wave["cards"]), wave["boss"]
+    horde.level, horde.library, horde.boss = wave.level, list(wave.cards), wave.boss
     horde.boss_in_library, horde.boss_on_battlefield, horde.graveyard = True, False, []
 
 
@@ -1194,20 +1193,19 @@ def _boss_revealed(state: GameState, d: ActionData) -> None:
     horde = state.horde
     _shuffle_graveyard_in(state, d)
     horde.boss_in_library, horde.boss_on_battlefield = False, True
-    horde.last_revealed.append({"name": horde.boss, "token": False, "boss": True})
+    horde.last_revealed.append(HordeCard(horde.boss, token=False, boss=True))
     if state.turn.horde:
         state.turn.extra_turns.insert(0, "horde")
     _end_turn(state, None, end_step=False)
 
 
-def _cast(horde: HordeState, card: dict) -> None:
+def _cast(horde: HordeState, card: HordeCard) -> None:
     """A card the Horde casts for free (HO 201.2, 201.7): a permanent stays on the battlefield, any
     other spell ends in the graveyard; a card the table has not described waits in `casting`."""
-    permanent = card.get("permanent")
-    if permanent is None:
+    if card.permanent is None:
         horde.casting.append(card)
-    elif permanent:
-        horde.battlefield.append({**card, "wave": horde.wave})
+    elif card.permanent:
+        horde.battlefield.append(replace(card, wave=horde.wave))
     else:
         horde.graveyard.append(card)
 
@@ -1229,8 +1227,8 @@ def _reveal_horde_cards(state: GameState, d: ActionData, count: int | None, mill
         horde.last_revealed.append(card)
         if mill:
             horde.graveyard.append(card)
-        elif card["token"]:
-            horde.battlefield.append({**card, "wave": horde.wave})
+        elif card.token:
+            horde.battlefield.append(replace(card, wave=horde.wave))
         else:
             _cast(horde, card)
             if count is None:
@@ -1273,7 +1271,7 @@ def _horde_cast_resolves(state: GameState, d: ActionData) -> None:
     horde = _horde(state)
     index = d.integer("index", default=0)
     _require(0 <= index < len(horde.casting), "game.error.no_horde_card", index=index)
-    card = {**horde.casting.pop(index), "permanent": d.flag("permanent")}
+    card = replace(horde.casting.pop(index), permanent=d.flag("permanent"))
     _cast(horde, card)
 
 
@@ -1285,8 +1283,8 @@ def _horde_leaves_battlefield(state: GameState, d: ActionData) -> None:
     index = d.integer("index")
     _require(0 <= index < len(horde.battlefield), "game.error.no_horde_card", index=index)
     card = horde.battlefield.pop(index)
-    if card.get("wave") == horde.wave:
-        horde.graveyard.append({k: v for k, v in card.items() if k != "wave"})
+    if card.wave == horde.wave:
+        horde.graveyard.append(replace(card, wave=None))
 
 
 BOSSES = ("wave", "secret", "earlier")
@@ -1360,8 +1358,7 @@ def _horde_choice(state: GameState, d: ActionData) -> None:
     options = d.sequence("options", limit=1000)
     chosen = d.data.get("chosen")
     _require(bool(options) and chosen in options, "game.error.horde_choice")
-    state.rolls.append({"die": "choice", "results": [chosen], "by": "horde",
-                        "for": d.text("question", default="", limit=200)})
+    state.rolls.append(Roll("choice", (chosen,), "horde", d.text("question", default="", limit=200)))
 
 
 @handles("set_square")
