@@ -253,6 +253,14 @@ class Game:
         return [HistoryEntry(action, summary) for action, summary in
                 zip(self._actions[:self._cursor], self._summaries[:self._cursor])]
 
+    def warnings(self) -> list[Message]:
+        """What the table should know of the last action, which applied all the same (the app shows it and
+        the table may pass over it): a creature cast while a movement step is under way (MT 3.01.d). The
+        history keeps it with the action."""
+        if self._cursor == 0:
+            return []
+        return [m for m in self._summaries[self._cursor - 1] if m.key.startswith("game.warning.")]
+
     def history(self, lang: str = "en") -> list[str]:
         """The readable log, e.g. "14:02 Anna a lancé D12 : 7 pour Serra Angel (#3)" (lang "fr" or "en")."""
         return [describe(entry, lang) for entry in self.history_entries()]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from boards.model import square_label
+from companion.game import reducer
 from companion.game.reducer import Action, bosses_out, eliminations, hand_size, losing_players, piece_label
 from companion.game.state import GameState, HordeCard, Roll
 from companion.i18n import translate
@@ -210,6 +211,20 @@ def _main(before: GameState, after: GameState, action: Action) -> Message:
     return _m("unknown", kind=kind)
 
 
+def _warnings(before: GameState, after: GameState, action: Action) -> list[Message]:
+    """What the table should hear about an action that still applies: a creature cast while a movement
+    step is under way (MT 3.01.d: spells are cast between the steps; the table may have its reasons, a
+    flash creature played too early, a correction entered late)."""
+    if action.kind not in ("add_piece", "place_piece") or not reducer.step_under_way(before):
+        return []
+    entry = action.data.get("entry") or {}
+    if entry.get("kind", "cast") != "cast":
+        return []
+    token = action.data.get("token") or [action.data["piece"].get("player"), action.data["piece"].get("number")]
+    return [Message("game.warning.cast_mid_step", {"name": _piece_name(before, after, token),
+                                                   "step_key": f"game.step.{before.turn.step}"}, "MT 3.01.d")]
+
+
 def _turn(state: GameState) -> Message:
     turn = state.turn
     if turn.horde:
@@ -219,7 +234,7 @@ def _turn(state: GameState) -> Message:
 
 def summarise(before: GameState, after: GameState, action: Action) -> tuple[Message, ...]:
     """What a person reads of `action` later: the action, then what it made happen."""
-    messages = [_main(before, after, action)]
+    messages = [_main(before, after, action), *_warnings(before, after, action)]
     names = after.names  # players are never removed from the state (those who left keep their seat)
     if action.kind == "start":
         who = after.player(after.starting_player).name

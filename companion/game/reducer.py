@@ -385,9 +385,9 @@ def _begin_turn(state: GameState) -> None:
 def _enter_phase(state: GameState, phase: str) -> None:
     state.turn.phase, state.turn.step = phase, (MOVEMENT_STEPS[0] if phase == "movement" else None)
     if phase == "upkeep":
-        # MT 2.02.c: a chosen bonus lasts until its controller's next upkeep.
+        # MT 2.02.c: a chosen bonus lasts until the next upkeep of the player who chooses it.
         acting = state.acting
-        for token in [t for t in state.bonus_choices if state.pieces[t].controller in acting]:
+        for token in [t for t in state.bonus_choices if bonus_chooser(state, state.pieces[t]) in acting]:
             del state.bonus_choices[token]
     horde = state.horde
     if phase == "combat" and state.turn.horde and horde and horde.attacks_replaced:
@@ -741,6 +741,17 @@ def _update_piece(state: GameState, d: ActionData) -> None:
     state.pieces[token] = updated
 
 
+def step_under_way(state: GameState) -> bool:
+    """Whether a movement step has begun: a piece of its kind has moved in it. MT 3.01.d: spells and
+    abilities are played « qu'entre les étapes » — before a step's first move, the table is still between
+    two steps; after it, the step is under way until `next_phase` ends it."""
+    turn = state.turn
+    if turn.phase != "movement":
+        return False
+    return any(moved.spent and token in state.pieces and STEP_OF_KIND[state.pieces[token].kind] == turn.step
+               for token, moved in state.movement.items())
+
+
 def judge(state: GameState, token: Token, to: XY) -> MoveVerdict:
     """`judge_move` for a token of the game, with everything the game knows: what it has left this
     turn, where its movement began, its chosen bonus, the house rules and the other tokens."""
@@ -848,12 +859,24 @@ def _move_to_target(state: GameState, d: ActionData) -> None:
     state.pieces[piece.token] = piece.moved(at)
 
 
+def bonus_chooser(state: GameState, piece: Piece) -> int:
+    """Who picks the piece's bonus, in their own upkeep (MT 2.02.c): its owner, as the seed says, or its
+    controller under the house rule `bonus_chooser: controller` — and in saves started before rules
+    edition 4, which were played under that reading."""
+    if state.rules_edition >= 4 and state.house.bonus_chooser == "owner":
+        return piece.owner
+    return piece.controller
+
+
 @handles("choose_bonus")
 def _choose_bonus(state: GameState, d: ActionData) -> None:
-    """MT 2.02.c: in its controller's upkeep, a multicoloured creature on a multicoloured square
-    gets one bonus among the colours it shares with the square, until the next upkeep."""
+    """MT 2.02.c: at the start of its owner's upkeep (« au début de l'entretien de son propriétaire, ce
+    joueur choisit »), a multicoloured creature on a multicoloured square gets one bonus among the colours
+    it shares with the square, until the next upkeep. House rule: its controller, in theirs."""
     piece = _piece(state, d.token())
-    _require(state.turn.phase == "upkeep" and piece.controller in state.acting, "game.error.bonus_timing", "MT 2.02.c")
+    chooser = bonus_chooser(state, piece)
+    _require(state.turn.phase == "upkeep" and chooser in state.acting, "game.error.bonus_timing", "MT 2.02.c",
+             chooser_key=f"game.chooser.{'owner' if chooser == piece.owner else 'controller'}")
     colour = d.text("colour", limit=8)
     _require(colour in bonus_options(state, piece.token), "game.error.bonus_colour", "MT 2.02.c",
              colour=colour, name=piece_label(piece))
@@ -952,10 +975,23 @@ def _set_life(state: GameState, d: ActionData) -> None:
         holder.life = value
 
 
+def shares_poison(state: GameState) -> bool:
+    """Two-Headed Giant teams share their poison counters as they share their life (CR 810.10, 704.6b: 15
+    for the team); saves started before rules edition 4 counted them per player, and replay so."""
+    return state.format == "two_headed_giant" and state.rules_edition >= 4
+
+
+def poison_limit(state: GameState) -> tuple[int, str]:
+    """(counters that make a player lose, the rule): 10 (CR 704.5c), a Two-Headed Giant team 15 (CR 704.6b)."""
+    return (15, "CR 704.6b") if shares_poison(state) else (10, "CR 704.5c")
+
+
 @handles("change_poison")
 def _change_poison(state: GameState, d: ActionData) -> None:
     player = _player(state, d.integer("player"))
-    player.poison = max(0, player.poison + d.integer("amount", minimum=-1000, maximum=1000))
+    poison = max(0, player.poison + d.integer("amount", minimum=-1000, maximum=1000))
+    for holder in life_holder(state, player) if shares_poison(state) else [player]:
+        holder.poison = poison
 
 
 def commander_key(source: int, partner: str = "") -> str:
@@ -1001,26 +1037,27 @@ def _totals(player: Player) -> list:
     return [player.life, player.poison, sorted(player.commander_damage.items())]
 
 
-def _has_lost(player: Player, horde: bool) -> bool:
-    return ((player.life <= 0 and not horde) or player.poison >= 10
+def _has_lost(state: GameState, player: Player) -> bool:
+    return ((player.life <= 0 and not state.horde) or player.poison >= poison_limit(state)[0]
             or any(damage >= 21 for damage in player.commander_damage.values()))
 
 
 def eliminations(state: GameState) -> list[Elimination]:
     """Players a state-based check says have lost: life ≤ 0 (BR), 10 poison (Comprehensive Rules
-    704.5c), 21 combat damage from one commander, partners counted apart (903.10a). In a Horde game
-    life is the City's, which falls by itself (HO 105.3). A player the table kept in is proposed
-    again once their totals change."""
+    704.5c; a Two-Headed Giant team, 15 shared, 704.6b), 21 combat damage from one commander, partners
+    counted apart (903.10a). In a Horde game life is the City's, which falls by itself (HO 105.3). A
+    player the table kept in is proposed again once their totals change."""
     found = []
+    poison, poison_rule = poison_limit(state)
     for player in state.alive:
-        if not _has_lost(player, state.horde is not None):
+        if not _has_lost(state, player):
             continue
         reasons = []
         if player.life <= 0 and not state.horde:
             reasons.append(Message("game.elimination.life", {"name": player.name, "life": player.life}, "BR"))
-        if player.poison >= 10:
+        if player.poison >= poison:
             reasons.append(Message("game.elimination.poison", {"name": player.name, "poison": player.poison},
-                                   "CR 704.5c"))
+                                   poison_rule))
         for key, damage in sorted(player.commander_damage.items()):
             if damage >= 21:
                 source, _, partner = key.partition(":")
@@ -1034,9 +1071,8 @@ def eliminations(state: GameState) -> list[Elimination]:
 
 def losing_players(state: GameState) -> list[int]:
     """The players `eliminations` proposes, without wording the reasons (cheap: asked after every action)."""
-    horde = state.horde is not None
     kept = state.kept_in
-    return [p.id for p in state.alive if _has_lost(p, horde) and (p.id not in kept or kept[p.id] != _totals(p))]
+    return [p.id for p in state.alive if _has_lost(state, p) and (p.id not in kept or kept[p.id] != _totals(p))]
 
 
 @handles("keep_in_game")

@@ -23,8 +23,9 @@ PAWN_NUMBER = 1  # a player's pawn is their token number 1 (MT 2.05); their perm
 # The rules a game was started under, recorded in its `start` action, so that a save replays as it was played:
 # 1: before pawns and checked moves; 2: before the seeds' review (doubtful squares not applied, no automatic
 # summoning sickness, unplaced pawns allowed on turn 1, the Horde's graveyard put on top of its deck …);
-# 3: games started now.
-RULES_EDITION = 3
+# 3: before issue 30 (the controller chose a multicoloured creature's bonus, MT 2.02.c; Two-Headed Giant
+# poison counted per player); 4: games started now.
+RULES_EDITION = 4
 PREGAME = "pregame"  # mulligans, before the first turn
 HORDE_DIFFICULTIES = {  # HO 401–404: base City life, wave levels
     "beginner": (100, ("low",)),
