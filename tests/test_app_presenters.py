@@ -378,5 +378,5 @@ def test_the_dice_screen_says_the_roll_and_how_far_it_moves_MT_3_04_a():
     roll = game.roll_movement((1, 2))
     big, line = dice.last_roll_text(game, "fr")
     assert big == str(roll.total)
-    assert line == (f"jaune 2 : jet {roll['die']} {' + '.join(map(str, roll['results']))}, "
+    assert line == (f"jaune 2 : jet {roll.die} {' + '.join(map(str, roll.results))}, "
                     f"se déplace de {game.movement_allowance((1, 2))} au plus ce tour")
