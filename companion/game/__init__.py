@@ -30,7 +30,9 @@ from companion.game.events import (EventCard, EventDeckList, load_event_deck, mi
                                    parse_event_deck, prebuilt_event_deck)
 from companion.game.game import SAVE_VERSION, Game
 from companion.game.history import HistoryEntry, describe
-from companion.game.reducer import Action, Elimination, bosses_out, commander_key, eliminations
+from companion.game.actions.horde import bosses_out
+from companion.game.actions.life import Elimination, commander_key, eliminations
+from companion.game.reducer import Action
 from companion.game.setup import board_warnings, seat_starts
 from companion.game.state import (ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES,
                                   PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeCard,

@@ -7,7 +7,7 @@ raises `GameError("game.error.bad_field", action=…, field=…, expected_key=�
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import Enum
 from typing import Any, Final, TypeVar
 

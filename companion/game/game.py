@@ -14,16 +14,18 @@ import yaml
 
 from boards import XY
 from boards.yamlfile import FileError, Limits, read_yaml_file
-from companion.game import reducer
+from companion.game.actions import common, life, movement, pieces, turns
+from companion.game.actions import setup as setup_actions
 from companion.game.dice import Dice
 from companion.game.errors import GameError, SaveError
 from companion.game.events import EventDeckList
 from companion.game.history import HistoryEntry, describe, summarise
 from companion.game.journal import SAVE_FORMAT, SAVE_VERSION
-from companion.game.reducer import Action, Elimination, NeedsShuffle, apply
+from companion.game.actions.life import Elimination
+from companion.game.reducer import Action, NeedsShuffle, apply
 from companion.game.setup import board_warnings
-from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeCard,
-                                  HordeWave, Roll, piece_to_dict)
+from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeCard, HordeWave,
+                                  Roll, piece_to_dict)
 from companion.rules import (EntrySquares, Message, MoveVerdict, Piece, Token, blockers, movement_allowance,
                              movement_dice)
 
@@ -293,10 +295,10 @@ class Game:
         return self._record("keep_hand", {"player": player})
 
     def hand_size(self, player: int) -> int:
-        return reducer.hand_size(self._state, player)
+        return turns.hand_size(self._state, player)
 
     def draws_this_turn(self) -> int:
-        return reducer.draws_this_turn(self._state)
+        return turns.draws_this_turn(self._state)
 
     # -- setting up -------------------------------------------------------------------------
     def setup_warnings(self) -> list[Message]:
@@ -313,18 +315,18 @@ class Game:
 
     def pawn_squares(self, player: int) -> frozenset[XY]:
         """Where `place_pawn` may put the player's pawn now (empty: it may not be placed or moved)."""
-        return reducer.pawn_squares(self._state, player)
+        return setup_actions.pawn_squares(self._state, player)
 
     @property
     def unplaced_pawns(self) -> list[int]:
         """Players still in whose pawn is off the grid: the table places them (`place_pawn`) before turn 1."""
-        return reducer.unplaced_pawns(self._state)
+        return common.unplaced_pawns(self._state)
 
     # -- pieces ----------------------------------------------------------------------------
     def entry_squares(self, piece: Piece, entry: Entry = Entry("cast")) -> EntrySquares:
         """Where `piece` may come onto the grid by `entry` (MT 4.09.c, 4.10.a–b, 5.02.a, 5.02.h, 6.02):
         the free squares of the zone, or the nearest free squares when it is full (`zone_full`)."""
-        return reducer.entry_squares(self._state, piece, entry)
+        return pieces.entry_squares(self._state, piece, entry)
 
     def add_piece(self, piece: Piece, *, entry: Entry | None = None, by_card: bool = False) -> GameState:
         """Put a token (player colour, number ≥ 2; 1 is the pawn) in play standing for `piece`: off the
@@ -384,7 +386,7 @@ class Game:
 
     def bonus_options(self, token: Token) -> list[str]:
         """MT 2.02.c: the colours a multicoloured creature may pick as its bonus this upkeep."""
-        return reducer.bonus_options(self._state, token)
+        return movement.bonus_options(self._state, token)
 
     def choose_bonus(self, token: Token, colour: str) -> GameState:
         """MT 2.02.c: the controller picks one bonus in their upkeep; it lasts until the next one."""
@@ -445,7 +447,7 @@ class Game:
     def judge_move(self, token: Token, to: XY) -> MoveVerdict:
         """`companion.rules.judge_move` for this token now (what it has left, its chosen bonus, the
         house rules, the other tokens): what `move_piece` will say, before it is asked."""
-        return reducer.judge(self._state, tuple(token), tuple(to))
+        return movement.judge(self._state, tuple(token), tuple(to))
 
     def move_refusal(self, token: Token, to: XY, *, source: str = "hand") -> GameError | None:
         """Why `move_piece(token, to)` would be refused now, or None: the board's verdict (MT 3.02–3.08)
@@ -487,10 +489,10 @@ class Game:
     def eliminations(self) -> list[Elimination]:
         """Players the game proposes to eliminate, with the reasons (life ≤ 0, 10 poison, 21 damage
         from one commander); the table confirms with `player_leaves(player)` or `keep_in_game(player)`."""
-        return reducer.eliminations(self._state)
+        return life.eliminations(self._state)
 
     def losing_players(self) -> list[int]:
-        return reducer.losing_players(self._state)
+        return life.losing_players(self._state)
 
     def keep_in_game(self, player: int) -> GameState:
         """The table says a proposed elimination does not happen (a card says so); proposed again

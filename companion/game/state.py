@@ -5,9 +5,9 @@ action log, so replaying a save gives back exactly the same game.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from boards import XY, Board
 from companion.game.events import EventCard, EventDeckList
@@ -244,8 +244,8 @@ class Entry:
     source_spell: bool = False
     source_controller: int | None = None
 
-    def to_dict(self) -> dict:
-        data = {"kind": self.kind, "source": list(self.source) if self.source else None,
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "source": list(self.source) if self.source else None,
                 "source_mana_value": self.source_mana_value, "source_spell": self.source_spell}
         if self.source_controller is not None:
             data["source_controller"] = self.source_controller
@@ -309,7 +309,7 @@ class GameState:
     rolls: list[Roll] = field(default_factory=list)  # the roll log
     winner: list[int] | None = None
     starting_player_drawn: bool = False  # drawn at random at setup (else chosen by the table)
-    kept_in: dict[int, list] = field(default_factory=dict)  # player -> the totals at which the table kept them in
+    kept_in: dict[int, list[Any]] = field(default_factory=dict)  # player -> the totals at which the table kept them in
     rules_edition: int = 1  # RULES_EDITION of the game's start (1: a save from before pawns and checked moves)
     doubtful_squares: list[XY] = field(default_factory=list)  # still to confirm (MT 2.02.e)
     # tokens that left the battlefield, as they last stood, until their number is used again (MT 4.11.b)
@@ -370,12 +370,13 @@ class GameState:
         where its movement began) minus what it moved already; 0 outside the movement phase and once
         the step of its kind is over (MT 3.01.c: unused movement is lost with the step).
         """
-        piece = self.pieces.get(tuple(token))
+        piece = self.pieces.get((token[0], token[1]))
         roll = self.movement_rolls.get(piece.roll_key) if piece else None
-        if roll is None:
+        if piece is None or roll is None:
             return None
         turn = self.turn
-        if turn.phase != "movement" or MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind]) < MOVEMENT_STEPS.index(turn.step):
+        if turn.phase != "movement" or turn.step is None or (MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind])
+                                                             < MOVEMENT_STEPS.index(turn.step)):
             return 0
         moved = self.movement.get(piece.token)
         start = moved.start if moved else piece.at
@@ -387,8 +388,8 @@ class GameState:
 
     def movement_start(self, token: Token) -> XY | None:
         """Where the token's movement began this turn (its square if it has not moved)."""
-        moved = self.movement.get(tuple(token))
-        return moved.start if moved else self.pieces[tuple(token)].at
+        moved = self.movement.get((token[0], token[1]))
+        return moved.start if moved else self.pieces[(token[0], token[1])].at
 
     @property
     def acting(self) -> frozenset[int]:
@@ -401,7 +402,7 @@ class GameState:
     def sides(self) -> dict[int, int]:
         """Controller -> side: teammates share one (Two-Headed Giant teams; the Horde's players, HO 102.1)."""
         if self.format == "two_headed_giant":
-            return {p.id: -p.team for p in self.players}
+            return {p.id: -(p.team or 0) for p in self.players}  # every player has a team (checked at start)
         if self.horde:
             return {**{p.id: 0 for p in self.players}, self.horde.colour: self.horde.colour}
         return {p.id: p.id for p in self.players}
@@ -430,7 +431,7 @@ class GameState:
                               earlier_bosses=list(horde.earlier_bosses))
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A plain, JSON/YAML-ready picture of the state (for export and for people to read)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["players"] = [asdict(p) for p in self.players]
@@ -454,10 +455,13 @@ class GameState:
         return out
 
 
-def _copy(obj, **changes):
+Record = TypeVar("Record")
+
+
+def _copy(obj: Record, **changes: Any) -> Record:
     """A shallow copy of a (non-frozen) dataclass with some fields replaced: `dataclasses.replace` without
     running `__init__` again, since the state is copied once per action."""
-    new = object.__new__(type(obj))
+    new: Record = object.__new__(type(obj))
     new.__dict__ = {**obj.__dict__, **changes}
     return new
 
@@ -467,7 +471,7 @@ def _board(rows: tuple[str, ...], name: str) -> Board:
     return Board.from_rows(list(rows), name=name)
 
 
-def piece_to_dict(piece: Piece) -> dict:
+def piece_to_dict(piece: Piece) -> dict[str, Any]:
     data = asdict(piece)
     data["colours"] = sorted(piece.colours)
     data["keywords"] = sorted(piece.keywords)

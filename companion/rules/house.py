@@ -75,11 +75,11 @@ class HouseRules:
     mana_burn: bool = False
     bonus_chooser: str = "owner"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         OPTIONS.check(asdict(self), plain_document(None, error=_error))
 
     @classmethod
-    def from_mapping(cls, data, *, path=None) -> "HouseRules":
+    def from_mapping(cls, data: object, *, path: str | Path | None = None) -> "HouseRules":
         """Build from a parsed mapping (or a read document); unknown keys and bad values name the file and field."""
         document = data if isinstance(data, YamlDocument) else plain_document(data, path=path, error=_error)
         if document.data is None:
