@@ -28,7 +28,8 @@ from companion.game.dice import MOVEMENT_DICE, PLANAR_FACES, Dice
 from companion.game.errors import EventDeckError, GameError, SaveError
 from companion.game.events import (EventCard, EventDeckList, load_event_deck, minimum_deck_size,
                                    parse_event_deck, prebuilt_event_deck)
-from companion.game.game import SAVE_VERSION, Game
+from companion.game.game import Game
+from companion.game.journal import SAVE_VERSION
 from companion.game.history import HistoryEntry, describe
 from companion.game.actions.horde import bosses_out
 from companion.game.actions.life import Elimination, commander_key, eliminations

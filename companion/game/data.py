@@ -124,7 +124,7 @@ class ActionData:
             return value  # type: ignore[no-any-return]  # the default, of the options' type
         if not isinstance(value, (str, int)) or isinstance(value, bool) or value not in allowed:
             raise self.error(name, "one_of", value, options=", ".join(map(str, allowed)))
-        return value  # type: ignore[return-value]  # one of `allowed`
+        return value
 
     # -- structures -----------------------------------------------------------------
     def sequence(self, name: str, *, default: list[Any] | _Missing = _MISSING, limit: int = 100_000) -> list[Any]:

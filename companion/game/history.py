@@ -55,12 +55,14 @@ def summarise(before: GameState, after: GameState, action: Action) -> tuple[Mess
     if action.kind == "start":
         who = after.player(after.starting_player).name
         messages.append(said("starts_drawn" if after.starting_player_drawn else "starts_chosen", player=who))
-        messages += [said("pawn_on", player=p.name, square=square_text(after.pawn(p.id).at))
-                     for p in after.players if after.pawn(p.id) is not None and after.pawn(p.id).at is not None]
+        pawns = [(p.name, after.pawn(p.id)) for p in after.players]
+        messages += [said("pawn_on", player=name, square=square_text(pawn.at))
+                     for name, pawn in pawns if pawn is not None and pawn.at is not None]
     events, old_events = after.events, before.events
     if events and events.revealed and (not old_events or old_events.revealed != events.revealed
                                        or (events.counted == 0 and old_events.counted)):
-        messages.append(said("event", who=names.get(events.revealed_by, "?"), event=events.revealed.name))
+        who = names.get(events.revealed_by, "?") if events.revealed_by is not None else "?"
+        messages.append(said("event", who=who, event=events.revealed.name))
     if after.planar and after.planar.face_up and after.planar.face_up != (before.planar.face_up if before.planar else None):
         messages.append(said("plane", plane=after.planar.face_up))
     horde, old = after.horde, before.horde

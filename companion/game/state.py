@@ -297,7 +297,7 @@ class GameState:
     board_name: str = ""
     board_rows: list[str] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)   # seat (turn) order
-    starting_player: int | None = None
+    starting_player: int = 0  # a player's colour once the game has started
     pieces: dict[Token, Piece] = field(default_factory=dict)
     turn: Turn = field(default_factory=Turn)
     movement_rolls: dict[str, Roll] = field(default_factory=dict)  # Piece.roll_key -> this turn's roll

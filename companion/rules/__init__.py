@@ -17,11 +17,11 @@ from companion.rules.moves import (crosses_obstacles, end_doubling_colours, free
                                    move_to_target_squares, movement_allowance, movement_blocker, movement_dice,
                                    roll_movement, spell_zone_of, why_cannot_move, zone_of)
 from companion.rules.overlay import PieceOverlay, overlay, overlays
-from companion.rules.pieces import KEYWORDS, KINDS, LANDWALKS, Piece, Token
+from companion.rules.pieces import KEYWORDS, KINDS, LANDWALKS, Piece, Token, as_token
 from companion.rules.wording import Message, word
 
 __all__ = [
-    "Piece", "Token", "KEYWORDS", "KINDS", "LANDWALKS", "METRICS", "BONUS_OF_COLOUR",
+    "Piece", "Token", "as_token", "KEYWORDS", "KINDS", "LANDWALKS", "METRICS", "BONUS_OF_COLOUR",
     # one verdict on a move, shared by the engine, the camera and the app; what is said, as i18n keys
     "judge_move", "MoveVerdict", "Message", "word",
     # architecture.md's fixed interface

@@ -6,6 +6,7 @@ with the players; only what changes geometry is here.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from boards.model import XY
@@ -75,6 +76,11 @@ class Piece:
 
     def moved(self, at: XY | None) -> "Piece":
         return replace(self, at=at)
+
+
+def as_token(value: Sequence[int]) -> Token:
+    """A token given as any pair (a JSON list [colour, number], a tuple) as the tuple the game's keys are."""
+    return value[0], value[1]
 
 
 def square_of(piece: Piece) -> XY:

@@ -7,7 +7,7 @@ wording (`@words`), so that adding an action touches one module (and `Game`'s me
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, overload
 
 from boards import XY, square_label
 from companion.game.data import ActionData
@@ -70,7 +70,8 @@ def words(*kinds: str) -> Callable[[Wording], Wording]:
     return register
 
 
-def require(condition: bool, key: str, rule: str | None = None, **fields) -> None:
+def require(condition: bool, key: str, rule: str | None = None, **fields: Any) -> None:
+    """Refuse the action (`GameError`: the i18n key, the rule, the fields) unless `condition` holds."""
     if not condition:
         raise GameError(key, rule, **fields)
 
@@ -84,7 +85,7 @@ def piece_label(piece: Piece) -> str:
     return f"{piece.name} (#{piece.number})" if piece.name else f"#{piece.number}"
 
 
-def find_player(state: GameState, player_id, *, alive: bool = True) -> Player:
+def find_player(state: GameState, player_id: int, *, alive: bool = True) -> Player:
     try:
         player = state.player(player_id)
     except (KeyError, TypeError):
@@ -95,11 +96,19 @@ def find_player(state: GameState, player_id, *, alive: bool = True) -> Player:
 
 def find_piece(state: GameState, token: Token) -> Piece:
     piece = state.pieces.get(token)
-    require(piece is not None, "game.error.no_token", token=token_label(token))
+    if piece is None:
+        raise GameError("game.error.no_token", token=token_label(token))
     return piece
 
 
+@overload
+def on_board(state: GameState, at: XY) -> XY: ...
+@overload
+def on_board(state: GameState, at: XY | None) -> XY | None: ...
+
+
 def on_board(state: GameState, at: XY | None) -> XY | None:
+    """The square of an action's data, refused when it is off the board (None: off the grid, kept)."""
     if at is None:
         return None
     board = state.board
@@ -120,7 +129,7 @@ def permutation(d: ActionData, key: str, size: int) -> list[int]:
         raise NeedsShuffle(key, size)
     require(isinstance(order, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in order)
             and sorted(order) == list(range(size)), "game.error.bad_permutation", field=key, size=size)
-    return order
+    return list(order)
 
 
 def controllers(state: GameState) -> frozenset[int]:
@@ -149,7 +158,8 @@ def life_holder(state: GameState, player: Player) -> list[Player]:
 
 def unplaced_pawns(state: GameState) -> list[int]:
     """Players still in whose pawn is off the grid (MT 2.04.a: every player starts on the grid)."""
-    return [p.id for p in state.alive if state.pawn(p.id) is not None and state.pawn(p.id).at is None]
+    pawns = [(p.id, state.pawn(p.id)) for p in state.alive]
+    return [player for player, pawn in pawns if pawn is not None and pawn.at is None]
 
 
 # -- words of the history ------------------------------------------------------------------

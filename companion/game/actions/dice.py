@@ -27,8 +27,8 @@ def _roll_movement(state: GameState, d: ActionData) -> None:
             name=name, step_key=f"game.step.{step}")
     blocked = movement_blocker(state.board, piece, chosen_bonus=state.bonus_choices.get(piece.token),
                                uncertain=state.uncertain, house=state.house)
-    require(blocked is None, "game.error.cannot_move", blocked and blocked.rule, name=name,
-            reason_key=blocked and blocked.key)
+    if blocked is not None:
+        raise GameError("game.error.cannot_move", blocked.rule, name=name, reason_key=blocked.key)
     require(piece.roll_key not in state.movement_rolls, "game.error.already_rolled", "MT 3.03", name=name)
     die = state.movement_die
     count = movement_dice(piece, state.house)

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.game.actions.common import handles, require, said, words
+from companion.game.actions.common import handles, said, words
+from companion.game.errors import GameError
 from companion.game.data import ActionData
-from companion.game.state import GameState
+from companion.game.state import EventState, GameState
 from companion.rules.wording import Message
 
 
@@ -21,12 +22,11 @@ def count_event_turn(state: GameState) -> None:
     events.counted += 1
     if events.counter is not None and events.counted >= events.counter:
         revealer = state.turn.active[0] if state.turn.active else events.revealed_by
-        reveal_event(state, revealer)
+        reveal_event(events, revealer)
 
 
-def reveal_event(state: GameState, player_id: int | None) -> None:
+def reveal_event(events: EventState, player_id: int | None) -> None:
     """MT 7.07: the revealed event goes to the bottom, the top card is revealed; one at a time."""
-    events = state.events
     if events.revealed is not None:
         events.deck.append(events.revealed)
     events.revealed = events.deck.pop(0) if events.deck else None
@@ -38,7 +38,8 @@ def reveal_event(state: GameState, player_id: int | None) -> None:
 def _set_event_counter(state: GameState, d: ActionData) -> None:
     """MT 7.06.d: the table enters X for a revealed event whose card gives no counter."""
     events = state.events
-    require(events is not None and events.revealed is not None, "game.error.no_event")
+    if events is None or events.revealed is None:
+        raise GameError("game.error.no_event")
     events.counter = d.integer("turns", minimum=1, maximum=10_000)
 
 

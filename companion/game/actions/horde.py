@@ -9,6 +9,7 @@ from boards.tokens import PLAYER_COUNT
 from companion.game.actions.common import handles, nested, permutation, require, said, words
 from companion.game.actions.turns import end_turn
 from companion.game.data import ActionData
+from companion.game.errors import GameError
 from companion.game.state import HORDE_DIFFICULTIES, GameState, HordeCard, HordeState, HordeWave, Roll
 from companion.rules.wording import Message
 
@@ -44,7 +45,7 @@ def next_wave(state: GameState) -> None:
     The battlefield stays as it is (202.5a): a boss still in play stays a boss. HO 105.6 (only the City
     is defeated when both would be) holds by construction: the City falls as its life reaches 0, which
     ends the game before anything else can happen."""
-    horde = state.horde
+    horde = horde_of(state)
     if not horde.waves:
         horde.result = "horde_defeated"  # HO 202.4, 105.2
         return
@@ -57,8 +58,10 @@ def next_wave(state: GameState) -> None:
     horde.boss_in_library, horde.boss_on_battlefield, horde.graveyard = True, False, []
 
 
-def _horde(state: GameState) -> HordeState:
-    require(state.horde is not None, "game.error.not_horde")
+def horde_of(state: GameState) -> HordeState:
+    """The game's Horde, or the refusal of an action that needs one."""
+    if state.horde is None:
+        raise GameError("game.error.not_horde")
     return state.horde
 
 
@@ -66,7 +69,7 @@ def _shuffle_graveyard_in(state: GameState, d: ActionData) -> None:
     """HO 202.1, 203: « La Horde mélange son cimetière dans son Deck »: the graveyard and the deck are
     shuffled together (the boss stays apart under the deck, HO 200.2a). Saves of edition 2 put the
     shuffled graveyard on top, as they were played."""
-    horde = state.horde
+    horde = horde_of(state)
     if state.rules_edition < 3:
         order = permutation(d, "order", len(horde.graveyard))
         horde.library = [horde.graveyard[i] for i in order] + horde.library
@@ -79,7 +82,7 @@ def _shuffle_graveyard_in(state: GameState, d: ActionData) -> None:
 def _boss_revealed(state: GameState, d: ActionData) -> None:
     """HO 202.1: exile the boss instead, end the turn, shuffle the graveyard into the deck, cast the
     boss for free, and take an extra turn if it was the Horde's turn."""
-    horde = state.horde
+    horde = horde_of(state)
     _shuffle_graveyard_in(state, d)
     horde.boss_in_library, horde.boss_on_battlefield = False, True
     horde.last_revealed.append(HordeCard(horde.boss, token=False, boss=True))
@@ -104,7 +107,7 @@ def _reveal_horde_cards(state: GameState, d: ActionData, count: int | None, mill
     cards, milled to the graveyard (HO 301.3, 301.4) or drawn one by one (HO 201.7: a token enters,
     another card is cast). Tokens that enter are on the battlefield. Reaching the boss triggers
     HO 202.1; an empty deck, the next wave (202.3)."""
-    horde = state.horde
+    horde = horde_of(state)
     horde.last_revealed = []
     while count is None or len(horde.last_revealed) < count:
         if not horde.library:
@@ -131,7 +134,7 @@ def _horde_draw(state: GameState, d: ActionData) -> None:
     """HO 201.2: in its draw step the Horde exiles from the top until a non-token; tokens enter the
     battlefield, the non-token is cast without paying its mana cost. Also in an attack phase that
     a prevented attack turned into a draw phase (HO 201.3a)."""
-    _horde(state)
+    horde_of(state)
     turn = state.turn
     require(turn.horde and (turn.phase == "draw" or (turn.phase == "combat" and turn.draw_instead_of_attack)),
             "game.error.horde_draw_timing", "HO 201.2")
@@ -142,14 +145,14 @@ def _horde_draw(state: GameState, d: ActionData) -> None:
 def _horde_draws(state: GameState, d: ActionData) -> None:
     """HO 201.7: whenever the Horde should draw (an effect, outside its draw step), it exiles its top
     card instead: a token enters the battlefield, any other card is cast for free."""
-    _horde(state)
+    horde_of(state)
     _reveal_horde_cards(state, d, d.integer("count", minimum=1, maximum=1000, default=1))
 
 
 @handles("damage_horde")
 def _damage_horde(state: GameState, d: ActionData) -> None:
     """HO 301.3: damage or life loss to the Horde mills (revealed) that many cards; it gains no life (201.6)."""
-    _horde(state)
+    horde_of(state)
     _reveal_horde_cards(state, d, d.integer("amount", minimum=1, maximum=10**6), mill=True)
 
 
@@ -157,7 +160,7 @@ def _damage_horde(state: GameState, d: ActionData) -> None:
 def _horde_cast_resolves(state: GameState, d: ActionData) -> None:
     """The table says where a card the Horde cast went: a permanent stays on the battlefield, any
     other spell goes to the graveyard (HO 201.2, so a reshuffle never puts permanents back)."""
-    horde = _horde(state)
+    horde = horde_of(state)
     index = d.integer("index", default=0)
     require(0 <= index < len(horde.casting), "game.error.no_horde_card", index=index)
     card = replace(horde.casting.pop(index), permanent=d.flag("permanent"))
@@ -168,7 +171,7 @@ def _horde_cast_resolves(state: GameState, d: ActionData) -> None:
 def _horde_leaves_battlefield(state: GameState, d: ActionData) -> None:
     """One of the Horde's permanents (a token, a cast permanent) leaves the battlefield: to the
     graveyard, or exiled face down if its deck is not the current one (HO 202.5b)."""
-    horde = _horde(state)
+    horde = horde_of(state)
     index = d.integer("index")
     require(0 <= index < len(horde.battlefield), "game.error.no_horde_card", index=index)
     card = horde.battlefield.pop(index)
@@ -192,7 +195,7 @@ def _horde_boss_leaves(state: GameState, d: ActionData) -> None:
     202.5b). `which` says which one left ("wave", "secret", "earlier" with its `index` in
     `earlier_bosses`; any of them when only one is out). Reading: "no boss on the battlefield" counts
     once the wave's boss has come out."""
-    horde = _horde(state)
+    horde = horde_of(state)
     out = bosses_out(horde)
     require(bool(out), "game.error.no_boss")
     alone = len(out) == 1 and (out != ["earlier"] or len(horde.earlier_bosses) == 1)
@@ -215,7 +218,7 @@ def _horde_boss_leaves(state: GameState, d: ActionData) -> None:
 def _horde_secret_boss(state: GameState, d: ActionData) -> None:
     """HO 203: a win/lose-the-game effect or a shown infinite loop brings out the secret boss instead:
     shuffle the graveyard into the deck, cast the secret boss, end the turn (extra turn if the Horde's)."""
-    horde = _horde(state)
+    horde = horde_of(state)
     require(not horde.secret_boss_on_battlefield, "game.error.secret_boss_out", "HO 203")
     d.text("reason", default="", limit=500)
     _shuffle_graveyard_in(state, d)
@@ -229,21 +232,21 @@ def _horde_secret_boss(state: GameState, d: ActionData) -> None:
 def _horde_attack_prevented(state: GameState, d: ActionData) -> None:
     """HO 201.3a: an effect kept a Horde creature from attacking: its source is exiled (by the table)
     and the Horde's next attack phase is replaced by a draw phase."""
-    _horde(state).attacks_replaced += 1
+    horde_of(state).attacks_replaced += 1
     d.text("source", default="", limit=200)
 
 
 @handles("city_defeated")
 def _city_defeated(state: GameState, d: ActionData) -> None:
     """HO 105.4–105.5: an effect says a player loses, or that an opponent wins."""
-    _horde(state).result = "city_defeated"
+    horde_of(state).result = "city_defeated"
     d.text("reason", default="", limit=500)
 
 
 @handles("horde_choice")
 def _horde_choice(state: GameState, d: ActionData) -> None:
     """HO 201.5: the Horde chooses at random; the choice is logged."""
-    _horde(state)
+    horde_of(state)
     options = d.sequence("options", limit=1000)
     chosen = d.data.get("chosen")
     require(bool(options) and chosen in options, "game.error.horde_choice")

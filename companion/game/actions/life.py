@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.game.actions.common import (find_player, handles, life_holder, nested, player_name, require, said,
                                            seat_after, words)
+from companion.game.actions.horde import horde_of
 from companion.game.actions.planechase import planeswalk_to_top
 from companion.game.actions.turns import side_key
 from companion.game.data import ActionData
@@ -16,7 +17,7 @@ from companion.rules.wording import Message
 
 def _city_change(state: GameState, delta: int) -> None:
     """HO 300.3–300.5: players' life gain, loss and payment go to the City; it never exceeds its start."""
-    horde = state.horde
+    horde = horde_of(state)
     horde.city_life = min(horde.city_start, horde.city_life + delta)
     if horde.city_life <= 0:
         horde.result = "city_defeated"  # HO 105.3
@@ -105,7 +106,7 @@ class Elimination:
     reasons: tuple[Message, ...]
 
 
-def _totals(player: Player) -> list:
+def _totals(player: Player) -> list[Any]:
     return [player.life, player.poison, sorted(player.commander_damage.items())]
 
 
@@ -200,7 +201,7 @@ def _leave(state: GameState, player: Player, reason: str) -> None:
         if planar.owner == player.id:
             planar.face_up = planar.owner = None
             planar.pending = [t for t in planar.pending if t.kind != "planeswalk"]
-            if planar.decks.get(planar.controller):
+            if planar.controller is not None and planar.decks.get(planar.controller):
                 planeswalk_to_top(state, planar.controller)
 
 

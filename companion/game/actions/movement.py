@@ -76,7 +76,8 @@ def _walk(state: GameState, piece: Piece, at: XY, by_card: bool) -> None:
             **verdict.fields)
     moved = state.movement.get(piece.token) or Movement(piece.at)
     # a legal move spends its steps; one a card allowed spends all that was left
-    state.movement[piece.token] = replace(moved, spent=moved.spent + (verdict.steps if verdict.legal else left or 0))
+    spent = (verdict.steps or 0) if verdict.legal else (left or 0)
+    state.movement[piece.token] = replace(moved, spent=moved.spent + spent)
 
 
 @handles("move_to_target")

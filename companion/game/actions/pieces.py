@@ -10,6 +10,7 @@ from companion.game.actions.common import (MAX_SEATS, MAX_TOKEN_NUMBER, SOURCES,
                                            said, square_text, token_label, warns, words)
 from companion.game.actions.movement import step_under_way
 from companion.game.data import ActionData
+from companion.game.errors import GameError
 from companion.game.state import (ENTRIES_WITHOUT_SICKNESS, ENTRY_KINDS, ENTRY_RULES, PAWN_NUMBER, PREGAME, Entry,
                                   GameState)
 from companion.rules import (KEYWORDS, KINDS, EntrySquares, Piece, Token, creature_spell_entry, crosses_obstacles,
@@ -21,7 +22,7 @@ from companion.rules.wording import Message
 PIECE_FIELDS = {f.name for f in fields(Piece)}
 
 
-def _piece_value(d: ActionData, name: str):
+def _piece_value(d: ActionData, name: str) -> Any:
     """One field of a piece, type checked (MT 2.05: what the rules need to know of a token)."""
     if name in ("player", "number"):
         return d.integer(name, minimum=1, maximum=MAX_SEATS if name == "player" else MAX_TOKEN_NUMBER)
@@ -118,7 +119,8 @@ def entry_squares(state: GameState, piece: Piece, entry: Entry) -> EntrySquares:
                            occupied=occupied, flying=flying, house=house)
     if _whole_grid_entry(state, piece, entry):
         return EntrySquares(free_squares(board, whole_grid(board.width, board.height), occupied, flying=flying))
-    centre = state.pawn(_zone_player(state, piece, entry)).at
+    pawn = state.pawn(_zone_player(state, piece, entry))
+    centre = pawn.at if pawn is not None else None  # a pawn: `_whole_grid_entry` said no
     if centre is None:
         return EntrySquares(frozenset())
     if entry.kind == "cast":
@@ -157,16 +159,18 @@ def _enter(state: GameState, piece: Piece, entry: Entry, by_card: bool) -> None:
         require(state.turn.phase == PREGAME, "game.error.setup_timing")
     if by_card:
         return
+    at = piece.at
     if _whole_grid_entry(state, piece, entry):  # any square it may stand on
-        require(crosses_obstacles(piece) or state.board.walkable(piece.at), "game.error.obstacle_square",
-                "MT 2.03.b", square=square_label(piece.at))
+        require(crosses_obstacles(piece) or state.board.walkable(at), "game.error.obstacle_square",
+                "MT 2.03.b", square=square_label(at))
         return
     options = entry_squares(state, piece, entry)
-    centre = state.pawn(_zone_player(state, piece, entry))
-    require(options.squares or centre.at is not None, "game.error.pawn_off_grid", ENTRY_RULES[entry.kind],
-            name=piece_label(piece), player=state.names.get(centre.player, centre.player))
-    require(piece.at in options.squares, "game.error.entry_outside", ENTRY_RULES[entry.kind],
-            name=piece_label(piece), square=square_label(piece.at), how_key=f"game.entry.{entry.kind}",
+    centre = state.pawn(_zone_player(state, piece, entry))  # a pawn: `_whole_grid_entry` said no
+    if not options.squares and centre is not None and centre.at is None:
+        raise GameError("game.error.pawn_off_grid", ENTRY_RULES[entry.kind], name=piece_label(piece),
+                        player=state.names.get(centre.player, centre.player))
+    require(at in options.squares, "game.error.entry_outside", ENTRY_RULES[entry.kind],
+            name=piece_label(piece), square=square_label(at), how_key=f"game.entry.{entry.kind}",
             count=len(options.squares))
 
 
@@ -236,11 +240,10 @@ def _update_piece(state: GameState, d: ActionData) -> None:
     piece = find_piece(state, token)
     c = d.sub(d.mapping("changes", default={}), "changes")
     require(not {"player", "number"} & set(c.data), "game.error.token_identity")
+    changes: dict[str, Any] = {}
     if "at" in c.data:  # saves from before checked moves; now a move is move_piece or set_positions
         require(state.rules_edition < 2, "game.error.at_is_a_move")
-        changes = {"at": on_board(state, c.optional_square("at"))}
-    else:
-        changes = {}
+        changes["at"] = on_board(state, c.optional_square("at"))
     unknown = sorted(set(c.data) - _CHANGEABLE - {"at"})
     if unknown:
         raise c.error(str(unknown[0])[:40], "piece_field", c.data.get(unknown[0]), fields=", ".join(sorted(_CHANGEABLE)))

@@ -6,22 +6,32 @@ from typing import Any
 from companion.game.actions.common import find_player, handles, player_name, require, said, words
 from companion.game.data import ActionData
 from companion.game.dice import PLANAR_FACES
-from companion.game.state import GameState, PlanarTrigger, Roll
+from companion.game.errors import GameError
+from companion.game.state import GameState, PlanarState, PlanarTrigger, Roll
 from companion.rules.wording import Message
 
 
-def planeswalk_to_top(state: GameState, player_id: int) -> None:
-    deck = state.planar.decks.get(player_id) or []
-    require(bool(deck), "game.error.planar_deck_empty", name=state.names.get(player_id, player_id))
-    state.planar.face_up, state.planar.owner = deck.pop(0), player_id
+def planar_of(state: GameState) -> PlanarState:
+    """The game's planar state, or the refusal of an action that needs Planechase."""
+    if state.planar is None:
+        raise GameError("game.error.not_planechase")
+    return state.planar
+
+
+def planeswalk_to_top(state: GameState, player_id: int | None) -> None:
+    """The player turns the top plane of their own planar deck face up (PC)."""
+    planar = planar_of(state)
+    deck = planar.decks.get(player_id) if player_id is not None else None
+    if not deck:
+        raise GameError("game.error.planar_deck_empty", name=player_name(state, player_id))
+    planar.face_up, planar.owner = deck.pop(0), player_id
 
 
 @handles("roll_planar")
 def _roll_planar(state: GameState, d: ActionData) -> None:
     """PC: only the active player rolls, in a main phase; the n-th roll of a turn costs n−1 mana
     (not reset by planeswalking); chaos or planeswalk triggers one pending ability."""
-    planar = state.planar
-    require(planar is not None, "game.error.not_planechase")
+    planar = planar_of(state)
     player = find_player(state, d.integer("player"))
     require(player.id in state.turn.active, "game.error.planar_not_active", "PC")
     require(state.turn.phase in ("main1", "main2"), "game.error.planar_timing", "PC")
@@ -41,11 +51,12 @@ def _resolve_planar(state: GameState, d: ActionData) -> None:
     """PC: a chaos trigger resolves (the table reads the plane); a planeswalk trigger puts the plane
     on the bottom of its OWNER's deck and its controller turns the top of THEIR OWN deck face up."""
     planar = state.planar
-    require(planar is not None and bool(planar.pending), "game.error.no_pending")
+    if planar is None or not planar.pending:
+        raise GameError("game.error.no_pending")
     index = d.integer("index", default=0)
     require(0 <= index < len(planar.pending), "game.error.no_pending_index", index=index)
     trigger = planar.pending.pop(index)
-    if trigger.kind == "planeswalk" and planar.face_up is not None:
+    if trigger.kind == "planeswalk" and planar.face_up is not None and planar.owner is not None:
         planar.decks.setdefault(planar.owner, []).append(planar.face_up)
         planeswalk_to_top(state, trigger.controller)
 

@@ -137,7 +137,8 @@ def _place_pawn(state: GameState, d: ActionData) -> None:
     player = find_player(state, d.integer("player"))
     at = on_board(state, d.square("at"))
     pawn = state.pawn(player.id)
-    require(pawn is not None, "game.error.no_pawn", name=player.name)
+    if pawn is None:
+        raise GameError("game.error.no_pawn", name=player.name)
     require(state.turn.phase == PREGAME or (pawn.at is None and state.rules_edition >= 3), "game.error.pawn_timing",
             "MT 2.04.a")
     check_free(state, at, pawn.token)

@@ -13,7 +13,8 @@ from companion.game.state import MOVEMENT_STEPS, PHASES, PREGAME, GameState, Pla
 from companion.rules.wording import Message
 
 
-def side_key(state: GameState, player: Player):
+def side_key(state: GameState, player: Player) -> int | None:
+    """What turns go round: teams in Two-Headed Giant, players otherwise."""
     return player.team if state.format == "two_headed_giant" else player.id
 
 
@@ -27,8 +28,8 @@ def _next_side(state: GameState) -> tuple[bool, list[int]]:
     turn = state.turn
     alive = [p.id for p in state.alive]
     if turn.extra_turns:
-        side = turn.extra_turns.pop(0)
-        return (True, []) if side == "horde" else (False, alive)
+        queued = turn.extra_turns.pop(0)
+        return (True, []) if queued == "horde" else (False, alive)
     if state.format == "horde":
         return (True, []) if turn.number and not turn.horde and turn.players_turns >= 2 else (False, alive)
     if turn.number == 0:
@@ -98,7 +99,7 @@ def _next_phase(state: GameState, d: ActionData) -> None:
         require(state.rules_edition < 3 or not unplaced, "game.error.pawns_unplaced", "MT 2.04.a", names=unplaced)
         _begin_turn(state)
         if state.events:  # MT 7.03: the starting player reveals the first event
-            reveal_event(state, state.starting_player)
+            reveal_event(state.events, state.starting_player)
         if state.planar:  # PC: after mulligans the starting player turns their top plane face up
             planeswalk_to_top(state, state.starting_player)
         return
