@@ -12,14 +12,14 @@ from itertools import repeat
 from operator import attrgetter, is_, or_
 from typing import Collection, Iterable, Mapping
 
-from boards.model import XY, Board
+from boards.model import XY, Board, Token
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus
 from companion.rules.combat import AttackerFacts, BlockerTable, Sides, attack_blocker, side_of
 from companion.rules.geometry import zone_mask
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks
 from companion.rules.moves import crosses_obstacles, legal_moves, move_to_target_squares, zone_of
-from companion.rules.pieces import Piece, Token, square_of
+from companion.rules.pieces import Piece, square_of
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from boards.model import XY
+from boards.model import XY, Token
 
 KINDS = ("creature", "planeswalker", "player")
-Token = tuple[int, int]  # a token's identity: (player colour, number), MT 1.03.a, 2.05
 
 # Keywords with a grid erratum (MT 6.xx) or a colour bonus (MT 2.02.b), canonical English keys.
 LANDWALKS = {"plainswalk": "W", "islandwalk": "U", "swampwalk": "B", "mountainwalk": "R", "forestwalk": "G"}
