@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from boards import library_boards, load_board
 from companion.game import (Dice, Entry, Game, GameError, GameSetup, GameState, HordeCard, HordeWave, PlayerSetup, SaveError,
                             prebuilt_event_deck)
-from companion.game.actions import HANDLERS
+from companion.game.actions import HANDLERS, WARNINGS, WORDINGS
 from companion.game.reducer import Action, NeedsShuffle, apply
 from companion.rules import Piece
 
@@ -160,3 +160,15 @@ def test_unknown_action_and_data_that_is_not_a_mapping():
         apply(state, Action("teleport", {}))
     with pytest.raises(GameError, match="note: field 'data' must be a mapping of fields"):
         apply(state, Action("note", ["text"]))
+
+
+def test_every_action_kind_has_its_rules_and_its_words_in_one_family_module():
+    """Issue 30: one home per family of actions — a kind's handler, its history wording and its warning (if any)
+    live in the same module of companion.game.actions, so adding an action touches that module only."""
+    assert set(HANDLERS) == set(WORDINGS) and len(HANDLERS) == 38
+    assert set(WARNINGS) <= set(HANDLERS)
+    for kind, handler in HANDLERS.items():
+        assert handler.__module__ == WORDINGS[kind].__module__, kind
+        assert handler.__module__.startswith("companion.game.actions."), kind
+        if kind in WARNINGS:
+            assert WARNINGS[kind].__module__ == handler.__module__, kind
