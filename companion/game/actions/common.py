@@ -3,7 +3,8 @@ state (a player, a token, a square of the board, a free square) and the words of
 
 A family module (setup, turns, movement, pieces, dice, life, events, Planechase, Horde, the table's
 corrections) holds, for each of its kinds, the handler that applies it (`@handles`) and its history
-wording (`@words`), so that adding an action touches one module (and `Game`'s method that records it).
+wording (`@words`) and, for the few that have one, the warning the table may pass over (`@warns`), so that
+adding an action touches one module (and `Game`'s method that records it).
 """
 from __future__ import annotations
 
@@ -16,9 +17,7 @@ from companion.game.state import GameState, Player
 from companion.rules import Piece, Token
 from companion.rules.wording import Message
 
-SOURCES = ("hand", "camera")
-
-
+SOURCES = ("hand", "camera")  # who says where a token stands: the table by hand, or the camera
 # MT 1.01 sets no maximum of players and MT 1.03.a allows any tokens that tell players apart: the five printed
 # colours (MT 9.02.a) and numbers 1–40 are what the camera reads, not limits of the game.
 MAX_SEATS, MAX_TOKEN_NUMBER = 64, 999
@@ -40,8 +39,8 @@ HANDLERS: dict[str, Handler] = {}
 WORDINGS: dict[str, Wording] = {}
 # kind -> what the table should hear about an action of that kind that still applies (a rule the table may
 # pass over): `game.warning.*` messages, kept in the history and shown by the app (`Game.warnings`).
-Warning = Callable[[GameState, GameState, dict[str, Any]], list[Message]]
-WARNINGS: dict[str, Warning] = {}
+Caution = Callable[[GameState, GameState, dict[str, Any]], list[Message]]
+WARNINGS: dict[str, Caution] = {}
 
 
 def handles(kind: str) -> Callable[[Handler], Handler]:
@@ -52,9 +51,9 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def warns(*kinds: str) -> Callable[[Warning], Warning]:
+def warns(*kinds: str) -> Callable[[Caution], Caution]:
     """Register what the table should hear about actions of these kinds that still apply."""
-    def register(warning: Warning) -> Warning:
+    def register(warning: Caution) -> Caution:
         for kind in kinds:
             WARNINGS[kind] = warning
         return warning

@@ -15,6 +15,7 @@ from companion.rules.wording import Message
 
 
 def _horde_wave(d: ActionData) -> HordeWave:
+    """One wave of the `start` action, every card checked (HO 200.1–200.2)."""
     cards = []
     for index, raw in enumerate(d.sequence("cards"), start=1):
         c = d.sub(raw, f"cards[{index}]")
@@ -24,6 +25,8 @@ def _horde_wave(d: ActionData) -> HordeWave:
 
 
 def start_horde(state: GameState, d: ActionData, ids: list[int]) -> None:
+    """The Horde's part of the `start` action: difficulty, waves, the City's life, its token colour (HO 103,
+    300.2, 401–404), then its first wave."""
     difficulty = d.choice("horde_difficulty", HORDE_DIFFICULTIES, default="beginner")
     base, levels = HORDE_DIFFICULTIES[difficulty]
     waves = [_horde_wave(d.sub(raw, f"horde_waves[{i}]")) for i, raw in enumerate(d.sequence("horde_waves", default=[]),
