@@ -264,42 +264,37 @@ def cards_words(cards: list[HordeCard]) -> list[dict[str, Any]]:
             else nested("game.card.token" if c.token else "game.card.spell") for c in cards]
 
 
-def _horde_of(state: GameState) -> HordeState:
-    assert state.horde is not None, "the action applied: the game is a Horde game"
-    return state.horde
-
-
 @words("horde_draw", "horde_draws")
 def _horde_drew(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    return said("horde_draw", cards_words=cards_words(_horde_of(after).last_revealed))
+    return said("horde_draw", cards_words=cards_words(horde_of(after).last_revealed))
 
 
 @words("damage_horde")
 def _horde_damaged(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    return said("damage_horde", amount=data["amount"], cards_words=cards_words(_horde_of(after).last_revealed))
+    return said("damage_horde", amount=data["amount"], cards_words=cards_words(horde_of(after).last_revealed))
 
 
 @words("horde_cast_resolves")
 def _horde_cast_said(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    card = _horde_of(before).casting[data.get("index", 0)]
+    card = horde_of(before).casting[data.get("index", 0)]
     return said("horde_cast_resolves", cards_words=cards_words([card]),
                 zone_key="game.zone.battlefield" if data.get("permanent") else "game.zone.graveyard")
 
 
 @words("horde_leaves_battlefield")
 def _horde_left_said(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    return said("horde_leaves_battlefield", cards_words=cards_words([_horde_of(before).battlefield[data["index"]]]))
+    return said("horde_leaves_battlefield", cards_words=cards_words([horde_of(before).battlefield[data["index"]]]))
 
 
 @words("horde_boss_leaves")
 def _boss_left_said(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    which = data.get("which") or bosses_out(_horde_of(before))[0]
+    which = data.get("which") or bosses_out(horde_of(before))[0]
     return said("horde_boss_leaves", which_key=f"game.boss.{which}")
 
 
 @words("horde_secret_boss")
 def _secret_boss_said(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    return said("horde_secret_boss", boss=_horde_of(after).secret_boss)
+    return said("horde_secret_boss", boss=horde_of(after).secret_boss)
 
 
 @words("horde_attack_prevented")

@@ -69,6 +69,5 @@ def _planar_rolled(before: GameState, after: GameState, data: dict[str, Any]) ->
 
 @words("resolve_planar")
 def _planar_resolved(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
-    planar = before.planar
-    assert planar is not None, "the action applied: the game plays Planechase"
-    return said("resolve_planar", trigger_key=f"game.trigger.{planar.pending[data.get('index', 0)].kind}")
+    trigger = planar_of(before).pending[data.get("index", 0)]
+    return said("resolve_planar", trigger_key=f"game.trigger.{trigger.kind}")
