@@ -218,7 +218,7 @@ def test_the_planar_die_waits_while_a_trigger_is_pending():
         game.roll_planar_die()
     waiting = dice.planar_die(game, "fr")
     assert not waiting.may_roll
-    face = translate("fr", f"dice.planar_faces.{game.state.planar.pending[0]['kind']}")
+    face = translate("fr", f"dice.planar_faces.{game.state.planar.pending[0].kind}")
     assert waiting.waiting == translate("fr", "dice.planar_waiting", face=face)
     game.resolve_planar_trigger(0)
     assert dice.planar_die(game, "en").may_roll
@@ -288,7 +288,7 @@ def test_the_movement_left_is_said_for_the_selected_piece():
         game.next_phase()
     assert board.movement_line(game, (1, 2), "en") == translate("en", "board.not_rolled")
     roll = game.roll_movement((1, 2))
-    total, dice = roll["total"], " + ".join(str(r) for r in roll["results"])
+    total, dice = roll.total, " + ".join(str(r) for r in roll.results)
     assert board.movement_line(game, (1, 2), "fr") == f"Reste {total} cases sur {total} (jet {dice})"
     game.move_piece((1, 2), (5, 4) if game.judge_move((1, 2), (5, 4)).legal else (6, 5))  # one square
     left = game.movement_left((1, 2))
@@ -377,8 +377,8 @@ def test_the_dice_screen_says_the_roll_and_how_far_it_moves_MT_3_04_a():
         game.next_phase()
     roll = game.roll_movement((1, 2))
     big, line = dice.last_roll_text(game, "fr")
-    assert big == str(roll["total"])
-    assert line == (f"jaune 2 : jet {roll['die']} {' + '.join(map(str, roll['results']))}, "
+    assert big == str(roll.total)
+    assert line == (f"jaune 2 : jet {roll.die} {' + '.join(map(str, roll.results))}, "
                     f"se déplace de {game.movement_allowance((1, 2))} au plus ce tour")
 
 

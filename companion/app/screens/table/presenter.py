@@ -210,8 +210,8 @@ def plane_text(state: GameState, lang: str) -> str:
     names = state.names
     lines = [translate(lang, "plane.face_up", plane=planar.face_up, owner=names.get(planar.owner, "?"),
                        controller=names.get(planar.controller, "?"))]
-    lines += [translate(lang, "plane.pending", face=translate(lang, f"dice.planar_faces.{p['kind']}"),
-                        plane=p.get("plane") or "–") for p in planar.pending]
+    lines += [translate(lang, "plane.pending", face=translate(lang, f"dice.planar_faces.{p.kind}"),
+                        plane=p.plane or "–") for p in planar.pending]
     return "\n".join(lines)
 
 
