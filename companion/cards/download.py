@@ -77,11 +77,13 @@ def check_url(url: str) -> None:
                             "cards are kept", url=url)
 
 
-def _request(url: str, timeout: float, start: int = 0):
+def _request(url: str, timeout: float, start: int = 0) -> http.client.HTTPResponse:
     headers = {"User-Agent": _USER_AGENT}
     if start:
         headers["Range"] = f"bytes={start}-"
-    return urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=timeout)
+    response: http.client.HTTPResponse = urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                                                timeout=timeout)   # http(s) only: check_url
+    return response
 
 
 def _host(url: str) -> str:
@@ -180,7 +182,7 @@ def _write_text(path: Path, text: str) -> None:
         out.write(text)
 
 
-def _read_small(response, limit: int, watch: _Watch) -> bytes:
+def _read_small(response: http.client.HTTPResponse, limit: int, watch: _Watch) -> bytes:
     """Up to `limit` bytes of an answer, within the download's stall window and deadline."""
     data = b""
     while len(data) < limit:
@@ -299,7 +301,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def update(folder: str | os.PathLike, url: str = DEFAULT_URL, *,
+def update(folder: str | os.PathLike[str], url: str = DEFAULT_URL, *,
            progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None,
            timeout: float = 30, retry_pause: float = 1.0, limits: DownloadLimits = DownloadLimits()) -> ImportReport:
     """Download the card file at `url` into `folder`, check it, import it (see module docstring).
