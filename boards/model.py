@@ -14,6 +14,9 @@ COLOURS = "WUBRG"  # canonical order used everywhere (labels, JSON, files)
 # A square's place on the grid: (column, row), both from 0 at the printed top-left square (A1).
 # The one name every package uses for a grid coordinate (a `Square` is what stands there).
 XY = tuple[int, int]
+# A token's identity: (player colour, number), MT 1.03.a, 2.05 — the one name the rules, the game, the camera
+# reader and the app use for it (here, beside XY, because `vision` reads tokens and imports no `companion`).
+Token = tuple[int, int]
 COLOUR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 _SQUARE_CODE = re.compile(r"^(?P<colours>[WUBRG]*)(?P<marks>[#@*]*)$")

@@ -4,10 +4,9 @@ Nothing in the pipeline hard-codes a threshold: each stage reads its section
 of `VisionConfig`, which loads from YAML so that a user can tune a camera
 without touching code. Files are read by `boards.yamlfile` (bounded); every value is
 type-checked against its field (a whole number for an int, a finite number for a float,
-true/false for a bool) and its range: RANGES for the fields that size an image or a window
-(a wrong value there costs memory: px_per_square 100000 asked OpenCV for 1.9 TB), generous
-defaults for the others. Unknown sections and keys are errors; every error names the file,
-the line and the field ("colour.px_per_square").
+true/false for a bool) and its range: every numeric field has one in RANGES (a wrong value
+costs memory, time, or crashes a stage: see there). Unknown sections and keys are errors; every
+error names the file, the line and the field ("colour.px_per_square").
 """
 from __future__ import annotations
 
@@ -22,15 +21,85 @@ class ConfigError(FileError):
     """A configuration file that cannot be used: the file, the line, the field and why."""
 
 
-# (smallest, largest) of the fields that size an image, a warp or a search window
+def _each(fields_: str, limits: tuple) -> dict[str, tuple]:
+    return dict.fromkeys(fields_.split(), limits)
+
+
+# (smallest, largest) of every numeric field, by name (a name shared by two sections means the same
+# there). Every field has one: a value out of range is refused with the file, the line and the field,
+# before it can cost memory (px_per_square 100000 asked OpenCV for 1.9 TB), time (adapt_iterations
+# 1000000: minutes per frame) or crash a stage (inner_margin 0.9 leaves a square no inside: an FFT
+# of 0 points; -5.0 a matrix of negative size). A field without a range is a programming error
+# (`_kind` raises at import), and tests/test_vision_config_ranges.py walks them all.
 RANGES = {
+    # image and window sizes (px), and what sizes a warp
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
-    "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "track_markers": (1, 1000),
+    "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "working_size": (100, 10_000),
+    "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000),
     # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
-    "hand_squares": (1, 10_000), "change_level": (0.0, 255.0), "global_change": (0.0, 1.0),
+    "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
+    # loops and searches: each step costs time on every frame
+    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32),
+    "max_squares": (3, 200), "min_squares": (1, 200), "max_growth_rounds": (0, 10), "max_finer_comb": (1, 10),
+    "finer_comb_window": (1, 40), "recheck_min_squares": (1, 200), "outline_candidates": (1, 32),
+    "outline_pairs": (1, 16), "outline_tries": (1, 64), "grow_start": (2, 200), "min_corners": (2, 100),
+    "max_line_points": (10, 100_000), "picture_pose_hypotheses": (1, 8), "picture_candidates": (1, 1000),
+    "max_code_parts": (1, 1000), "track_markers": (1, 1000),
+    "grow_factor": (1.1, 10.0),                         # at most 1: the window would never grow
+    "border_step": (0.01, 0.5), "lens_step": (0.01, 0.5),   # 0: a search that never advances
+    # counts compared with what a photo shows (squares, markers, segments, points, sides)
+    **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
+            "shade_max_grey_region min_hatch_reference min_colourless_reference min_family_segments "
+            "min_known_edges region_squares min_points", (0, 100_000)),
+    "line_refine_sides": (0, 4), "min_colour_range": (0, 255),
+    # a share, a fraction, a correlation or a score: 0 to 1
+    **_each("min_grid_score_unknown_size lens_ransac_share min_cover doubt_below doubt_above min_confidence "
+            "min_explained line_contrast_share paper_line_share max_covered_share covered_unknown token_min_unknown "
+            "settled_share covered_skin covered_skin_doubt min_white_grey_mix multicolour_line_share two_tone_share "
+            "two_tone_margin two_tone_stray shade_neutral_share paper_level_share paper_level_doubt "
+            "foreign_wb_max_spread foreign_wb_min_brightness glyph_min_score glyph_sure_score glyph_min_evidence "
+            "hatch_min_score hatch_doubt hatch_faint_score hatch_kind_doubt hatch_hue_cover hatch_hue_doubt "
+            "hatch_texture_share hatch_reference_reach min_board_fraction min_segment_frac uncrossed_weight "
+            "crossing_share skew_ratio min_periodicity relative_edge_contrast empty_edge_cost min_border_support "
+            "min_separator_support subdivision_strong subdivision_weak half_period_min_support half_period_ratio "
+            "min_square_aspect chequer_edge_support continuation_support maybe_continuing_support "
+            "finer_comb_support outline_support outline_inside outline_min_excess grow_min_seen board_fraction "
+            "min_parity saddle_share fill_share min_gain k2_gain min_colour_agreement picture_min_light "
+            "picture_min_pose picture_min_first picture_min_margin picture_min_part max_code_share "
+            "picture_sure_score picture_min_score size_tolerance shape_tolerance", (0.0, 1.0)),
+    # a score threshold: scores are at most 1, a threshold over 1 turns the finder's answer off
+    **_each("min_score good_enough_score", (0.0, 2.0)),
+    # lengths in square sides; a margin at each edge must leave a square an inside (8 px squares at least)
+    "inner_margin": (0.0, 0.35),
+    **_each("glyph_radius line_band blend_radius shade_strip_near shade_strip_far comb_tolerance lattice_tolerance "
+            "line_smooth_tolerance grow_tolerance", (0.0, 0.5)),
+    **_each("border_reach lens_reach max_shift outline_line_separation picture_search picture_pose_apart "
+            "cross_family_gap cross_family_reach", (0.0, 1.0)),
+    **_each("margin_squares track_roi_margin min_segment_squares", (0.0, 10.0)),
+    # grey levels (0-255; L* and contrasts in grey levels per px within them)
+    **_each("fast_threshold_offset line_min_contrast min_line_contrast min_line_floor paper_lines shade_max_step "
+            "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
+            "picture_lit_level change_level min_structure paper_noise_offset hatch_lightness_doubt "
+            "two_tone_min_split", (0.0, 255.0)),
+    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0),
+    # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
+    **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
+            "max_colour_distance picture_colour_slack", (0.0, 200.0)),
+    "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
+    # angles (degrees) and percentiles
+    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)),
+    **_each("family_separation_deg min_pair_angle_deg family_tolerance_deg vp_tolerance_deg", (0.0, 90.0)),
+    **_each("wb_percentile foreign_wb_percentile", (0.0, 100.0)),
+    # lengths in photo pixels
+    **_each("ransac_reprojection_px max_mean_error_px track_tolerance_px huber_px", (0.01, 100.0)),
+    **_each("lens_trigger_px min_shift_px upsample_below_px upsample_region_below_px reliable_cell_px "
+            "picture_below_px picture_check_below_px", (0.0, 100.0)),
+    **_each("hatch_visible_px hatch_texture_px min_square_side_px recheck_square_px same_pose_px", (0.0, 1000.0)),
+    "min_square_px": (1.0, 1000.0),
+    # the lens model: |k1| beyond max_k1 is no lens; k2's pull towards 0
+    "max_k1": (0.0, 10.0), "k2_ridge": (0.0, 100.0),
 }
-INT_RANGE, FLOAT_RANGE = (0, 1_000_000), (-1e6, 1e6)
 
 
 @dataclass(frozen=True)
@@ -363,13 +432,15 @@ _error = file_error(ConfigError)
 
 
 def _kind(name: str, default) -> Kind:
-    """The check of one field, from its default's type and RANGES."""
+    """The check of one field, from its default's type and its RANGES entry (every number has one)."""
     if isinstance(default, bool):
         return Flag()
+    if isinstance(default, (int, float)) and name not in RANGES:
+        raise TypeError(f"config field {name}: a number without a range in RANGES")
     if isinstance(default, int):
-        return Whole(*RANGES.get(name, INT_RANGE))
+        return Whole(*RANGES[name])
     if isinstance(default, float):
-        return Number(*RANGES.get(name, FLOAT_RANGE))
+        return Number(*RANGES[name])
     if isinstance(default, str):
         return Text(200)
     raise TypeError(f"config field {name}: no check for {type(default).__name__} values")

@@ -18,14 +18,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from boards import XY, square_label
+from boards import XY, Token, square_label
 from boards.tokens import player_name
 from calibration.config import DEFAULT_CONFIG, VisionConfig
 from companion.game import Game, Message
 from companion.i18n import translate
 from companion.rules import MoveVerdict
 
-Token = tuple[int, int]            # (player, number)
 SETTINGS_FILE = "vision.yaml"      # the camera's settings, in the app's data folder
 
 

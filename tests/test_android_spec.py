@@ -43,12 +43,28 @@ def _requirement_names() -> set[str]:
     return {re.split(r"[=<>!~]", item, maxsplit=1)[0].lower() for item in _listed(_spec()["requirements"])}
 
 
+def _is_type_checking_block(node: ast.AST) -> bool:
+    """`if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def _shipped_imports() -> dict[str, Path]:
-    """Every module the shipped code imports (dotted, absolute), with one file that imports it."""
+    """Every module the shipped code imports (dotted, absolute), with one file that imports it. Imports
+    under `if TYPE_CHECKING:` are left out: only the type checker reads them (e.g. `_typeshed`), the
+    package never runs them."""
     found: dict[str, Path] = {}
     for package in SHIPPED:
         for path in sorted((ROOT / package).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            typing_only = {id(inner) for node in ast.walk(tree) if _is_type_checking_block(node)
+                           for statement in node.body for inner in ast.walk(statement)}
+            for node in ast.walk(tree):
+                if id(node) in typing_only:
+                    continue
                 if isinstance(node, ast.Import):
                     names = [alias.name for alias in node.names]
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -136,7 +136,7 @@ def test_d6_is_rolled_shown_big_and_logged(session_run):
     assert roll["die"] == "D6" and 1 <= roll["results"][0] <= 6
     assert d6["dice_result"] == str(roll["results"][0])
     assert len(d6["history"]) == len(report["moved"]["history"]) + 1
-    assert game.state.rolls[-1]["results"] == roll["results"]  # autosaved
+    assert list(game.state.rolls[-1].results) == roll["results"]  # autosaved
 
 
 def test_tapping_a_legal_move_square_moves_the_token_there(session_run):

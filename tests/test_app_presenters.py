@@ -14,7 +14,7 @@ from companion.app.screens.newgame import presenter as newgame
 from companion.app.screens.pieces import presenter as pieces
 from companion.app.screens.table import presenter as table
 from companion.app.words import MAX_PLAYERS, colour_name, printed, refusal
-from companion.game import Dice, Game, GameError, GameSetup, HordeWave, PlayerSetup
+from companion.game import Dice, Game, GameError, GameSetup, HordeCard, HordeWave, PlayerSetup
 from companion.i18n import translate
 from companion.rules import Piece, word
 
@@ -226,7 +226,7 @@ def test_the_planar_die_waits_while_a_trigger_is_pending():
     waiting = dice.planar_die(game, "fr")
     assert not waiting.may_roll
     # #27: named as the French Planechase rules name the ability ("capacité de transplanement")
-    ability = {"planeswalk": "transplanement", "chaos": "chaos"}[game.state.planar.pending[0]["kind"]]
+    ability = {"planeswalk": "transplanement", "chaos": "chaos"}[game.state.planar.pending[0].kind]
     assert waiting.waiting.startswith(f"Capacité de {ability} en attente")
     game.resolve_planar_trigger(0)
     assert dice.planar_die(game, "en").may_roll
@@ -296,7 +296,7 @@ def test_the_movement_left_is_said_for_the_selected_piece():
         game.next_phase()
     assert board.movement_line(game, (1, 2), "en") == translate("en", "board.not_rolled")
     roll = game.roll_movement((1, 2))
-    total, dice = roll["total"], " + ".join(str(r) for r in roll["results"])
+    total, dice = roll.total, " + ".join(str(r) for r in roll.results)
     assert board.movement_line(game, (1, 2), "fr") == f"Reste {total} cases sur {total} (jet {dice})"
     game.move_piece((1, 2), (5, 4) if game.judge_move((1, 2), (5, 4)).legal else (6, 5))  # one square
     left = game.movement_left((1, 2))
@@ -363,7 +363,7 @@ def test_each_boss_on_the_battlefield_has_its_leaving_button():
 
 def test_a_named_boss_is_named_on_its_leaving_button():
     """HO 202.2, with decks the table listed: the boss has its card's name."""
-    wave = HordeWave("low", [{"name": "Zombie", "token": True}], "Grimgrin")
+    wave = HordeWave("low", [HordeCard("Zombie", token=True)], "Grimgrin")
     game = Game.new(GameSetup(players=[PlayerSetup("Anna", 1)], board=duel_board(), format="horde",
                               starting_player=1, horde_waves=[wave]), dice=Dice.seeded(5))
     while not game.state.horde.boss_on_battlefield:
@@ -373,14 +373,14 @@ def test_a_named_boss_is_named_on_its_leaving_button():
 
 def test_the_hordes_reveal_is_on_the_table_not_only_in_the_history():
     """HO 201.2: the Horde reveals tokens until a non-token, which it casts: the City says which (#27)."""
-    cards = [{"name": "Zombie", "token": True}, {"name": "", "token": True}, {"name": "Raise the Dead", "token": False},
-             {"name": "Ghoul", "token": True}]
+    cards = [HordeCard("Zombie", token=True), HordeCard("", token=True), HordeCard("Raise the Dead", token=False),
+             HordeCard("Ghoul", token=True)]
     game = Game.new(GameSetup(players=[PlayerSetup("Anna", 1)], board=duel_board(), format="horde",
                               starting_player=1, horde_waves=[HordeWave("low", cards, "Grimgrin")]), dice=Dice.seeded(5))
     assert table.city(game.state, "en").revealed == ""
     while not (game.state.turn.horde and game.state.turn.phase == "draw"):
         game.next_phase()
-    revealed = [card["name"] or "a token" for card in game.horde_draw()]
+    revealed = [card.name or "a token" for card in game.horde_draw()]
     assert revealed[-1] == "Raise the Dead" and "Raise the Dead" not in revealed[:-1]   # tokens, then the spell
     assert table.city(game.state, "en").revealed == "Revealed: " + ", ".join(revealed)
     assert table.city(game.state, "fr").revealed.startswith("Révélé : ")
@@ -412,8 +412,8 @@ def test_the_dice_screen_says_the_roll_and_how_far_it_moves_MT_3_04_a():
         game.next_phase()
     roll = game.roll_movement((1, 2))
     big, line = dice.last_roll_text(game, "fr")
-    assert big == str(roll["total"])
-    assert line == (f"jaune 2 : jet {roll['die']} {' + '.join(map(str, roll['results']))}, "
+    assert big == str(roll.total)
+    assert line == (f"jaune 2 : jet {roll.die} {' + '.join(map(str, roll.results))}, "
                     f"se déplace de {game.movement_allowance((1, 2))} au plus ce tour")
 
 

@@ -39,4 +39,11 @@ def test_a_bad_file_is_an_error_message_not_a_traceback(tmp_path, capsys):
     bad = tmp_path / "AtomicCards.json"
     bad.write_text('{"data": {"Serra Angel": [{"manaValue": 5', encoding="utf-8")
     assert main(["cards", "--data-dir", str(tmp_path / "data"), "import", str(bad)]) == 1
-    assert "truncated" in capsys.readouterr().err
+    assert "the file ends too early" in capsys.readouterr().err
+
+
+def test_a_card_error_is_worded_in_the_language_asked(tmp_path, capsys):
+    """`--lang fr` words the error in French too, its detail included, not the English of the exception."""
+    assert main(["cards", "--data-dir", str(tmp_path), "--lang", "fr", "import", str(tmp_path / "none.json")]) == 1
+    said = capsys.readouterr().err
+    assert "fichier introuvable" in said and "no such file" not in said

@@ -68,3 +68,48 @@ def test_text_that_is_not_utf8_is_refused_with_its_place():
     raw = io.BytesIO(b'{"data": {"a": "\xff\xfe"}}')
     with pytest.raises(JsonStreamError, match="not UTF-8"):
         list(JsonReader(io.TextIOWrapper(raw, encoding="utf-8")).items(("data",)))
+
+
+@pytest.mark.parametrize("text, path", [
+    ('{"data": {"a": ' + "[" * 100_000 + "]" * 100_000 + "}}", ("data", "a")),
+    ('{"meta": ' + '{"m": ' * 50_000 + "1" + "}" * 50_000 + ', "data": {}}', ("meta",)),
+])
+def test_values_nested_too_deep_are_a_located_error_not_a_recursion_error(text, path):
+    """An entry 100 000 arrays deep, or a skipped `meta` 50 000 objects deep, raised RecursionError."""
+    with pytest.raises(JsonStreamError) as caught:
+        members(text, ("data",), 1 << 16)
+    assert caught.value.kind == "too_deep" and caught.value.path == path
+    assert (caught.value.line, caught.value.column) == (1, 10 if path == ("meta",) else 16)
+
+
+class CountingStream(io.StringIO):
+    """A text stream that remembers how much of it was read."""
+
+    read_chars = 0
+
+    def read(self, size=-1):
+        chunk = super().read(size)
+        self.read_chars += len(chunk)
+        return chunk
+
+
+@pytest.mark.parametrize("long_value", ['"' + "😀" * 5000 + '"', "[" + "1," * 5000 + "1]", '"' + "x" * 5000])
+def test_a_value_over_the_size_limit_is_refused_while_it_is_read(long_value):
+    """The buffer stops growing at the limit: the value is refused before it is held whole (an
+    80 M-emoji string peaked at 681 MB when the buffer doubled up to 64 M characters)."""
+    stream = CountingStream('{"data": {"a": 1, "b": ' + long_value + ', "c": 2}}')
+    reader = JsonReader(stream, chunk_chars=64, max_value_chars=1000)
+    with pytest.raises(JsonStreamError) as caught:
+        list(reader.items(("data",)))
+    assert caught.value.kind == "too_long" and caught.value.path == ("data", "b")
+    assert "a value longer than 1,000 characters" in str(caught.value)
+    assert (caught.value.line, caught.value.column) == (1, 24)
+    assert stream.read_chars <= 2 * 1000 + 2 * 64
+
+
+def test_a_value_under_the_size_limit_is_read_whole_at_any_chunk_size():
+    value = ["x" * 300, {"k": "😀" * 300}]
+    for chunk in (1, 7, 64):
+        text = json.dumps({"data": {"a": value}}, ensure_ascii=False)
+        reader = JsonReader(io.StringIO(text), chunk_chars=chunk, max_value_chars=1000)
+        assert dict(reader.items(("data",))) == {"a": value}

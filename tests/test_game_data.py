@@ -8,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boards import library_boards, load_board
-from companion.game import (Dice, Entry, Game, GameError, GameSetup, GameState, HordeWave, PlayerSetup, SaveError,
+from companion.game import (Dice, Entry, Game, GameError, GameSetup, GameState, HordeCard, HordeWave, PlayerSetup, SaveError,
                             prebuilt_event_deck)
-from companion.game.reducer import ACTION_KINDS, Action, NeedsShuffle, apply
+from companion.game.actions import HANDLERS, WARNINGS, WORDINGS
+from companion.game.reducer import Action, NeedsShuffle, apply
 from companion.rules import Piece
 
 DUEL = load_board(library_boards()["duel-20x12"])
@@ -46,8 +47,8 @@ def planechase_game() -> Game:
 
 
 def horde_game() -> Game:
-    waves = [HordeWave("low", [{"name": "Zombie", "token": True}, {"name": "Raise", "token": False}], "Boss"),
-             HordeWave("medium", [{"name": "Ghoul", "token": True, "permanent": None}], "Boss 2")]
+    waves = [HordeWave("low", [HordeCard("Zombie", token=True), HordeCard("Raise", token=False)], "Boss"),
+             HordeWave("medium", [HordeCard("Ghoul", token=True, permanent=None)], "Boss 2")]
     game = Game.new(GameSetup([PlayerSetup("Anna", 1), PlayerSetup("Bruno", 2)], DUEL, format="horde",
                               horde_difficulty="intermediate", horde_waves=waves, starting_player=1),
                     dice=Dice.seeded(3))
@@ -77,7 +78,7 @@ ACTIONS = recorded_actions()
 
 
 def test_the_games_cover_most_action_kinds():
-    assert len({a.kind for a, _ in ACTIONS} | {"start"}) >= 25 and len(ACTION_KINDS) >= 30
+    assert len({a.kind for a, _ in ACTIONS} | {"start"}) >= 25 and len(HANDLERS) >= 30
 
 
 def test_issue_19_rows_are_clear_errors():
@@ -159,3 +160,15 @@ def test_unknown_action_and_data_that_is_not_a_mapping():
         apply(state, Action("teleport", {}))
     with pytest.raises(GameError, match="note: field 'data' must be a mapping of fields"):
         apply(state, Action("note", ["text"]))
+
+
+def test_every_action_kind_has_its_rules_and_its_words_in_one_family_module():
+    """Issue 30: one home per family of actions — a kind's handler, its history wording and its warning (if any)
+    live in the same module of companion.game.actions, so adding an action touches that module only."""
+    assert set(HANDLERS) == set(WORDINGS) and len(HANDLERS) == 38
+    assert set(WARNINGS) <= set(HANDLERS)
+    for kind, handler in HANDLERS.items():
+        assert handler.__module__ == WORDINGS[kind].__module__, kind
+        assert handler.__module__.startswith("companion.game.actions."), kind
+        if kind in WARNINGS:
+            assert WARNINGS[kind].__module__ == handler.__module__, kind

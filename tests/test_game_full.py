@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from functools import partial
 
 from boards import library_boards, load_board
-from companion.game import (Dice, Entry, Game, GameError, GameSetup, HordeWave, PlayerSetup, latest_game, load_game,
+from companion.game import (Dice, Entry, Game, GameError, GameSetup, HordeCard, HordeWave, PlayerSetup, latest_game, load_game,
                             load_event_deck, minimum_deck_size)
 from companion.rules import Piece, distance, overlay
 
@@ -183,8 +183,8 @@ def test_four_player_planechase_game_with_events_runs_to_a_winner(tmp_path):
 def horde_wave(level: str, prefix: str, boss: str) -> HordeWave:
     """A small wave the table wrote down: tokens, permanents (an enchantment) and sorceries, top first."""
     layout = "tttsttPttttstttt"
-    cards = [{"name": f"{prefix} {'token' if c == 't' else 'spell'} {i}", "token": c == "t",
-              "permanent": None if c == "t" else c == "P"} for i, c in enumerate(layout)]
+    cards = [HordeCard(f"{prefix} {'token' if c == 't' else 'spell'} {i}", token=c == "t",
+                       permanent=None if c == "t" else c == "P") for i, c in enumerate(layout)]
     return HordeWave(level, cards, boss)
 
 
@@ -209,8 +209,8 @@ def test_two_player_horde_on_intermediate_runs_to_the_end():
             revealed = game.horde_draw()  # HO 201.2
             if game.state.turn.horde and game.state.turn.phase == "draw":  # no boss revealed: the turn goes on
                 for card in revealed:
-                    if card["token"] and horde_number <= 40:  # MT 5.01.a: the Horde's creatures on the grid
-                        game.enter_horde_piece(Piece(5, horde_number, name=card["name"], power=2, toughness=2))
+                    if card.token and horde_number <= 40:  # MT 5.01.a: the Horde's creatures on the grid
+                        game.enter_horde_piece(Piece(5, horde_number, name=card.name, power=2, toughness=2))
                         horde_number += 1
                         entered += 1
                 while game.state.horde.casting:
@@ -245,7 +245,7 @@ def test_two_player_horde_on_intermediate_runs_to_the_end():
         assert game.state.turn.number < 300, "the game should end"
     horde = game.state.horde
     assert horde.result == "horde_defeated" and horde.wave == 2 and 0 < horde.city_life <= 60
-    assert entered >= 3 and any(card.get("permanent") for card in horde.battlefield)  # HO 201.2: it stayed
+    assert entered >= 3 and any(card.permanent for card in horde.battlefield)  # HO 201.2: it stayed
     lines = game.history("fr")
     assert any("La Horde révèle" in line for line in lines) and "la Horde est vaincue" in lines[-1]
     assert any("arrive en" in line for line in lines)

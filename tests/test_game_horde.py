@@ -2,7 +2,7 @@
 import pytest
 
 from boards import Board
-from companion.game import Dice, Game, GameError, GameSetup, HordeWave, PlayerSetup, bosses_out
+from companion.game import Dice, Game, GameError, GameSetup, HordeCard, HordeWave, PlayerSetup, bosses_out
 from companion.rules import Piece
 from game_dice import ScriptedDice, with_corner_starts
 
@@ -11,7 +11,7 @@ BOARD = Board.from_rows(with_corner_starts([" ".join(["B"] * 20)] * 12), name="T
 
 def named_wave(level: str, layout: str, boss: str) -> HordeWave:
     """'ttsts' → token, token, spell, token, spell (top first)."""
-    return HordeWave(level, [{"name": f"{kind}{i}", "token": kind == "t"} for i, kind in enumerate(layout)], boss)
+    return HordeWave(level, [HordeCard(f"{kind}{i}", token=kind == "t") for i, kind in enumerate(layout)], boss)
 
 
 def new_game(players=2, difficulty="beginner", waves=None, rolls=()) -> Game:
@@ -44,7 +44,7 @@ def test_city_starting_life_and_decks_by_difficulty_HO_300_2_and_HO_4(difficulty
 
 def test_default_waves_are_66_tokens_33_spells_and_a_boss_HO_200_2():
     horde = new_game().state.horde
-    assert len(horde.library) == 99 and sum(c["token"] for c in horde.library) == 66
+    assert len(horde.library) == 99 and sum(c.token for c in horde.library) == 66
     assert horde.boss_in_library and horde.boss
 
 
@@ -55,11 +55,11 @@ def test_each_wave_is_shuffled_at_setup_with_its_boss_kept_under_it_HO_103_3b_to
     game = Game.new(GameSetup([PlayerSetup("Anna", 1)], BOARD, format="horde", horde_difficulty="intermediate",
                               horde_waves=waves, starting_player=1), dice=Dice.seeded(5))
     horde = game.state.horde
-    written = [c["name"] for c in waves[0].cards]
-    shuffled = [c["name"] for c in horde.library]
+    written = [c.name for c in waves[0].cards]
+    shuffled = [c.name for c in horde.library]
     assert shuffled != written and sorted(shuffled) == sorted(written)
     assert (horde.level, horde.boss, horde.boss_in_library) == ("low", "Boss 1", True)
-    assert "Boss 1" not in shuffled and [w["level"] for w in horde.waves] == ["medium"]
+    assert "Boss 1" not in shuffled and [w.level for w in horde.waves] == ["medium"]
     assert Game.from_dict(game.to_dict()).state.horde.library == horde.library
 
 
@@ -110,8 +110,8 @@ def test_horde_starts_after_the_players_second_turn_then_sides_alternate_HO_104(
 def test_draw_step_reveals_until_a_non_token_HO_201_2():
     game = new_game(waves=[named_wave("low", "ttstts", "Boss")])
     to_horde_turn(game)
-    assert [c["name"] for c in game.horde_draw()] == ["t0", "t1", "s2"]
-    assert [c["name"] for c in game.state.horde.library] == ["t3", "t4", "s5"]
+    assert [c.name for c in game.horde_draw()] == ["t0", "t1", "s2"]
+    assert [c.name for c in game.state.horde.library] == ["t3", "t4", "s5"]
     game.next_phase()
     with pytest.raises(GameError, match="HO 201.2"):
         game.horde_draw()  # only in the Horde's draw step
@@ -119,7 +119,7 @@ def test_draw_step_reveals_until_a_non_token_HO_201_2():
 
 def test_damage_to_the_horde_mills_that_many_cards_HO_301_3():
     game = new_game(waves=[named_wave("low", "ttstts", "Boss")])
-    assert [c["name"] for c in game.damage_horde(4)] == ["t0", "t1", "s2", "t3"]
+    assert [c.name for c in game.damage_horde(4)] == ["t0", "t1", "s2", "t3"]
     assert len(game.state.horde.graveyard) == 4 and len(game.state.horde.library) == 2
 
 
@@ -130,9 +130,9 @@ def test_revealing_the_boss_on_the_players_turn_HO_202_1():
     game.next_phase()
     revealed = game.damage_horde(10)
     horde = game.state.horde
-    assert [c["name"] for c in revealed] == ["t0", "t1", "s2", "t3", "Boss"]
+    assert [c.name for c in revealed] == ["t0", "t1", "s2", "t3", "Boss"]
     assert horde.boss_on_battlefield and not horde.boss_in_library
-    assert sorted(c["name"] for c in horde.library) == ["s2", "t0", "t1", "t3"] and horde.graveyard == []
+    assert sorted(c.name for c in horde.library) == ["s2", "t0", "t1", "t3"] and horde.graveyard == []
     assert game.state.turn.number == 2 and not game.state.turn.horde  # the players' turn ended
     assert "the boss Boss is revealed" in game.history("en")[-1]
     assert game.history("en")[-1].endswith("Turn 2: Anna & Bruno")
@@ -220,10 +220,10 @@ def test_secret_boss_replaces_a_win_or_loss_HO_203():
     game.next_phase()
     game.damage_horde(2)
     horde = game.state.horde
-    graveyard, library = [c["name"] for c in horde.graveyard], [c["name"] for c in horde.library]
+    graveyard, library = [c.name for c in horde.graveyard], [c.name for c in horde.library]
     game.horde_secret_boss("infinite loop")
     horde = game.state.horde
-    assert [c["name"] for c in horde.library] == list(reversed(graveyard + library))  # one deck, shuffled
+    assert [c.name for c in horde.library] == list(reversed(graveyard + library))  # one deck, shuffled
     assert horde.secret_boss_on_battlefield and horde.graveyard == [] and horde.boss_in_library
     turn = game.state.turn
     assert (turn.number, turn.phase, turn.horde) == (2, "untap", False)  # the players' turn ended: theirs again
@@ -247,9 +247,9 @@ def test_infernal_horde_rolls_a_d6_at_each_end_step_and_takes_another_turn_on_6_
     number = game.state.turn.number
     game.next_phase()  # end step → D6 = 6
     assert game.state.turn.horde and game.state.turn.number == number + 1
-    assert game.state.rolls[-1]["results"] == [6]
+    assert game.state.rolls[-1].results == (6,)
     game.end_turn()  # D6 = 5: only a 6 gives another turn
-    assert not game.state.turn.horde and game.state.rolls[-1]["results"] == [5]
+    assert not game.state.turn.horde and game.state.rolls[-1].results == (5,)
 
 
 def test_horde_makes_its_choices_at_random_and_logs_them_HO_201_5():
@@ -259,14 +259,14 @@ def test_horde_makes_its_choices_at_random_and_logs_them_HO_201_5():
              .horde_choice(options, "target") for s in range(20)}
     assert picks == set(options)
     chosen = game.horde_choice(options, "target")
-    assert chosen in options and game.state.rolls[-1]["results"] == [chosen]
+    assert chosen in options and game.state.rolls[-1].results == (chosen,)
     assert f"The Horde chose at random: {chosen}" in game.history("en")[-1]
 
 
 def wave_of(level: str, cards: str, boss: str) -> HordeWave:
     """'tPs' → token, permanent spell, non-permanent spell (top first)."""
     kinds = {"t": (True, None), "P": (False, True), "s": (False, False)}
-    return HordeWave(level, [{"name": f"{c}{i}", "token": kinds[c][0], "permanent": kinds[c][1]}
+    return HordeWave(level, [HordeCard(f"{c}{i}", token=kinds[c][0], permanent=kinds[c][1])
                              for i, c in enumerate(cards)], boss)
 
 
@@ -278,24 +278,24 @@ def test_cast_permanents_and_entered_tokens_stay_on_the_battlefield_and_are_neve
     to_horde_turn(game)
     game.horde_draw()  # t0 enters, P1 is cast: an enchantment that stays
     horde = game.state.horde
-    assert [c["name"] for c in horde.battlefield] == ["t0", "P1"] and horde.graveyard == []
+    assert [c.name for c in horde.battlefield] == ["t0", "P1"] and horde.graveyard == []
     game.end_turn(), game.end_turn()
     to_horde_turn(game)
     game.horde_draw()  # t2 enters, s3 is cast and goes to the graveyard
-    assert [c["name"] for c in game.state.horde.graveyard] == ["s3"]
+    assert [c.name for c in game.state.horde.graveyard] == ["s3"]
     game.damage_horde(5)  # t4, s5 milled, then the boss: the graveyard is shuffled in
     horde = game.state.horde
-    assert horde.boss_on_battlefield and sorted(c["name"] for c in horde.library) == ["s3", "s5", "t4"]
-    assert [c["name"] for c in horde.battlefield] == ["t0", "P1", "t2"]
+    assert horde.boss_on_battlefield and sorted(c.name for c in horde.library) == ["s3", "s5", "t4"]
+    assert [c.name for c in horde.battlefield] == ["t0", "P1", "t2"]
 
 
 def test_a_cast_card_the_wave_does_not_describe_waits_for_the_table_HO_201_2():
     game = new_game(waves=[named_wave("low", "ts", "Boss")])  # cards known by name only
     to_horde_turn(game)
     game.horde_draw()
-    assert [c["name"] for c in game.state.horde.casting] == ["s1"]
+    assert [c.name for c in game.state.horde.casting] == ["s1"]
     game.horde_cast_resolves(0, permanent=True)
-    assert [c["name"] for c in game.state.horde.battlefield] == ["t0", "s1"] and game.state.horde.casting == []
+    assert [c.name for c in game.state.horde.battlefield] == ["t0", "s1"] and game.state.horde.casting == []
     assert "s1 went to the battlefield" in game.history("en")[-1]
     assert "s1 va au champ de bataille" in game.history("fr")[-1]
 
@@ -304,10 +304,10 @@ def test_the_horde_draws_outside_its_draw_step_by_exiling_its_top_card_HO_201_7(
     """HO 201.7: an effect makes the Horde draw: each card is exiled from the top instead: a token enters the
     battlefield, any other card is cast — one card per draw, not "until a non-token"."""
     game = new_game(waves=[wave_of("low", "ttsP", "Boss")])
-    assert [c["name"] for c in game.horde_draws(1)] == ["t0"]
-    assert [c["name"] for c in game.horde_draws(2)] == ["t1", "s2"]
+    assert [c.name for c in game.horde_draws(1)] == ["t0"]
+    assert [c.name for c in game.horde_draws(2)] == ["t1", "s2"]
     horde = game.state.horde
-    assert [c["name"] for c in horde.battlefield] == ["t0", "t1"] and [c["name"] for c in horde.graveyard] == ["s2"]
+    assert [c.name for c in horde.battlefield] == ["t0", "t1"] and [c.name for c in horde.graveyard] == ["s2"]
 
 
 def test_a_prevented_attack_turns_the_hordes_next_attack_phase_into_a_draw_HO_201_3a():
@@ -322,7 +322,7 @@ def test_a_prevented_attack_turns_the_hordes_next_attack_phase_into_a_draw_HO_20
     game.horde_attack_prevented("Propaganda")
     to_horde_turn(game, "combat")
     assert game.state.turn.draw_instead_of_attack
-    assert [c["name"] for c in game.horde_draw()] == ["t0", "s1"]
+    assert [c.name for c in game.horde_draw()] == ["t0", "s1"]
     assert any("prochaine phase d'attaque sera une pioche" in line for line in game.history("fr"))
     game.end_turn(), game.end_turn()
     to_horde_turn(game, "combat")
@@ -353,7 +353,7 @@ def test_a_creature_of_an_old_wave_leaving_is_exiled_HO_202_5b():
     game.horde_draws(1)
     game.damage_horde(3)
     game.horde_boss_leaves()  # wave 2; t0 from wave 1 is still on the battlefield (HO 202.5a)
-    assert game.state.horde.wave == 2 and [c["name"] for c in game.state.horde.battlefield] == ["t0"]
+    assert game.state.horde.wave == 2 and [c.name for c in game.state.horde.battlefield] == ["t0"]
     game.horde_leaves_battlefield(0)
     assert game.state.horde.battlefield == [] and game.state.horde.graveyard == []  # exiled face down
 

@@ -58,7 +58,7 @@ def test_a_bear_rolling_two_dice_cannot_walk_them_three_times_MT_3_04_a_and_3_04
     game.add_piece(BEAR)
     game.next_phase()
     to_step(game, "creatures")
-    assert game.roll_movement(BEAR.token)["results"] == [2, 1]
+    assert game.roll_movement(BEAR.token).results == (2, 1)
     game.move_piece(BEAR.token, (13, 3))
     assert game.movement_left(BEAR.token) == 0
     with pytest.raises(GameError, match="MT 3.04.a"):
@@ -299,3 +299,29 @@ def test_a_creature_entering_or_changing_controller_is_summoning_sick_until_its_
     game.add_piece(Piece(1, 7, name="Bear", power=2, toughness=2, at=(1, 6)))
     game.update_piece((1, 7), summoning_sick=False)  # the table unticks it (a card says it may move)
     assert not game.state.pieces[(1, 7)].summoning_sick
+
+
+def test_a_creature_cast_while_a_movement_step_is_under_way_is_said_MT_3_01_d():
+    """MT 3.01.d: spells are cast « qu'entre les étapes » of the movement phase. Before the step's first
+    move the table is still between steps: nothing to say. Once a piece of the step has moved, a creature
+    cast is still recorded (the table may have its reasons) but the game says it, with the rule."""
+    game = new_game(2)
+    game.add_piece(ANGEL)
+    game.next_phase()
+    to_step(game, "creatures")
+    game.add_piece(Piece(1, 5, name="Elite Vanguard", mana_value=1, power=2, toughness=1, colours={"W"}, at=(1, 4)))
+    assert game.warnings() == []
+    game.roll_movement(ANGEL.token)
+    game.move_piece(ANGEL.token, (7, 5))
+    game.add_piece(Piece(1, 6, name="Savannah Lions", mana_value=1, power=2, toughness=1, colours={"W"}, at=(1, 3)))
+    [warning] = game.warnings()
+    assert (warning.key, warning.rule) == ("game.warning.cast_mid_step", "MT 3.01.d")
+    assert warning.text("en") == ("Savannah Lions (#6) was cast during the creatures step: spells and abilities are "
+                                  "played between the steps of the movement phase (MT 3.01.d)")
+    assert game.state.pieces[(1, 6)].at == (1, 3)  # applied all the same
+    assert game.history("fr")[-1].endswith("les sorts et capacités se jouent entre les étapes de la phase de "
+                                           "déplacement (MT 3.01.d)")
+    game.add_piece(Piece(1, 7, name="Soldier", power=1, toughness=1, at=(1, 2)), entry=Entry("effect", source=(1, 6)))
+    assert game.warnings() == []  # put onto the battlefield by an effect: no spell was cast
+    game.next_phase()
+    assert game.warnings() == []

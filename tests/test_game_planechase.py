@@ -71,7 +71,7 @@ def test_planar_die_cost_rises_each_roll_and_does_not_reset_after_planeswalking_
         if game.state.planar.pending:
             game.resolve_planar_trigger()
     assert costs == [0, 1, 2] and game.planar_die_cost == 3
-    assert [r["cost"] for r in game.state.rolls] == [0, 1, 2]
+    assert [r.cost for r in game.state.rolls] == [0, 1, 2]
     next_turn_main(game)
     assert game.planar_die_cost == 0
 
@@ -100,7 +100,7 @@ def test_the_planar_die_waits_for_a_planar_ability_to_resolve_PC():
         game.roll_planar_die()
     assert len(game.state.rolls) == 1 and game.planar_die_cost == 1
     game.resolve_planar_trigger()
-    assert game.roll_planar_die() == "blank" and game.state.rolls[-1]["cost"] == 1
+    assert game.roll_planar_die() == "blank" and game.state.rolls[-1].cost == 1
 
 
 def test_only_the_active_player_rolls_when_a_sorcery_could_be_cast_PC():
@@ -117,11 +117,11 @@ def test_one_roll_triggers_one_outcome_PC():
     game = new_game([BLANK, CHAOS, PLANESWALK])
     to_main(game)
     assert [game.roll_planar_die() for _ in range(2)] == ["blank", "chaos"]
-    assert [t["kind"] for t in game.state.planar.pending] == ["chaos"]
+    assert [t.kind for t in game.state.planar.pending] == ["chaos"]
     game.resolve_planar_trigger()
     assert game.state.planar.face_up == "A1"  # chaos does not change the plane
     assert game.roll_planar_die() == "planeswalk"
-    assert [t["kind"] for t in game.state.planar.pending] == ["planeswalk"]
+    assert [t.kind for t in game.state.planar.pending] == ["planeswalk"]
 
 
 def test_planeswalk_puts_the_plane_under_its_owners_deck_roller_reveals_own_top_PC():
@@ -160,7 +160,7 @@ def test_owner_leaving_removes_the_plane_and_only_planeswalk_triggers_vanish_PC(
         game.player_leaves(1)
         planar = game.state.planar
         assert (planar.face_up, planar.owner, planar.controller) == ("B1", 2, 2)
-        assert [t["kind"] for t in planar.pending] == stays
+        assert [t.kind for t in planar.pending] == stays
         assert 1 not in planar.decks
 
 

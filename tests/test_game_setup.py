@@ -335,10 +335,10 @@ def test_a_player_leaving_takes_what_they_own_and_gives_back_what_they_controlle
 
 def test_a_save_started_before_pawns_and_checked_moves_replays_as_it_was_played():
     """A journal whose 'start' has no `rules` edition (made before this engine) loads: no pawns were placed then,
-    and its moves and entries were not checked, so they replay as recorded; new games are edition 3."""
+    and its moves and entries were not checked, so they replay as recorded; new games are edition 4."""
     game = Game.new(GameSetup(players(2), board("duel-20x12"), starting_player=1), dice=Dice.seeded(1))
     document = game.to_dict()
-    assert document["actions"][0]["data"]["rules"] == 3
+    assert document["actions"][0]["data"]["rules"] == 4
     start = document["actions"][0]
     del start["data"]["rules"], start["data"]["starting_player_drawn"]
     old_moves = [{"kind": "add_piece", "data": {"piece": {"player": 1, "number": 1, "kind": "player", "at": [0, 0]}},

@@ -95,10 +95,10 @@ def test_small_creatures_roll_an_extra_die_and_dice_are_summed_MT_3_04_d():
     game.next_phase()
     go_to(game, "movement", "creatures")
     angel, spirit = game.roll_movement(ANGEL.token), game.roll_movement(SPIRIT_A.token)
-    assert (len(angel["results"]), len(spirit["results"])) == (1, 2)
-    assert angel["die"] == spirit["die"] == "D12"
-    assert all(1 <= r <= 12 for r in angel["results"] + spirit["results"])
-    assert game.movement_allowance(SPIRIT_A.token) == sum(spirit["results"])
+    assert (len(angel.results), len(spirit.results)) == (1, 2)
+    assert angel.die == spirit.die == "D12"
+    assert all(1 <= r <= 12 for r in angel.results + spirit.results)
+    assert game.movement_allowance(SPIRIT_A.token) == sum(spirit.results)
 
 
 def test_tapped_or_summoning_sick_creatures_do_not_roll_MT_3_02():
@@ -175,6 +175,21 @@ def test_two_headed_giant_teams_share_life_and_turns():
     game.player_leaves(3)
     assert game.state.player(4).left and (4, 2) not in game.state.pieces  # the team leaves together
     assert game.state.winner == [1, 2]
+
+
+def test_a_two_headed_giant_team_shares_its_poison_and_loses_at_15_CR_704_6b():
+    """The team life of 30 comes from the Comprehensive Rules' Two-Headed Giant; so do its poison counters: one
+    shared total (CR 810.10), the team loses at 15 (CR 704.6b), not a player at 10."""
+    game = new_game(4, "two_headed_giant")
+    game.next_phase()
+    game.change_poison(1, 10)
+    assert [p.poison for p in game.state.players] == [10, 10, 0, 0] and game.losing_players() == []
+    game.change_poison(2, 5)
+    assert [p.poison for p in game.state.players] == [15, 15, 0, 0] and game.losing_players() == [1, 2]
+    reasons = [reason for elimination in game.eliminations() for reason in elimination.reasons]
+    assert [(r.key, r.fields["poison"], r.rule) for r in reasons] == [("game.elimination.poison", 15, "CR 704.6b")] * 2
+    game.player_leaves(1)
+    assert game.state.winner == [3, 4]
 
 
 def test_players_start_at_20_life_and_lose_at_0_BR():
@@ -303,7 +318,7 @@ def test_history_in_english_and_french():
     game.add_piece(ANGEL)
     game.next_phase()
     go_to(game, "movement", "creatures")
-    roll = game.roll_movement(ANGEL.token)["results"][0]
+    roll = game.roll_movement(ANGEL.token).results[0]
     entry = game.history_entries()[-1]
     time = game.clock.now.strftime("%H:%M")
     assert describe(entry, "en") == f"{time} Anna rolled D12: {roll} for Serra Angel (#3)"
@@ -451,16 +466,52 @@ def test_a_doubtful_square_gives_no_colour_bonus_in_the_game_until_it_is_confirm
     assert game.movement_left((1, 3)) == 4
 
 
-def test_the_controller_chooses_the_bonus_in_their_own_upkeep_a_reading_of_MT_2_02_c():
-    """MT 2.02.c says "au début de l'entretien de son propriétaire, ce joueur choisit": the OWNER, in the owner's
-    upkeep. The engine lets the CONTROLLER choose in the controller's upkeep (a reading that departs from the
-    seed's word, docs/rules.md says why): the bonus is what the creature fights with, and a stolen creature's
-    owner has no turn in which it is theirs to use."""
-    game = new_game(2)
+def stolen_azorius(**setup) -> Game:
+    """Anna's white-blue creature on a white-blue square, controlled by Bruno (a stolen creature)."""
+    game = new_game(2, **setup)
     game.add_piece(Piece(1, 7, name="Azorius", power=2, toughness=3, colours={"W", "U"}, at=(1, 1), controller=2))
+    return game
+
+
+def test_the_owner_chooses_the_bonus_at_the_start_of_their_own_upkeep_MT_2_02_c():
+    """MT 2.02.c: « au début de l'entretien de son propriétaire, ce joueur choisit un des bonus disponibles »:
+    the OWNER chooses, in the owner's upkeep, even while another player controls the creature; the choice
+    lasts until the owner's next upkeep."""
+    game = stolen_azorius()
     game.next_phase(), game.next_phase()  # Anna's (the owner's) upkeep
-    with pytest.raises(GameError, match="MT 2.02.c"):
+    game.choose_bonus((1, 7), "W")
+    assert game.state.bonus_choices == {(1, 7): "W"}
+    game.end_turn(), game.next_phase()  # Bruno's (the controller's) upkeep: not his to choose, Anna's stays
+    with pytest.raises(GameError, match="during its owner's upkeep .MT 2.02.c.") as refused:
+        game.choose_bonus((1, 7), "U")
+    assert refused.value.text("fr").startswith("le bonus se choisit pendant l'entretien de son propriétaire")
+    assert game.state.bonus_choices == {(1, 7): "W"}
+    game.end_turn(), game.next_phase()  # Anna's next upkeep: the choice ends
+    assert game.state.bonus_choices == {}
+
+
+def test_the_controller_chooses_the_bonus_under_the_house_rule_MT_2_02_c_and_8_04():
+    """MT 8.04: a table may let the controller choose instead (`bonus_chooser: controller`), in the
+    controller's upkeep: the bonus is what the creature fights with."""
+    game = stolen_azorius(house_rules=HouseRules(bonus_chooser="controller"))
+    game.next_phase(), game.next_phase()  # Anna's (the owner's) upkeep
+    with pytest.raises(GameError, match="during its controller's upkeep .MT 2.02.c."):
         game.choose_bonus((1, 7), "W")
     game.end_turn(), game.next_phase()  # Bruno's (the controller's) upkeep
     game.choose_bonus((1, 7), "U")
     assert game.state.bonus_choices == {(1, 7): "U"}
+
+
+def test_a_save_started_before_edition_4_replays_with_the_controller_choosing_MT_2_02_c():
+    """A game saved when the engine let the controller choose (rules edition 3) replays as it was played."""
+    game = stolen_azorius()
+    document = game.to_dict()
+    document["actions"][0]["data"]["rules"] = 3
+    del document["actions"][0]["data"]["house_rules"]["bonus_chooser"]  # an option that did not exist then
+    old = Game.from_dict(document)
+    old.next_phase(), old.next_phase()  # Anna's upkeep: not hers in that edition
+    with pytest.raises(GameError, match="MT 2.02.c"):
+        old.choose_bonus((1, 7), "W")
+    old.end_turn(), old.next_phase()
+    old.choose_bonus((1, 7), "U")
+    assert Game.from_dict(old.to_dict()).state.bonus_choices == {(1, 7): "U"}

@@ -187,7 +187,7 @@ def test_every_test_the_document_names_exists():
     assert sorted(cited_tests() - defined) == []
 
 
-ALIASES = {"reducer": "companion.game.reducer", "game": "companion.game.game", "state": "companion.game.state",
+ALIASES = {"reducer": "companion.game.reducer", "actions": "companion.game.actions", "game": "companion.game.game", "state": "companion.game.state",
            "events": "companion.game.events", "dice": "companion.game.dice", "setup": "companion.game.setup",
            "rules": "companion.rules"}
 

@@ -150,3 +150,26 @@ def test_scan_says_the_lens_it_read_through(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["lens"]["model"] == "opencv-radial-k1k2" and doc["lens"]["k1"] < -0.25
     assert np.asarray(doc["homography"]).shape == (3, 3)
+
+
+def test_a_grid_larger_than_any_board_is_refused_before_anything_is_allocated(board_photo, capsys):
+    """`--grid 100000x100000` asked numpy for 522 GiB (ArrayMemoryError); the largest board the companion
+    reads is boards.io.MAX_SIDE squares a side."""
+    from types import SimpleNamespace
+
+    from boards.io import MAX_SIDE
+    from vision import scan
+    from vision.watch import CameraWatcher
+
+    photo, _ = board_photo
+    with pytest.raises(SystemExit) as stopped:
+        main(["scan", str(photo), "--grid", "100000x100000"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"boards of 1 to {MAX_SIDE}×{MAX_SIDE}" in err and "Traceback" not in err
+    image = cv2.imread(str(photo))
+    for grid in ((100_000, 100_000), (MAX_SIDE + 1, 12), (20, 0)):
+        result = scan(image, grid=grid)
+        assert not result.found and result.error.key == "camera.vision.grid_too_large"
+    with pytest.raises(ValueError, match="boards of 1 to 200×200"):
+        CameraWatcher(SimpleNamespace(width=MAX_SIDE + 1, height=12))

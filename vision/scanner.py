@@ -16,6 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from boards.io import MAX_SIDE
 from boards.model import Board, order_colours, square_label
 from calibration.colour import (BIN_LAB, UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
                                 white_patch_field)
@@ -98,7 +99,17 @@ SCAN_PROBLEMS = {
     "not_a_board": "a grid-like pattern was found but its squares do not read as a board",
     "markers_hidden": "markers not found (a hand over them?)",
     "nothing_in_view": "no board in view",
+    "grid_too_large": "a grid of {width}×{height} squares: the companion reads boards of 1 to {most}×{most}",
 }
+
+
+def grid_size_problem(width: int, height: int) -> Problem | None:
+    """Why a grid of `width` × `height` squares is not read (None: it is), checked before anything is
+    sized from it: a 100000×100000 grid once asked numpy for 522 GiB. The largest is the largest
+    board file the companion reads (`boards.io.MAX_SIDE`)."""
+    if 1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE:
+        return None
+    return Problem(SCAN_PROBLEMS, "camera.vision", "grid_too_large", width=width, height=height, most=MAX_SIDE)
 
 
 def _not_found(problem: str, size, started: float, **fields) -> ScanResult:
@@ -167,6 +178,9 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     started = time.perf_counter()
     token_config = token_config or config.tokens
     size = (board.width, board.height) if board is not None else (tuple(grid) if grid else None)
+    too_large = grid_size_problem(*size) if size else None
+    if too_large is not None:
+        return ScanResult(False, *size, error=too_large, timing_ms={"total": (time.perf_counter() - started) * 1000})
     if not isinstance(image_bgr, np.ndarray) or image_bgr.size == 0 or image_bgr.ndim not in (2, 3):
         return _not_found("unreadable_image", size, started)
     if image_bgr.dtype != np.uint8:

@@ -22,12 +22,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from boards import XY
+from boards import XY, Token
 from calibration.config import TrackingConfig
 from calibration.mapping import GridMapping
 from vision.tokens import TokenConfig, TokenObservation, detect_tokens, read_tokens_in
-
-Token = tuple[int, int]            # (player, number)
 
 
 @dataclass(frozen=True)

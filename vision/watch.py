@@ -29,7 +29,7 @@ from calibration.config import DEFAULT_CONFIG, VisionConfig
 from calibration.mapping import GridMapping
 from calibration.problems import Problem
 from calibration.registration import RegistrationTracker, register_board
-from vision.scanner import SCAN_PROBLEMS, ScanResult, scan
+from vision.scanner import SCAN_PROBLEMS, ScanResult, grid_size_problem, scan
 from vision.tokens import TokenObservation, squares_too_small
 from vision.tracking import StillCameraReader, Token, TokenTracker, TrackEvent
 
@@ -130,7 +130,11 @@ class CameraWatcher:
 
     def __init__(self, board: Board, config: VisionConfig = DEFAULT_CONFIG):
         """`config`: every stage's settings (the vision YAML, `VisionConfig.load`); the watcher's
-        own are its `tracking` section."""
+        own are its `tracking` section. A board larger than any the companion reads is refused
+        (ValueError) before a frame is sized from it."""
+        too_large = grid_size_problem(board.width, board.height)
+        if too_large is not None:
+            raise ValueError(str(too_large))
         self.board = board
         self.config = config
         tracking = config.tracking

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 SETTLE_FRAMES = 3
@@ -61,7 +62,7 @@ def _state_summary(app) -> dict:
         "game_file": app.game_key,
         "pieces": {f"{p}-{n}": list(piece.at) if piece.at else None for (p, n), piece in state.pieces.items()},
         "life": {str(p.id): p.life for p in state.players},
-        "rolls": [{"results": r["results"], "die": r["die"]} for r in state.rolls],
+        "rolls": [{"results": list(r.results), "die": r.die} for r in state.rolls],
         "turn": {"number": state.turn.number, "phase": state.turn.phase, "step": state.turn.step,
                  "active": list(state.turn.active), "horde": state.turn.horde},
         "history": app.game.history(app.lang),
@@ -74,7 +75,7 @@ def _state_summary(app) -> dict:
         if state.horde else None,
         "game": {"format": state.format, "planar_decks": {str(k): v for k, v in state.planar.decks.items()}
                  if state.planar else None, "events": len(state.events.deck) if state.events else None,
-                 "house": dict(state.house_rules), "starting_player": state.starting_player,
+                 "house": asdict(state.house_rules), "starting_player": state.starting_player,
                  "doubtful_squares": [list(at) for at in state.doubtful_squares]},
     })
     return summary

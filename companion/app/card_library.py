@@ -62,6 +62,14 @@ class CardLibrary:
             except CardDataError as problem:  # the checkout's fixture is broken: the demo goes without
                 log.error("demo cards: %s", problem)
 
+    def damaged(self, problem: CardDataError) -> None:
+        """A query found the open database damaged (`cards.errors.damaged_database`): close it and say
+        so in the hint, as when it was found damaged at opening; the app and its games go on."""
+        log.error("card database: %s", problem)
+        self.close()
+        self._opened, self.problem, self.demo = True, problem, False
+        self._planes.clear()
+
     def reopen(self) -> None:
         """After an import: the next use opens the new database."""
         self.close()
@@ -102,7 +110,11 @@ class CardLibrary:
         key = (name, lang)
         if key not in self._planes:
             db = self.db
-            self._planes[key] = db.plane_text(name, lang) if db is not None and name else None
+            try:
+                self._planes[key] = db.plane_text(name, lang) if db is not None and name else None
+            except CardDataError as problem:
+                self.damaged(problem)
+                return None
         return self._planes[key]
 
 

@@ -78,8 +78,8 @@ def demo_pieces(board: Board) -> list[Piece]:
     return pieces
 
 
-def start_demo(save_dir: Path) -> tuple[Game, tuple[int, int]]:
-    """The demo game, saved in `save_dir`, in the first player's creature movement step with their
+def start_demo(save_dir: Path | None) -> tuple[Game, tuple[int, int]]:
+    """The demo game, saved in `save_dir` (None: not saved), in the first player's creature movement step with their
     flyer's dice rolled; returns the game and that flyer's token (shown selected: a newcomer sees
     overlays at once).
 

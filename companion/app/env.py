@@ -35,14 +35,35 @@ def prepare_kivy(*, headless: bool = False, size: tuple[int, int] = TABLET_SIZE)
 def log_to_file(path: Path) -> Path:
     """Send every log line (Kivy's included: its configuration notes, the clipboard providers it
     probes and their tracebacks) to `path`, not to the terminal; the terminal keeps only what the
-    app says itself. Returns the log file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(path, encoding="utf-8")
+    app says itself. Where `path` cannot be written (a read-only data folder: the app still opens,
+    see `folder_problem`), to a new temporary file instead. Returns the log file used."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        fd, fallback = tempfile.mkstemp(prefix="tactical-app-", suffix=".log")
+        os.close(fd)
+        path = Path(fallback)
+        handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
     return path
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why nothing can be saved in the data folder `folder` (None: it can), found by creating it and
+    a temporary file in it: permission bits do not tell (root passes them; a read-only medium or an
+    immutable folder refuses root too). The app then opens all the same, says so once, and lets the
+    table look and play without saving."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
 
 
 def no_display() -> bool:

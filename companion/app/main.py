@@ -8,6 +8,7 @@ and bumps `revision`, the one property screens watch to redraw from the state.
 from __future__ import annotations
 
 import logging
+import tempfile
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion import i18n
 from companion.app import games
 from companion.app.card_library import DEMO_CARD_FILE, CardLibrary
+from companion.app.env import folder_problem
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
 from companion.app.preferences import Preferences
@@ -122,8 +124,13 @@ class TacticalApp(App):
 
     def build(self):
         load_kv_beside(__file__)
+        # A data folder nothing can be written in (read-only medium, immutable, permissions) still
+        # opens: the table looks and plays, nothing is saved, and it is told once, below.
+        self.folder_problem = folder_problem(self.save_dir)
+        demo_cards = self.save_dir / "demo-cards" if self.folder_problem is None else \
+            Path(tempfile.mkdtemp(prefix="tactical-demo-cards-"))
         self.card_library = CardLibrary(self.cards_dir, demo_file=DEMO_CARD_FILE if self.demo_cards else None,
-                                        demo_folder=self.save_dir / "demo-cards")
+                                        demo_folder=demo_cards)
         self.prefs = Preferences.load(self.save_dir)
         if self.forced_lang is None and self.prefs.lang:
             self.lang = self.prefs.lang
@@ -134,7 +141,8 @@ class TacticalApp(App):
         if game is None and problem is None and self.demo:
             from companion.app.demo import start_demo
 
-            game, self.selected = start_demo(self.save_dir)  # a newcomer sees a token's overlays at once
+            # a newcomer sees a token's overlays at once; on a read-only folder, a game not saved
+            game, self.selected = start_demo(self.save_dir if self.folder_problem is None else None)
         self.game = game
         root = self._build_root()
         self.root = root  # screens are built on first use (launch time), and they reach the app through it
@@ -144,6 +152,9 @@ class TacticalApp(App):
         Clock.schedule_once(lambda dt: self._mark_nav(first), 0)
         if problem is not None:
             notices.append(problem)
+        if self.folder_problem is not None and not any(n.key == "store.read_only" for n in notices):
+            notices.insert(0, SaveError(self.folder_problem, path=self.save_dir, key="start.read_only_folder",
+                                        folder=str(self.save_dir)))
         if notices:  # damaged saves skipped, repaired, read-only: the table is told at start-up
             self.say("\n".join(refusal(notice, self.lang) for notice in notices))
         self.on_revision()

@@ -40,7 +40,7 @@ def error_text(error: CardDataError, lang: str) -> str:
     is worded too, never the English detail of `str(error)`."""
     fields = dict(error.fields)
     if "detail_key" in fields:
-        fields["detail"] = translate(lang, fields.pop("detail_key"))
+        fields["detail"] = translate(lang, str(fields.pop("detail_key")), **fields)
     return translate(lang, error.key, **fields)
 
 

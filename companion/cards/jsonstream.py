@@ -9,15 +9,24 @@ entry is complete in its buffer. Memory is the buffer (about a megabyte) plus on
 
 Everything is checked as it goes, including what follows the entries, so a truncated or
 malformed file raises `JsonStreamError` with the line, column and key path where it went wrong.
+
+Two limits keep a hostile file from taking the memory or the stack: a value (one card entry, or
+anything the reader skips, such as `meta`) longer than `max_value_chars` is refused while it is
+still being read — the buffer stops growing there, so a 200 M-character string is never held
+whole — and a value nested deeper than the standard decoder follows (Python's recursion limit,
+about 1 000 levels; a card entry is 4 deep) is refused with its place instead of a RecursionError.
 """
 from __future__ import annotations
 
 import json
-from json.decoder import scanstring
-from typing import Any, Iterator, TextIO
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public since 2.x, not in typeshed
+from typing import Any, Callable, Iterator, TextIO
 
 CHUNK_CHARS = 1 << 20
-MAX_ENTRY_CHARS = 64 << 20   # one card entry is a few kB: a longer one means a broken file
+# The largest AtomicCards entries (cards with many rulings and foreign printings) are tens of kB; a value
+# 40 times the largest real one means a broken or hostile file. The buffer grows by doubling up to about
+# twice this before the value is refused: at most 8 M characters (32 MB of 4-byte characters) held.
+MAX_ENTRY_CHARS = 4 << 20
 _WHITESPACE = " \t\n\r"
 _AFTER_VALUE = ",]}:" + _WHITESPACE
 _DECODER = json.JSONDecoder()
@@ -28,11 +37,13 @@ class JsonStreamError(ValueError):
 
     `kind` says what went wrong in a word the app can translate (`message` is the English detail):
     "truncated" (the file ends too early), "encoding" (not UTF-8), "missing" (a key that should be
-    there is not), "too_long" (an entry beyond the size limit) or "syntax"."""
+    there is not), "too_long" (an entry beyond the size limit), "too_deep" (nested beyond what the
+    decoder follows) or "syntax"."""
 
-    KINDS = ("truncated", "encoding", "missing", "too_long", "syntax")
+    KINDS = ("truncated", "encoding", "missing", "too_long", "too_deep", "syntax")
 
-    def __init__(self, message: str, line: int, column: int, path: tuple = (), kind: str = "syntax"):
+    def __init__(self, message: str, line: int, column: int, path: tuple[str | int, ...] = (),
+                 kind: str = "syntax"):
         self.reason, self.line, self.column, self.path, self.kind = message, line, column, path, kind
         where = "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in path)
         super().__init__(f"line {line}, column {column}{' in ' + where if where else ''}: {message}")
@@ -41,23 +52,25 @@ class JsonStreamError(ValueError):
 class JsonReader:
     """Reads one JSON document from a text stream, in chunks."""
 
-    def __init__(self, stream: TextIO, chunk_chars: int = CHUNK_CHARS):
+    def __init__(self, stream: TextIO, chunk_chars: int = CHUNK_CHARS, max_value_chars: int = MAX_ENTRY_CHARS):
         self._stream = stream
         self._chunk = chunk_chars
+        self._max_value = max_value_chars
         self._buf = ""
         self._i = 0
         self._eof = False
         self._line = 1          # line number at the start of the buffer
         self._line_start = 0    # absolute offset of that line's first character
         self._offset = 0        # absolute offset of the buffer's first character
-        self.path: list = []    # keys and indexes leading to where the reader is
+        self.path: list[str | int] = []   # keys and indexes leading to where the reader is
+        self._value_start = 0   # absolute offset where the last value read began
 
     # -- public ---------------------------------------------------------
     def first_char(self) -> str:
         """The document's first non-blank character ('' for an empty stream), without consuming it."""
         return self._skip_ws()
 
-    def items(self, path: tuple = ()) -> Iterator[tuple[str | int, Any]]:
+    def items(self, path: tuple[str, ...] = ()) -> Iterator[tuple[str | int, Any]]:
         """(key, value) of each member of the object at `path` — or (index, value) of each element
         of the array there — then checks the rest of the document. `path` names object keys from
         the top; every other value is read and dropped."""
@@ -70,9 +83,11 @@ class JsonReader:
         line, column = self._line_column(self._i if at is None else at)
         return JsonStreamError(message, line, column, tuple(self.path), kind)
 
-    def location(self) -> str:
-        """Where the reader is, as error messages say it: "line 1, column 5812 in ['data']['Serra Angel']"."""
-        return str(self.error("")).rsplit(":", 1)[0]
+    @property
+    def value_at(self) -> tuple[int, int]:
+        """Line and column where the last value read (the entry just yielded) began: still in the
+        buffer, which is only cut at the reader's position when the next value is read."""
+        return self._line_column(self._value_start - self._offset)
 
     def _line_column(self, at: int) -> tuple[int, int]:
         line = self._line + self._buf.count("\n", 0, at)
@@ -81,7 +96,7 @@ class JsonReader:
         return line, self._offset + at - start + 1
 
     # -- structure ------------------------------------------------------
-    def _walk(self, path: tuple) -> Iterator[tuple[str | int, Any]]:
+    def _walk(self, path: tuple[str, ...]) -> Iterator[tuple[str | int, Any]]:
         c = self._skip_ws()
         if not path:
             if c == "{":
@@ -157,25 +172,31 @@ class JsonReader:
     def _value(self) -> Any:
         if not self._skip_ws():
             raise self.error("the file ends where a value should be (truncated?)", kind="truncated")
+        self._value_start = self._offset + self._i
         return self._decode(_DECODER.raw_decode)
 
-    def _decode(self, decode) -> Any:
+    def _decode(self, decode: Callable[[str, int], tuple[Any, int]]) -> Any:
         """Run a decoder of the standard library at the reader's position, reading more of the
         file until the value is complete in the buffer (or the file or the size limit ends)."""
         while True:
             try:
                 value, end = decode(self._buf, self._i)
+            except RecursionError:
+                raise self.error("values nested too deep (a card entry is a few levels deep)",
+                                 kind="too_deep") from None
             except json.JSONDecodeError as exc:
                 if self._eof:
                     if self._cut_short(exc):
                         raise self.error("the file ends in the middle of a value (truncated?)", exc.pos,
                                          "truncated") from None
                     raise self.error(exc.msg, exc.pos) from None
-                if len(self._buf) - self._i > MAX_ENTRY_CHARS:
-                    raise self.error(f"{exc.msg} (in a value longer than {MAX_ENTRY_CHARS >> 20} M characters)",
-                                     exc.pos, "too_long") from None
+                if len(self._buf) - self._i > self._max_value:
+                    raise self.error(f"a value longer than {self._max_value:,} characters (the largest card "
+                                     "entry is far shorter)", kind="too_long") from None
                 self._fill()
                 continue
+            except ValueError as exc:  # a number of more than 4 300 digits, which int() refuses
+                raise self.error(str(exc)) from None
             if (not self._eof and isinstance(value, (int, float)) and len(self._buf) - end < 32
                     and (end == len(self._buf) or self._buf[end] not in _AFTER_VALUE)):
                 self._fill()  # "12" or "0." at the end of the buffer: the number may go on
@@ -216,7 +237,8 @@ class JsonReader:
             self._offset += self._i
             self._buf = self._buf[self._i:]
             self._i = 0
-        wanted = max(self._chunk, len(self._buf))  # doubles the buffer while an entry is unfinished
+        # Doubles the buffer while an entry is unfinished, never reading past the value size limit.
+        wanted = max(self._chunk, min(len(self._buf), self._max_value + 1))
         try:
             chunk = self._stream.read(wanted)
         except UnicodeDecodeError as exc:

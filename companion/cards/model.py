@@ -3,11 +3,12 @@ draft of a piece, import progress and reports, and the errors. Plain frozen data
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 COLOUR_ORDER = "WUBRG"
 
 
-def colour_string(colours) -> str:
+def colour_string(colours: Iterable[str]) -> str:
     """Colour letters in WUBRG order, whatever order the data gives them in."""
     return "".join(c for c in COLOUR_ORDER if c in set(colours))
 
@@ -124,10 +125,10 @@ class PieceDraft:
     def asks(self) -> tuple[str, ...]:
         return self.variable
 
-    def piece_fields(self) -> dict:
+    def piece_fields(self) -> dict[str, object]:
         """Keyword arguments for `Piece(...)` / the game's `update_piece` (kind included only
         when the piece is on the grid)."""
-        fields = {"name": self.name, "mana_value": self.mana_value, "power": self.power,
+        fields: dict[str, object] = {"name": self.name, "mana_value": self.mana_value, "power": self.power,
                   "toughness": self.toughness, "colours": self.colours, "keywords": self.keywords}
         if self.kind:
             fields["kind"] = self.kind
@@ -141,7 +142,7 @@ class Progress:
 
     step: str
     fraction: float
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ class CardDataError(Exception):
     """A card file or database that cannot be used. `key`/`fields` word it through i18n
     (`cards.errors.*`); `str()` is readable English with the file and place."""
 
-    def __init__(self, key: str, message: str, **fields):
+    def __init__(self, key: str, message: str, **fields: object):
         self.key, self.fields = key, fields
         super().__init__(message)
 

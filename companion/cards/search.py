@@ -27,6 +27,11 @@ from dataclasses import dataclass
 from companion.cards.text import fold, word_starts
 
 MAX_TYPOS = 2
+# Prefix keys are cut to this many characters: each word start of a name costs at most this much
+# index, so the index grows linearly with the names (12 000 one-letter words made a 150 MB index
+# when every key ran to the end of the name). Real names are told apart well before: a longer query
+# is looked up by its first PREFIX_KEY_CHARS characters, the rest checked on the names found.
+PREFIX_KEY_CHARS = 32
 CANDIDATES = 48          # names verified per fuzzy query, the ones sharing the most trigrams
 _UPPER = "{"             # sorts after every character a folded name holds ([0-9a-z ])
 
@@ -79,18 +84,29 @@ def prefix_distance(query: str, text: str, limit: int = MAX_TYPOS) -> int:
     return best
 
 
+def begins_a_word(query: str, folded: str, at_start: bool) -> bool:
+    """Whether the folded `query` begins `folded` (at_start) or one of its later words: the check
+    of a match found by a cut key."""
+    starts = word_starts(folded)
+    return any(s.startswith(query) for s in (starts[:1] if at_start else starts[1:]))
+
+
 def id_typecode(largest_face_id: int) -> str:
     """The array type code of the posting lists: 16-bit ids while they fit."""
     return "H" if largest_face_id < 1 << 16 else "i"
 
 
-def index_rows(names: list[tuple[int, int, str]]):
-    """(prefix rows, gram rows) for the tables `prefixes` and `grams`, from (name id, face id,
-    folded name) triples in face order."""
-    prefixes = [(key, name_id, int(key == folded)) for name_id, _, folded in names
-                for key in set(word_starts(folded))]
+def index_rows(names: list[tuple[int, int, str]]) -> tuple[list[tuple[str, int, int]], list[tuple[str, bytes]], str]:
+    """(prefix rows, gram rows, posting list type code) for the tables `prefixes` and `grams`, from
+    (name id, face id, folded name) triples in face order. A prefix row is (key, name id, whether
+    the key begins the name); keys are cut to PREFIX_KEY_CHARS."""
+    prefixes = []
+    for name_id, _, folded in names:
+        first, *later = word_starts(folded, PREFIX_KEY_CHARS)
+        prefixes.append((first, name_id, 1))
+        prefixes += [(key, name_id, 0) for key in set(later) if key != first]
     typecode = id_typecode(max((face for _, face, _ in names), default=0))
-    postings: dict[str, array] = {}
+    postings: dict[str, array[int]] = {}
     for _, face, folded in names:
         for gram in trigrams(folded):
             ids = postings.setdefault(gram, array(typecode))
@@ -123,7 +139,7 @@ class NameHit:
     length: int
 
     @property
-    def rank(self) -> tuple:
+    def rank(self) -> tuple[int, bool, bool, int, int]:
         return (self.typos, not self.at_start, self.popularity is None, self.popularity or 0, self.length)
 
 
@@ -152,18 +168,20 @@ class NameSearch:
 
     def _exact(self, query: str, limit: int) -> list[NameHit]:
         where = f" AND {self.face_filter}" if self.face_filter else ""
+        key = query[:PREFIX_KEY_CHARS]
         rows = self.db.execute(
             f"""SELECT n.id, n.face, n.lang, n.name, k.whole, f.popularity, length(n.name)
                 FROM prefixes k JOIN names n ON n.id = k.name JOIN faces f ON f.id = n.face
                 WHERE k.key >= ? AND k.key < ?{where}
                 ORDER BY k.whole DESC, f.popularity IS NULL, f.popularity, length(n.name)
-                LIMIT ?""", (query, query + _UPPER, limit * 4)).fetchall()
+                LIMIT ?""", (key, key + _UPPER, limit * 4)).fetchall()
         return [NameHit(i, face, lang, name, 0, bool(start), pop, length)
-                for i, face, lang, name, start, pop, length in rows]
+                for i, face, lang, name, start, pop, length in rows
+                if key == query or begins_a_word(query, fold(name), bool(start))]
 
     def _fuzzy(self, query: str, budget: int) -> list[NameHit]:
         grams = sorted(trigrams(query))
-        counts: Counter = Counter()
+        counts: Counter[int] = Counter()
         for (blob,) in self.db.execute(
                 f"SELECT faces FROM grams WHERE gram IN ({','.join('?' * len(grams))})", grams):
             counts.update(array(self.typecode, blob))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any, Callable
 
 PROPER = ("Serra", "Llanowar", "Shivan", "Sengir", "Urza", "Mishra", "Jace", "Chandra", "Ajani", "Garruk",
           "Liliana", "Nissa", "Gideon", "Teferi", "Karn", "Yawgmoth", "Gix", "Tolaria", "Keld", "Benalia",
@@ -90,7 +91,7 @@ def _french_name(rnd: random.Random) -> str:
     return f"{rnd.choice(PROPER)}, {rnd.choice(NOMS).lower()} {rnd.choice(ADJECTIFS)}"
 
 
-def _face(rnd: random.Random, name: str, card_name: str, name_fr: str | None, **extra) -> dict:
+def _face(rnd: random.Random, name: str, card_name: str, name_fr: str | None, **extra: object) -> dict[str, Any]:
     kind = rnd.choices([t for t, _ in TYPES], [w for _, w in TYPES])[0]
     colours = rnd.sample("WUBRG", rnd.choice((0, 1, 1, 1, 1, 2))) if kind not in ("Land", "Plane",
                                                                                   "Phenomenon") else []
@@ -100,7 +101,7 @@ def _face(rnd: random.Random, name: str, card_name: str, name_fr: str | None, **
     keywords = sorted(rnd.sample(KEYWORD_POOL, rnd.choice((0, 0, 1, 1, 2)))) if kind == "Creature" else []
     lines = [", ".join(k.lower() if i else k for i, k in enumerate(keywords))] if keywords else []
     lines += [_sentence(rnd, name) for _ in range(rnd.randint(1, 3))]
-    face = {"colorIdentity": colours, "colors": colours, "convertedManaCost": float(value),
+    face: dict[str, Any] = {"colorIdentity": colours, "colors": colours, "convertedManaCost": float(value),
             "edhrecRank": rnd.randint(1, 30000) if rnd.random() < 0.8 else None, "edhrecSaltiness": 0.3,
             "firstPrinting": "SYN", "foreignData": [], "identifiers": {"scryfallOracleId": f"{rnd.getrandbits(128):032x}"},
             "isReserved": False, "layout": "planar" if kind in ("Plane", "Phenomenon") else "normal",
@@ -135,14 +136,14 @@ def _face(rnd: random.Random, name: str, card_name: str, name_fr: str | None, **
     return face
 
 
-def atomic_cards(count: int, seed: int = 2026) -> dict:
+def atomic_cards(count: int, seed: int = 2026) -> dict[str, Any]:
     """An AtomicCards document with `count` distinct cards (3 % of them double-faced, 70 % with a
     French name)."""
     rnd = random.Random(seed)
-    data: dict[str, list] = {}
+    data: dict[str, list[dict[str, Any]]] = {}
     used_fr: set[str] = set()
 
-    def unique(make, used):
+    def unique(make: Callable[[random.Random], str], used: set[str]) -> str:
         for _ in range(50):
             name = make(rnd)
             if name not in used:
@@ -176,7 +177,7 @@ def write_atomic_cards(path: Path, count: int, seed: int = 2026) -> Path:
     return path
 
 
-def typed_queries(document: dict, count: int, seed: int = 7) -> list[tuple[str, str]]:
+def typed_queries(document: dict[str, Any], count: int, seed: int = 7) -> list[tuple[str, str]]:
     """(query, intended name) pairs as a table types them: prefixes of 2–12 letters of English and
     French names, a third of them with one typo and a sixth with two (letter dropped, doubled,
     swapped with its neighbour, or replaced)."""

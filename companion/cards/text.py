@@ -26,12 +26,14 @@ def fold(text: str) -> str:
     return _NOT_WORD.sub(" ", bare).strip()
 
 
-def word_starts(folded: str) -> list[str]:
-    """Every suffix of a folded name that begins a word: what a prefix search may match.
+def word_starts(folded: str, max_chars: int | None = None) -> list[str]:
+    """Every suffix of a folded name that begins a word: what a prefix search may match, each cut
+    to `max_chars` when given (the index keeps that much: linear in the name, not quadratic).
 
     "ange de serra" → ["ange de serra", "de serra", "serra"].
     """
-    return [folded[i:] for i in range(len(folded)) if i == 0 or folded[i - 1] == " "]
+    end = None if max_chars is None else max_chars
+    return [folded[i:None if end is None else i + end] for i in range(len(folded)) if i == 0 or folded[i - 1] == " "]
 
 
 _SYMBOL = re.compile(r"\{([^}]*)\}")

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from companion.app.screens import SCREENS  # a plain registry: importing it does not load kivy
+from companion.cli import data_dir_problem
+from companion.cli.output import say
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,8 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = data_dir_problem(args.data_dir)
+    if problem:
+        say(f"error: {problem}", file=sys.stderr)
+        return 2
     if args.screenshot and args.screenshot.suffix.lower() != ".png":
-        print(f"error: --screenshot {args.screenshot}: the file name must end in .png")
+        say(f"error: --screenshot {args.screenshot}: the file name must end in .png")
         return 2
     from companion.app import run_app  # imports kivy only now: `tactical board` never pays for it
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from companion.cli.output import say
+
 BENCHES = ("rules", "game", "vision", "tokens", "app", "camera", "cards", "inputs")
 
 
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         main = _load(name)
         if main is None:
-            print(f"bench {name}: not available (companion.bench.{name} is not installed)")
+            say(f"bench {name}: not available (companion.bench.{name} is not installed)")
             continue
         status = max(status, main(list(args.extra)) or 0)
     return status

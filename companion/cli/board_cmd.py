@@ -2,7 +2,7 @@
 
 Ordinary bad input (a wrong board file, a bad --size) prints one line saying
 what is wrong and where, and exits with code 2; `check` exits 1 when the board
-cannot be played. Whatever comes from a file is printed through `printable` (a board
+cannot be played. Whatever comes from a file is printed through `say` (`printable`: a board
 name with an escape sequence is shown, not obeyed by the terminal).
 """
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 from boards import Board, BoardFileError, library_boards, load_board, save_board
 from boards.fairness import fairness_report, play_problems
 from boards.generator import BoardGenerationError, generate_board
-from boards.terminal import ColourMode, detect_colour_mode, printable, render_board
+from boards.terminal import ColourMode, detect_colour_mode, render_board
+from companion.cli.output import say
 
 EXIT_PROBLEMS, EXIT_BAD_INPUT = 1, 2
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return {"new": _new, "show": _show, "check": _check, "list": _list}[args.action](args)
     except (BoardFileError, BoardGenerationError) as exc:
-        print(f"error: {printable(exc)}", file=sys.stderr)
+        say(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
@@ -64,7 +65,7 @@ def _resolve(board_arg: str) -> Board:
 def _parse_size(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d{1,9})\s*[x×X]\s*(\d{1,9})\s*", text)
     if not match:
-        raise BoardGenerationError(f"--size '{printable(text)[:40]}': expected WIDTHxHEIGHT, e.g. 20x12")
+        raise BoardGenerationError(f"--size '{text[:40]}': expected WIDTHxHEIGHT, e.g. 20x12")
     return int(match[1]), int(match[2])
 
 
@@ -81,7 +82,7 @@ def _new(args: argparse.Namespace) -> int:
         save_board(board, args.out)
     except OSError as exc:
         raise BoardGenerationError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    print(f"wrote {args.out}: {printable(board.name)}, {board.width}×{board.height}, {board.players} players")
+    say(f"wrote {args.out}: {board.name}, {board.width}×{board.height}, {board.players} players")
     return 0
 
 
@@ -100,11 +101,11 @@ def _show(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     board = _resolve(args.board)
     problems = play_problems(board)
-    print(f"{printable(board.name)}: {board.width}×{board.height}, {board.players} players")
-    print("playable: yes" if not problems else "playable: no")
+    say(f"{board.name}: {board.width}×{board.height}, {board.players} players")
+    say("playable: yes" if not problems else "playable: no")
     for problem in problems:
-        print(f"  problem: {problem}")
-    print("\n".join(fairness_report(board).lines()))
+        say(f"  problem: {problem}")
+    say("\n".join(fairness_report(board).lines()))
     return EXIT_PROBLEMS if problems else 0
 
 
@@ -112,8 +113,8 @@ def _list(args: argparse.Namespace) -> int:
     for stem, path in library_boards().items():
         try:
             board = load_board(path)
-            print(f"{printable(stem):<18} {board.width}×{board.height}  {board.players} players  "
-                  f"{printable(board.name)}")
+            say(f"{stem:<18} {board.width}×{board.height}  {board.players} players  "
+                 f"{board.name}")
         except BoardFileError as exc:
-            print(f"{printable(stem):<18} unreadable: {printable(exc)}")
+            say(f"{stem:<18} unreadable: {exc}")
     return 0

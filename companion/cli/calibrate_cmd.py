@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.cli.output import say
 from companion.cli.scan_cmd import grid_size
 
 
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         board = load_board(args.board) if args.board else None
         source = open_source(args.camera)
     except (SourceError, BoardFileError, OSError) as exc:
-        print(f"tactical calibrate: {exc}", file=sys.stderr)
+        say(f"tactical calibrate: {exc}", file=sys.stderr)
         return 2
     result, last_error = None, "no frame from the source"
     try:
@@ -54,25 +55,25 @@ def run(args: argparse.Namespace) -> int:
     finally:
         source.close()
     if result is None or not result.found:
-        print(f"tactical calibrate: {source.name}: {last_error}", file=sys.stderr)
+        say(f"tactical calibrate: {source.name}: {last_error}", file=sys.stderr)
         return 1
     calibration = Calibration.from_scan(result, source.name)
     try:
         path = calibration.save(out)
     except OSError as exc:
-        print(f"tactical calibrate: cannot write the calibration in {out}: {exc}", file=sys.stderr)
+        say(f"tactical calibrate: cannot write the calibration in {out}: {exc}", file=sys.stderr)
         return 2
-    print(f"board {result.width}×{result.height} found ({result.method}); calibration saved to {path}")
+    say(f"board {result.width}×{result.height} found ({result.method}); calibration saved to {path}")
     if calibration.lens is not None:
-        print(f"the camera's lens, saved with it: k1 {calibration.lens.k1:+.3f}, k2 {calibration.lens.k2:+.3f}")
+        say(f"the camera's lens, saved with it: k1 {calibration.lens.k1:+.3f}, k2 {calibration.lens.k2:+.3f}")
     if result.tokens_too_small:
         from companion.camera import too_small_advice
 
-        print(too_small_advice(result.tokens_too_small, "en"))
+        say(too_small_advice(result.tokens_too_small, "en"))
     doubtful = [square_label((s.x, s.y)) for s in result.squares if s.uncertain or s.covered]
     if board is not None:
         if result.mismatches:
-            print("squares that differ from the board file: " + ", ".join(m["square"] for m in result.mismatches))
+            say("squares that differ from the board file: " + ", ".join(m["square"] for m in result.mismatches))
         return 0
     rows = [[Square(frozenset(s.colours), obstacle=s.obstacle or not s.colours, start=s.start and bool(s.colours)
                     and not s.obstacle, temple=s.temple and bool(s.colours) and not s.obstacle)
@@ -81,6 +82,6 @@ def run(args: argparse.Namespace) -> int:
                       description=f"read by tactical calibrate from {source.name}; check the squares listed")
     board_path = Path(out) / "scanned-board.yaml"
     save_board(new_board, board_path)
-    print(f"new board file written to {board_path}")
-    print(f"squares to confirm (MT 2.02.e): {', '.join(doubtful) or 'none'}")
+    say(f"new board file written to {board_path}")
+    say(f"squares to confirm (MT 2.02.e): {', '.join(doubtful) or 'none'}")
     return 0

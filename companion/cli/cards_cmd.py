@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 from companion import cards
+from companion.cli import data_dir_problem
+from companion.cli.output import say, shown
 from companion.i18n import decimal, translate
 
 
@@ -55,7 +57,7 @@ class ProgressLine:
         self._last = (None, -1.0, 0.0)
 
     def __call__(self, progress: cards.Progress) -> None:
-        text = cards.progress_text(progress, self.lang)
+        text = shown(cards.progress_text(progress, self.lang))   # a host name from --url, escaped
         step, fraction, shown_at = self._last
         now = time.monotonic()
         if self.tty:
@@ -74,6 +76,10 @@ class ProgressLine:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = data_dir_problem(args.data_dir)
+    if problem:
+        say(f"error: {problem}", file=sys.stderr)
+        return 2
     folder = args.data_dir or app_data_dir()
     try:
         if args.action == "import":
@@ -86,20 +92,20 @@ def run(args: argparse.Namespace) -> int:
             return _print_report(report, args.lang)
         database = cards.open_database(folder)
         if database is None:
-            print(cards.no_data_line(args.lang), file=sys.stderr)
+            say(cards.no_data_line(args.lang), file=sys.stderr)
             return 1
         with database:
             return _query(database, args)
     except cards.CardDataError as error:
-        print("\n" + translate(args.lang, "cards.cli.error", error=error), file=sys.stderr)
+        say("\n" + translate(args.lang, "cards.cli.error", error=cards.error_text(error, args.lang)), file=sys.stderr)
         return 1
 
 
 def _print_report(report: cards.ImportReport, lang: str) -> int:
-    print(translate(lang, "cards.cli.imported", cards=report.cards, faces=report.faces,
-                    french=report.french_names, planes=report.planes, skipped=report.skipped,
-                    source=report.source, seconds=decimal(report.seconds, lang), path=report.path,
-                    size=decimal(report.size_bytes / 1e6, lang)))
+    say(translate(lang, "cards.cli.imported", cards=report.cards, faces=report.faces,
+                   french=report.french_names, planes=report.planes, skipped=report.skipped,
+                   source=report.source, seconds=decimal(report.seconds, lang), path=report.path,
+                   size=decimal(report.size_bytes / 1e6, lang)))
     return 0
 
 
@@ -107,10 +113,10 @@ def _query(database: cards.CardDatabase, args: argparse.Namespace) -> int:
     lang = args.lang
     if args.action == "info":
         info = database.info
-        print(translate(lang, "cards.summary", cards=info["cards"], french=info["french_names"],
-                        planes=info["planes"], date=info["imported_at"], file=info["file"]))
-        print(translate(lang, "cards.cli.database", path=database.path, names=info["names"],
-                        size=decimal(database.path.stat().st_size / 1e6, lang), source=info["source"]))
+        say(translate(lang, "cards.summary", cards=info["cards"], french=info["french_names"],
+                       planes=info["planes"], date=info["imported_at"], file=info["file"]))
+        say(translate(lang, "cards.cli.database", path=database.path, names=info["names"],
+                       size=decimal(database.path.stat().st_size / 1e6, lang), source=info["source"]))
         return 0
     if args.action == "search":
         started = time.perf_counter()
@@ -119,28 +125,28 @@ def _query(database: cards.CardDatabase, args: argparse.Namespace) -> int:
         for s in found:
             other = s.subtitle(lang)
             typos = f"  ({translate(lang, 'cards.typos', count=s.typos)})" if s.typos else ""
-            print(f"{s.title(lang)}{' — ' + other if other else ''}  {s.mana_cost}  {s.type_line}{typos}")
-        print(translate(lang, "cards.cli.searched", count=len(found), ms=decimal(elapsed, lang)), file=sys.stderr)
+            say(f"{s.title(lang)}{' — ' + other if other else ''}  {s.mana_cost}  {s.type_line}{typos}")
+        say(translate(lang, "cards.cli.searched", count=len(found), ms=decimal(elapsed, lang)), file=sys.stderr)
         return 0 if found else 1
     name = " ".join(args.name)
     found = database.find(name) or next((database.card(s.card_id) for s in database.suggest(name, 1)), None)
     if found is None:
-        print(translate(lang, "cards.cli.not_found", name=name), file=sys.stderr)
+        say(translate(lang, "cards.cli.not_found", name=name), file=sys.stderr)
         return 1
     draft = cards.card_to_piece(found, lang)
-    print(f"{found.name}{' / ' + found.name_fr if found.name_fr else ''}  {found.mana_cost}  {found.type_line}")
+    say(f"{found.name}{' / ' + found.name_fr if found.name_fr else ''}  {found.mana_cost}  {found.type_line}")
     kind = translate(lang, f"kinds.{draft.kind}") if draft.kind else translate(lang, "cards.not_on_grid")
     pt = f"{found.power}/{found.toughness}" if found.power is not None else ""
     keywords = ", ".join(translate(lang, f"keywords.{k}") for k in sorted(draft.keywords))
     piece = translate(lang, "cards.cli.piece", kind=kind, mana_value=draft.mana_value,
                       colours="".join(sorted(draft.colours)) or "-")
-    print(f"{piece}{', ' + pt if pt else ''}{', ' + keywords if keywords else ''}")
+    say(f"{piece}{', ' + pt if pt else ''}{', ' + keywords if keywords else ''}")
     if draft.x_in_cost:
-        print(translate(lang, "cards.x_cost"))
+        say(translate(lang, "cards.x_cost"))
     for field in draft.variable:
-        print(translate(lang, f"pieces.{field}") + ": "
-              + translate(lang, "cards.variable", printed=getattr(draft, f"printed_{field}")))
+        say(translate(lang, f"pieces.{field}") + ": "
+             + translate(lang, "cards.variable", printed=getattr(draft, f"printed_{field}")))
     if found.is_plane:
         plane = database.plane_text(found.name, lang)
-        print(plane.text)
+        say(plane.text)
     return 0

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from boards.pdf import PAPER_SIZES_MM
+from companion.cli.output import say
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,11 +52,11 @@ def run(args: argparse.Namespace) -> int:
             summary = f"tokens for {args.players} player(s), numbers 1–{args.count}, each twice"
         document.save(args.out)
     except (BoardFileError, PrintError) as exc:
-        print(f"tactical print: {exc}", file=sys.stderr)
+        say(f"tactical print: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"tactical print: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        say(f"tactical print: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"{args.out}: {summary}, {len(document.pages)} page(s) {args.paper.upper()} — print at 100 % "
-          "(actual size) and check the 10 cm bar")
+    say(f"{args.out}: {summary}, {len(document.pages)} page(s) {args.paper.upper()} — print at 100 % "
+         "(actual size) and check the 10 cm bar")
     return 0

@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+from companion.cli.output import say
+
 
 def grid_size(text: str) -> tuple[int, int]:
     """'20x12' -> (20, 12), for argparse."""
@@ -15,6 +17,11 @@ def grid_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"'{text}' is not a grid size like 20x12") from None
     if w < 1 or h < 1:
         raise argparse.ArgumentTypeError(f"'{text}': width and height must be positive")
+    from vision.scanner import grid_size_problem
+
+    too_large = grid_size_problem(w, h)
+    if too_large is not None:
+        raise argparse.ArgumentTypeError(f"'{text}': {too_large}")
     return w, h
 
 
@@ -100,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.debug import draw_scan
 
     if args.debug_image and not cv2.haveImageWriter(str(args.debug_image)):
-        print(f"tactical scan: --debug-image {args.debug_image}: not an image file name (use .png or .jpg)",
-              file=sys.stderr)
+        say(f"tactical scan: --debug-image {args.debug_image}: not an image file name (use .png or .jpg)",
+             file=sys.stderr)
         return 2
     try:
         image = read_image(args.image)
@@ -109,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         config = VisionConfig.load(args.config) if args.config else DEFAULT_CONFIG
         profile = Calibration.load(args.calibration).profile if args.calibration else None
     except (SourceError, BoardFileError, ConfigError, ValueError, OSError) as exc:
-        print(f"tactical scan: {exc}", file=sys.stderr)
+        say(f"tactical scan: {exc}", file=sys.stderr)
         return 2
     result = scan(image, board=board, grid=args.grid, config=config, profile=profile)
     if args.debug_image:
@@ -118,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         except cv2.error:
             written = False
         if not written:
-            print(f"tactical scan: cannot write {args.debug_image}", file=sys.stderr)
+            say(f"tactical scan: cannot write {args.debug_image}", file=sys.stderr)
             return 2
-    print(json.dumps(result.to_dict(), indent=1) if args.json else summary(result))
+    say(json.dumps(result.to_dict(), indent=1) if args.json else summary(result))
     return 0 if result.found else 1

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from companion.cli.output import say
+
 REGISTER_TRIES = 30     # frames of a file tried before giving up on finding the board
 LIVE_WAIT_S = 0.02      # a live source with no frame right now: wait this long before asking again
 GAME_CHECK_S = 1.0      # the save is looked at (changed?) this often
@@ -83,34 +85,34 @@ def run(args: argparse.Namespace) -> int:
     from companion.game import SaveError
     from companion.i18n import translate
 
-    say = lambda key, **fields: translate(args.lang, f"camera.watch.{key}", **fields)  # noqa: E731
+    words = lambda key, **fields: translate(args.lang, f"camera.watch.{key}", **fields)  # noqa: E731
     if args.max_frames is not None and args.max_frames < 1:
-        print("tactical watch: --max-frames must be at least 1", file=sys.stderr)
+        say("tactical watch: --max-frames must be at least 1", file=sys.stderr)
         return 2
     if not args.board and not args.game:
-        print("tactical watch: give the board (--board FILE) or the game (--game DIR)", file=sys.stderr)
+        say("tactical watch: give the board (--board FILE) or the game (--game DIR)", file=sys.stderr)
         return 2
     try:
         saved = SavedGame(args.game) if args.game else None
         board = load_board(args.board) if args.board else saved.game.state.board
         config = VisionConfig.load(args.config) if args.config else camera_settings(app_data_dir())
     except (BoardFileError, ConfigError) as exc:
-        print(f"tactical watch: {exc}", file=sys.stderr)
+        say(f"tactical watch: {exc}", file=sys.stderr)
         return 2
     except (SaveError, ValueError, OSError) as exc:
-        print(f"tactical watch: {say('bad_game', path=args.game, error=exc)}", file=sys.stderr)
+        say(f"tactical watch: {words('bad_game', path=args.game, error=exc)}", file=sys.stderr)
         return 2
     try:
         source = open_source(args.source)
     except SourceError as exc:
-        print(f"tactical watch: {exc}", file=sys.stderr)
+        say(f"tactical watch: {exc}", file=sys.stderr)
         return 2
     if saved is not None:
-        print(say("game", path=saved.path, turn=saved.game.state.turn.number), flush=True)
+        say(words("game", path=saved.path, turn=saved.game.state.turn.number), flush=True)
     try:
         return _watch(source, board, config, saved, args.max_frames, args.lang)
     except SourceError as exc:          # an image of a folder that cannot be read
-        print(f"tactical watch: {exc}", file=sys.stderr)
+        say(f"tactical watch: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
@@ -123,7 +125,7 @@ def _watch(source, board, config, saved: SavedGame | None, max_frames: int | Non
     from companion.i18n import translate
     from vision.watch import REGISTERED, SEARCHING, CameraWatcher
 
-    say = lambda key, **fields: translate(lang, f"camera.watch.{key}", **fields)  # noqa: E731
+    words = lambda key, **fields: translate(lang, f"camera.watch.{key}", **fields)  # noqa: E731
     watcher = CameraWatcher(board, config)
     found_once, searching, lost = False, 0, False
     index = -1
@@ -133,36 +135,36 @@ def _watch(source, board, config, saved: SavedGame | None, max_frames: int | Non
             if source.finished:
                 break
             if not lost:
-                print(say("lost", source=source.name), flush=True)
+                say(words("lost", source=source.name), flush=True)
                 lost = True
             time.sleep(LIVE_WAIT_S)
             continue
         if lost:
-            print(say("back", source=source.name), flush=True)
+            say(words("back", source=source.name), flush=True)
             lost = False
         index += 1
         seen = watcher.update(frame)
-        stamp = say("frame", index=index)
+        stamp = words("frame", index=index)
         if seen.registration == REGISTERED:
-            print(say("moved" if found_once else "found", index=index), flush=True)
+            say(words("moved" if found_once else "found", index=index), flush=True)
             advice = too_small_advice(seen.too_small, lang)
             if advice and not found_once:
-                print(advice, flush=True)
+                say(advice, flush=True)
             found_once = True
         if seen.registration == SEARCHING and not found_once:
             searching += 1
             if searching == REGISTER_TRIES:
-                print(say("not_found", frames=REGISTER_TRIES), file=sys.stderr, flush=True)
+                say(words("not_found", frames=REGISTER_TRIES), file=sys.stderr, flush=True)
                 if not source.live:
                     return 1
         view = seen_moves(saved.game, seen.positions) if saved is not None and seen.events else None
         judged = {move.token: move for move in view.moves} if view else {}
         for event in seen.events:
             move = judged.get(event.token) if event.kind == "moved" else None
-            print(f"{stamp} {move.text(lang) if move else event_text(event, lang)}", flush=True)
+            say(f"{stamp} {move.text(lang) if move else event_text(event, lang)}", flush=True)
         if saved is not None:
             saved.refresh()
     if not found_once:
-        print(say("not_found", frames=min(REGISTER_TRIES, max(searching, 1))), file=sys.stderr)
+        say(words("not_found", frames=min(REGISTER_TRIES, max(searching, 1))), file=sys.stderr)
         return 1
     return 0

@@ -9,7 +9,7 @@ The app codes against this module only::
                       events=prebuilt_event_deck())
     game = Game.new(setup, save_dir=app.user_data_dir)   # autosaves every action
     game.next_phase()                                     # pregame → turn 1 (first event revealed)
-    game.roll_movement((1, 3))                            # {"die": "D10", "results": [7], "total": 7, ...}
+    game.roll_movement((1, 3))                            # Roll(die="D10", results=(7,), total=7, ...)
     game.undo(); game.redo()
     game.history("fr")                                    # ["14:02 Anna a lancé D10 : 7 pour ...", ...]
     game.state                                            # GameState: players, pieces, turn, events, planar, horde
@@ -28,18 +28,22 @@ from companion.game.dice import MOVEMENT_DICE, PLANAR_FACES, Dice
 from companion.game.errors import EventDeckError, GameError, SaveError
 from companion.game.events import (EventCard, EventDeckList, load_event_deck, minimum_deck_size,
                                    parse_event_deck, prebuilt_event_deck)
-from companion.game.game import SAVE_VERSION, Game
+from companion.game.game import Game
+from companion.game.journal import SAVE_VERSION
 from companion.game.history import HistoryEntry, describe
-from companion.game.reducer import Action, Elimination, bosses_out, commander_key, eliminations
+from companion.game.actions.horde import bosses_out
+from companion.game.actions.life import Elimination, commander_key, eliminations
+from companion.game.reducer import Action
 from companion.game.setup import board_warnings, seat_starts
 from companion.game.state import (ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES,
-                                  PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeState,
-                                  HordeWave, Movement, PlanarState, Player, PlayerSetup, Turn)
+                                  PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeCard,
+                                  HordeState, HordeWave, Movement, PlanarState, PlanarTrigger, Player, PlayerSetup,
+                                  Roll, Turn)
 from companion.game.store import GameStore, GameSummary, SavedGame, inspect_game, latest_game, list_games, load_game
 from companion.rules.wording import Message
 
 __all__ = [
-    "Game", "GameSetup", "PlayerSetup", "HordeWave", "GameState", "Player", "Turn", "EventState", "PlanarState",
+    "Game", "GameSetup", "PlayerSetup", "HordeWave", "HordeCard", "PlanarTrigger", "Roll", "GameState", "Player", "Turn", "EventState", "PlanarState",
     "HordeState", "Action", "Dice", "GameStore", "SavedGame", "GameSummary", "inspect_game", "latest_game",
     "list_games", "load_game",
     "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",

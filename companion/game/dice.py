@@ -7,7 +7,11 @@ action that uses it, so replaying a game never rolls again.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+Item = TypeVar("Item")
 
 MOVEMENT_DICE = ("D10", "D12")  # MT 1.04
 PLANAR_FACES = ("planeswalk", "chaos", "blank", "blank", "blank", "blank")  # PC: 1 + 1 + 4 blank
@@ -44,13 +48,13 @@ class Dice:
         """One planar die roll (PC): 'planeswalk' 1/6, 'chaos' 1/6, 'blank' 4/6."""
         return PLANAR_FACES[self.rng.randrange(len(PLANAR_FACES))]
 
-    def shuffled(self, items: list) -> list:
+    def shuffled(self, items: Sequence[Item]) -> list[Item]:
         """A new list with `items` in uniformly random order."""
         order = list(items)
         self.rng.shuffle(order)
         return order
 
-    def choice(self, options: list):
+    def choice(self, options: Sequence[Item]) -> Item:
         """One option picked uniformly (the Horde's random choices, HO 201.5)."""
         if not options:
             raise ValueError("nothing to choose from")

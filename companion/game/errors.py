@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
 from boards.yamlfile import FileError
 from companion.rules.wording import Message
@@ -15,7 +17,7 @@ class GameError(ValueError):
     `str(error)` is the English text, for logs and tests.
     """
 
-    def __init__(self, key: str, rule: str | None = None, /, **fields):
+    def __init__(self, key: str, rule: str | None = None, /, **fields: Any):
         self.key, self.rule, self.fields = key, rule, fields
         super().__init__(self.text("en"))
 
@@ -30,8 +32,8 @@ class GameError(ValueError):
 class EventDeckError(FileError):
     """An event deck list that cannot be used, with the file, its line, the entry (1-based) and the field."""
 
-    def __init__(self, message: str, *, path=None, line: int | None = None, entry: int | None = None,
-                 field: str | None = None):
+    def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None,
+                 entry: int | None = None, field: str | None = None):
         self.entry = entry
         super().__init__(message, path=path, line=line, field=field)
 
@@ -44,7 +46,7 @@ class EventDeckError(FileError):
         return (", ".join(where) + ": " if where else "") + self.message
 
 
-def _when(path) -> str:
+def _when(path: object) -> str:
     """'game-20260501-2014…' → '2026-05-01 20:14': the date a save is named after, as people read it."""
     match = re.match(r"game-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})", getattr(path, "name", str(path or "")))
     return f"{match[1]}-{match[2]}-{match[3]} {match[4]}:{match[5]}" if match else str(getattr(path, "name", path))
@@ -57,8 +59,9 @@ class SaveError(RuntimeError):
     where a replay failed; `kept` / `lost` the entries a repair kept and lost (lost None: unknown).
     `key` + `fields` word it for the table through companion.i18n (area `store`)."""
 
-    def __init__(self, message: str, *, path=None, restored_from=None, entry: int | None = None,
-                 key: str = "store.error", kept: int | None = None, lost: int | None = None, **fields):
+    def __init__(self, message: str, *, path: str | Path | None = None, restored_from: str | Path | None = None,
+                 entry: int | None = None, key: str = "store.error", kept: int | None = None, lost: int | None = None,
+                 **fields: Any):
         self.message, self.path, self.restored_from, self.entry = message, path, restored_from, entry
         self.key, self.kept, self.lost = key, kept, lost
         self.fields = {"name": getattr(path, "name", path), "when": _when(path), "problem": message,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, Sized
 
 from boards.yamlfile import (Limits, ListOf, Nullable, OneOf, Record, Text, Whole, YamlDocument, plain_document,
                              read_yaml_file)
@@ -38,7 +39,8 @@ DECK_LIMITS = Limits(max_bytes=4 << 20, max_depth=8)
 PREBUILT_PATH = Path(__file__).parent / "data" / "prebuilt-events.yaml"
 
 
-def _deck_error(message, *, path=None, line=None, at=()) -> EventDeckError:
+def _deck_error(message: str, *, path: str | Path | None = None, line: int | None = None,
+                at: tuple[str | int, ...] = ()) -> EventDeckError:
     """Field paths of a deck ("cards", 2, "rarity") as the entry (from 1) and the field people read."""
     if len(at) >= 2 and at[0] == "cards" and isinstance(at[1], int):
         return EventDeckError(message, path=path, line=line, entry=at[1] + 1,
@@ -56,12 +58,8 @@ class EventCard:
     turns: int | None = None      # turn-counter box X (MT 7.06.d); None = ask the table on reveal
     text: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "EventCard":
-        return cls(**{k: data.get(k) for k in ("name", "rarity", "supertype", "turns")}, text=data.get("text") or "")
 
 
 @dataclass(frozen=True)
@@ -77,7 +75,7 @@ def minimum_deck_size(players: int) -> int:
     return 25 + 4 * max(0, players - 2)
 
 
-def check_deck_size(cards, players: int, path=None) -> None:
+def check_deck_size(cards: Sized, players: int, path: str | Path | None = None) -> None:
     """MT 7.02.a: raise EventDeckError when the deck is too small for `players`."""
     needed = minimum_deck_size(players)
     if len(cards) < needed:
@@ -86,7 +84,7 @@ def check_deck_size(cards, players: int, path=None) -> None:
             "(25 for two players, +4 per extra player, MT 7.02.a)", path=path, field="cards")
 
 
-def parse_event_deck(data, path=None) -> EventDeckList:
+def parse_event_deck(data: object, path: str | Path | None = None) -> EventDeckList:
     """Check a deck list (MT 7.02.b–c copies by rarity); errors name the file, line, entry and field."""
     document = data if isinstance(data, YamlDocument) else plain_document(data, path=path, error=_deck_error)
     if not isinstance(document.data, dict):
@@ -112,7 +110,7 @@ def parse_event_deck(data, path=None) -> EventDeckList:
     return EventDeckList(name, tuple(cards))
 
 
-def load_event_deck(path) -> EventDeckList:
+def load_event_deck(path: str | Path) -> EventDeckList:
     """Read and check a deck list file (YAML or JSON); raise EventDeckError saying where it is wrong."""
     return parse_event_deck(read_yaml_file(path, limits=DECK_LIMITS, error=_deck_error), path)
 

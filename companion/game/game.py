@@ -8,23 +8,26 @@ import json
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import yaml
 
 from boards import XY
 from boards.yamlfile import FileError, Limits, read_yaml_file
-from companion.game import reducer
+from companion.game.actions import common, life, movement, pieces, turns
+from companion.game.actions import setup as setup_actions
+from companion.game.actions.horde import horde_of
+from companion.game.actions.life import Elimination
 from companion.game.dice import Dice
 from companion.game.errors import GameError, SaveError
 from companion.game.events import EventDeckList
 from companion.game.history import HistoryEntry, describe, summarise
-from companion.game.journal import SAVE_FORMAT, SAVE_VERSION
-from companion.game.reducer import Action, Elimination, NeedsShuffle, apply
+from companion.game.journal import SAVE_FORMAT, SAVE_VERSION, Operation
+from companion.game.reducer import Action, NeedsShuffle, apply
 from companion.game.setup import board_warnings
-from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeWave,
-                                  piece_to_dict)
-from companion.rules import (EntrySquares, Message, MoveVerdict, Piece, Token, blockers, movement_allowance,
+from companion.game.state import (HORDE_DIFFICULTIES, RULES_EDITION, Entry, GameSetup, GameState, HordeCard, HordeWave,
+                                  Roll, piece_to_dict)
+from companion.rules import (EntrySquares, Message, MoveVerdict, Piece, Token, as_token, blockers, movement_allowance,
                              movement_dice)
 
 if TYPE_CHECKING:  # store.py imports this module
@@ -45,7 +48,7 @@ class LastMove:
     source: str    # "camera" (recorded from what the camera saw) or "hand" (the table, on a screen)
 
 
-def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
+def setup_to_data(setup: GameSetup, dice: Dice) -> dict[str, Any]:
     """The data of the 'start' action: the setup plus its random draws (starting player, shuffles)."""
     players = [{"name": p.name, "colour": p.colour, "team": p.team} for p in setup.players]
     events = setup.events.cards if isinstance(setup.events, EventDeckList) else setup.events
@@ -66,8 +69,8 @@ def setup_to_data(setup: GameSetup, dice: Dice) -> dict:
         levels = HORDE_DIFFICULTIES.get(setup.horde_difficulty, (0, ()))[1]
         waves = setup.horde_waves if setup.horde_waves is not None else [HordeWave.by_counts(lv) for lv in levels]
         data.update(horde_difficulty=setup.horde_difficulty, secret_boss=setup.secret_boss,
-                    horde_waves=[{"level": w.level, "cards": dice.shuffled(list(w.cards)), "boss": w.boss}
-                                 for w in waves])
+                    horde_waves=[{"level": w.level, "cards": [c.setup_data() for c in dice.shuffled(list(w.cards))],
+                                  "boss": w.boss} for w in waves])
         if setup.horde_colour is not None:
             data["horde_colour"] = setup.horde_colour
     return data
@@ -96,7 +99,7 @@ class Game:
     store: GameStore | None = None
     recovered: SaveError | None = None  # set by load_game when it repaired the save: what was wrong, kept, lost
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._actions: list[Action] = []
         self._summaries: list[tuple[Message, ...]] = []  # each action's history messages
         self._cursor = 0
@@ -118,7 +121,7 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, ops: list[dict], *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
+    def replay(cls, ops: list[Operation], *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
                where: str = "journal") -> "Game":
         """Rebuild a game from journal operations ({"op": "do", "action"} | {"op": "undo"} | {"op": "redo"});
         ANY failure of an operation raises SaveError naming its position (`.entry`, from 1)."""
@@ -140,13 +143,13 @@ class Game:
                                 entry=index) from None
         return game
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole game as one plain document: version, actions, cursor, and the current state."""
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "cursor": self._cursor,
                 "actions": [a.to_dict() for a in self._actions], "state": self.state.to_dict()}
 
     @classmethod
-    def from_dict(cls, data, *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
+    def from_dict(cls, data: object, *, dice: Dice | None = None, clock: Callable[[], datetime] = local_now,
                   where: str = "document") -> "Game":
         """Rebuild from `to_dict()`'s document; the state is recomputed from the actions, never trusted."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
@@ -250,11 +253,11 @@ class Game:
         if self._cursor % SNAPSHOT_EVERY == 0:
             self._snapshots[self._cursor] = state
 
-    def _save(self, op: dict) -> None:
+    def _save(self, op: Operation) -> None:
         if self.store is not None:
             self.store.append(op)
 
-    def _record_joined(self, kind: str, data: dict) -> GameState:
+    def _record_joined(self, kind: str, data: dict[str, Any]) -> GameState:
         """Record a counter change (`data["amount"]`), joined to the last action when that is the same
         change of the same counter, recorded less than JOIN_SECONDS ago and not undone since: taps in
         quick succession are one change ("−7"), one history line and one undo step, as life counters
@@ -285,7 +288,7 @@ class Game:
         self._push(joined, state)
         return state
 
-    def _record(self, kind: str, data: dict) -> GameState:
+    def _record(self, kind: str, data: dict[str, Any]) -> GameState:
         """Apply one new action (drawing any shuffle it needs), save it, then make it current."""
         action = Action(kind, data, self.clock().isoformat(timespec="seconds"))
         while True:
@@ -303,6 +306,14 @@ class Game:
         """One entry per action in effect, oldest first."""
         return [HistoryEntry(action, summary) for action, summary in
                 zip(self._actions[:self._cursor], self._summaries[:self._cursor])]
+
+    def warnings(self) -> list[Message]:
+        """What the table should know of the last action, which applied all the same (the app shows it and
+        the table may pass over it): a creature cast while a movement step is under way (MT 3.01.d). The
+        history keeps it with the action."""
+        if self._cursor == 0:
+            return []
+        return [m for m in self._summaries[self._cursor - 1] if m.key.startswith("game.warning.")]
 
     def history(self, lang: str = "en") -> list[str]:
         """The readable log, e.g. "14:02 Anna a lancé D12 : 7 pour Serra Angel (#3)" (lang "fr" or "en")."""
@@ -336,10 +347,10 @@ class Game:
         return self._record("keep_hand", {"player": player})
 
     def hand_size(self, player: int) -> int:
-        return reducer.hand_size(self._state, player)
+        return turns.hand_size(self._state, player)
 
     def draws_this_turn(self) -> int:
-        return reducer.draws_this_turn(self._state)
+        return turns.draws_this_turn(self._state)
 
     # -- setting up -------------------------------------------------------------------------
     def setup_warnings(self) -> list[Message]:
@@ -356,18 +367,18 @@ class Game:
 
     def pawn_squares(self, player: int) -> frozenset[XY]:
         """Where `place_pawn` may put the player's pawn now (empty: it may not be placed or moved)."""
-        return reducer.pawn_squares(self._state, player)
+        return setup_actions.pawn_squares(self._state, player)
 
     @property
     def unplaced_pawns(self) -> list[int]:
         """Players still in whose pawn is off the grid: the table places them (`place_pawn`) before turn 1."""
-        return reducer.unplaced_pawns(self._state)
+        return common.unplaced_pawns(self._state)
 
     # -- pieces ----------------------------------------------------------------------------
     def entry_squares(self, piece: Piece, entry: Entry = Entry("cast")) -> EntrySquares:
         """Where `piece` may come onto the grid by `entry` (MT 4.09.c, 4.10.a–b, 5.02.a, 5.02.h, 6.02):
         the free squares of the zone, or the nearest free squares when it is full (`zone_full`)."""
-        return reducer.entry_squares(self._state, piece, entry)
+        return pieces.entry_squares(self._state, piece, entry)
 
     def add_piece(self, piece: Piece, *, entry: Entry | None = None, by_card: bool = False) -> GameState:
         """Put a token (player colour, number ≥ 2; 1 is the pawn) in play standing for `piece`: off the
@@ -394,7 +405,7 @@ class Game:
             raise GameError("game.error.grid_full", "MT 4.10.b")
         return self.add_piece(piece.moved(self.dice.choice(squares)), entry=entry)
 
-    def update_piece(self, token: Token, **changes) -> GameState:
+    def update_piece(self, token: Token, **changes: Any) -> GameState:
         """Change what a token stands for (tapped, power, keywords, controller, ...); not where it stands."""
         for key in ("colours", "keywords"):
             if key in changes:
@@ -427,7 +438,7 @@ class Game:
 
     def bonus_options(self, token: Token) -> list[str]:
         """MT 2.02.c: the colours a multicoloured creature may pick as its bonus this upkeep."""
-        return reducer.bonus_options(self._state, token)
+        return movement.bonus_options(self._state, token)
 
     def choose_bonus(self, token: Token, colour: str) -> GameState:
         """MT 2.02.c: the controller picks one bonus in their upkeep; it lasts until the next one."""
@@ -439,27 +450,27 @@ class Game:
         those of the attacked player (`attacked`, PC multiplayer) and their team. The Horde never blocks
         (HO 301.2)."""
         state = self._state
-        piece = state.pieces[tuple(attacker)]
+        piece = state.pieces[as_token(attacker)]
         horde = state.horde.colour if state.horde else None
         pieces = [p for p in state.pieces.values() if p.controller != horde]  # HO 301.2: the Horde never blocks
         return blockers(state.board, piece, pieces, attacker_bonus=state.bonus_choices.get(piece.token),
                         attacked=attacked, sides=state.sides, uncertain=state.uncertain, house=state.house)
 
     # -- movement ------------------------------------------------------------------------------
-    def roll_movement(self, token: Token) -> dict:
+    def roll_movement(self, token: Token) -> Roll:
         """MT 3.03–3.04: roll the movement dice of the token's object (one extra die when power and
         toughness are both below 3, MT 3.04.d). Copies of the object share the roll; a second roll
-        for the same object in a turn is refused. Returns {"die", "results", "total", ...}."""
-        piece = self._state.pieces.get(tuple(token))
+        for the same object in a turn is refused. Returns the roll (`.die`, `.results`, `.total`)."""
+        piece = self._state.pieces.get(as_token(token))
         if piece is None:
             raise GameError("game.error.no_token", token=f"{token[0]}-{token[1]}")
         results = self.dice.roll(self._state.movement_die, movement_dice(piece, self._state.house))
         state = self._record("roll_movement", {"token": list(token), "results": results})
         return state.movement_rolls[piece.roll_key]
 
-    def movement_roll(self, token: Token) -> dict | None:
+    def movement_roll(self, token: Token) -> Roll | None:
         """This turn's roll for the token's object, if any (MT 3.03)."""
-        piece = self._state.pieces.get(tuple(token))
+        piece = self._state.pieces.get(as_token(token))
         return self._state.movement_rolls.get(piece.roll_key) if piece else None
 
     def movement_allowance(self, token: Token) -> int | None:
@@ -469,8 +480,8 @@ class Game:
         if roll is None:
             return None
         state = self._state
-        piece = state.pieces[tuple(token)]
-        return movement_allowance(state.board, piece.moved(self.movement_start(token)), roll["results"],
+        piece = state.pieces[as_token(token)]
+        return movement_allowance(state.board, piece.moved(self.movement_start(token)), roll.results,
                                   chosen_bonus=state.bonus_choices.get(piece.token), uncertain=state.uncertain,
                                   house=state.house)
 
@@ -488,7 +499,7 @@ class Game:
     def judge_move(self, token: Token, to: XY) -> MoveVerdict:
         """`companion.rules.judge_move` for this token now (what it has left, its chosen bonus, the
         house rules, the other tokens): what `move_piece` will say, before it is asked."""
-        return reducer.judge(self._state, tuple(token), tuple(to))
+        return movement.judge(self._state, as_token(token), (to[0], to[1]))
 
     def move_refusal(self, token: Token, to: XY, *, source: str = "hand") -> GameError | None:
         """Why `move_piece(token, to)` would be refused now, or None: the board's verdict (MT 3.02–3.08)
@@ -506,7 +517,7 @@ class Game:
         a token the table moved by hand on a screen is still seen at its old square until a hand
         carries it — that is not a move back to record. Read by replaying those actions: nothing is
         recorded."""
-        token = tuple(token)
+        token = as_token(token)
         start = max(1, self._cursor - LAST_MOVE_LOOKBACK)
         state, last = self._state_at(start), None
         for action in self._actions[start:self._cursor]:
@@ -553,10 +564,10 @@ class Game:
     def eliminations(self) -> list[Elimination]:
         """Players the game proposes to eliminate, with the reasons (life ≤ 0, 10 poison, 21 damage
         from one commander); the table confirms with `player_leaves(player)` or `keep_in_game(player)`."""
-        return reducer.eliminations(self._state)
+        return life.eliminations(self._state)
 
     def losing_players(self) -> list[int]:
-        return reducer.losing_players(self._state)
+        return life.losing_players(self._state)
 
     def keep_in_game(self, player: int) -> GameState:
         """The table says a proposed elimination does not happen (a card says so); proposed again
@@ -588,7 +599,8 @@ class Game:
     def roll_planar_die(self, player: int | None = None) -> str:
         """The active player rolls the planar die (PC): returns "planeswalk", "chaos" or "blank".
         A chaos or planeswalk face adds one pending trigger; resolve it with `resolve_planar_trigger`."""
-        player = player if player is not None else (self._state.turn.active or [None])[0]
+        if player is None:
+            player = self._state.turn.active[0] if self._state.turn.active else None
         face = self.dice.planar()
         self._record("roll_planar", {"player": player, "face": face, "cost": self.planar_die_cost})
         return face
@@ -597,19 +609,19 @@ class Game:
         return self._record("resolve_planar", {"index": index})
 
     # -- Horde ----------------------------------------------------------------------------------
-    def horde_draw(self) -> list[dict]:
+    def horde_draw(self) -> list[HordeCard]:
         """HO 201.2: the Horde's draw step (or an attack phase replaced by a draw, HO 201.3a); returns
         the cards revealed (tokens, then the spell)."""
-        return self._record("horde_draw", {}).horde.last_revealed
+        return horde_of(self._record("horde_draw", {})).last_revealed
 
-    def horde_draws(self, count: int = 1) -> list[dict]:
+    def horde_draws(self, count: int = 1) -> list[HordeCard]:
         """HO 201.7: an effect makes the Horde draw: each card exiled from the top enters (a token) or
         is cast; returns the cards revealed."""
-        return self._record("horde_draws", {"count": count}).horde.last_revealed
+        return horde_of(self._record("horde_draws", {"count": count})).last_revealed
 
-    def damage_horde(self, amount: int) -> list[dict]:
+    def damage_horde(self, amount: int) -> list[HordeCard]:
         """HO 301.3: damage to the Horde mills that many cards; returns the cards revealed."""
-        return self._record("damage_horde", {"amount": amount}).horde.last_revealed
+        return horde_of(self._record("damage_horde", {"amount": amount})).last_revealed
 
     def horde_cast_resolves(self, index: int = 0, *, permanent: bool) -> GameState:
         """Where a card the Horde cast went, when its wave did not say (`state.horde.casting`): a
@@ -625,7 +637,7 @@ class Game:
         still in play, HO 202.5a: `state.horde.earlier_bosses[index]`); `which` may be left out when only
         one boss is out. The wave changes when no boss is left (or the Horde is defeated after the last,
         202.4)."""
-        data = {} if which is None else {"which": which}
+        data: dict[str, Any] = {} if which is None else {"which": which}
         if index:
             data["index"] = index
         return self._record("horde_boss_leaves", data)
@@ -643,7 +655,7 @@ class Game:
         """HO 105.4–105.5: an effect makes a player lose or an opponent win."""
         return self._record("city_defeated", {"reason": reason})
 
-    def horde_choice(self, options: list, question: str = "") -> object:
+    def horde_choice(self, options: list[Any], question: str = "") -> Any:
         """HO 201.5: the Horde makes a choice at random; returns the chosen option (logged)."""
         chosen = self.dice.choice(list(options))
         self._record("horde_choice", {"options": list(options), "chosen": chosen, "question": question})

@@ -24,11 +24,13 @@ import socket
 import sqlite3
 import stat
 import struct
+import sys
 import tempfile
 import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NoReturn
 from urllib.request import pathname2url
 
 import numpy as np
@@ -41,6 +43,7 @@ SCHEMA = ("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT
 MAX_ENTRY_CHARS = 8_000_000   # the largest entry: a start with a 200×200 board and a full event deck is < 3 MB
 MAX_NESTING = 32              # lists and mappings inside one another in one entry
 OPERATIONS = ("do", "undo", "redo")
+Operation = dict[str, Any]  # one journal entry: {"op": "do", "action": {...}} | {"op": "undo"} | {"op": "redo"}
 SIDECARS = ("-wal", "-shm")
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -55,7 +58,7 @@ class Entry:
     crc: int
 
     @classmethod
-    def of(cls, seq: int, op: dict) -> "Entry":
+    def of(cls, seq: int, op: Operation) -> "Entry":
         text = json.dumps(op, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         return cls(seq, text, zlib.crc32(text.encode()))
 
@@ -67,7 +70,7 @@ class Journal:
 
     path: Path
     entries: list[Entry] = field(default_factory=list)
-    ops: list[dict] = field(default_factory=list)
+    ops: list[Operation] = field(default_factory=list)
     problem: str | None = None
     exists: bool = True
     stored: int = 0                                     # rows in the file, read or not
@@ -96,9 +99,10 @@ def link_problem(path: Path) -> str | None:
 
 
 # -- reading -----------------------------------------------------------------------------------
-def _nesting(value) -> int:
+def _nesting(value: object) -> int:
     """Depth of lists and mappings, iteratively (a deep value must not recurse)."""
     deepest, stack = 0, [(value, 1)]
+    item: object
     while stack:
         item, depth = stack.pop()
         if isinstance(item, (dict, list)):
@@ -109,7 +113,7 @@ def _nesting(value) -> int:
     return deepest
 
 
-def envelope_problem(op) -> str | None:
+def envelope_problem(op: object) -> str | None:
     """Why a parsed entry is not a journal operation: {"op": "do", "action": {"kind", "data", "time"}}
     or {"op": "undo"} / {"op": "redo"}; the reducer checks each action's own data."""
     if not isinstance(op, dict):
@@ -133,11 +137,11 @@ def envelope_problem(op) -> str | None:
     return None
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number a game holds")
 
 
-def parse_entry(seq: int, raw, crc) -> tuple[Entry, dict] | str:
+def parse_entry(seq: int, raw: object, crc: object) -> tuple[Entry, Operation] | str:
     """One stored row → (entry, operation), or the problem that stops the journal at this entry."""
     if not isinstance(raw, bytes):
         return f"journal entry {seq} is not text"
@@ -162,7 +166,7 @@ def parse_entry(seq: int, raw, crc) -> tuple[Entry, dict] | str:
     return Entry(seq, text, crc), op
 
 
-def _uri(path: Path, **params) -> str:
+def _uri(path: Path, **params: str) -> str:
     return "file:" + pathname2url(str(path.absolute())) + "?" + "&".join(f"{k}={v}" for k, v in params.items())
 
 
@@ -266,7 +270,7 @@ def _power_table(pairs: int) -> np.ndarray:
     """M^k mod 2^32 for k < pairs, M = [[1, 1], [1, 2]]: SQLite's checksum step on one pair of words
     (s0 += a + s1; s1 += b + s0) is u → M·u + (a, a + b), so a whole frame sums in one vector pass."""
     table = np.empty((pairs, 2, 2), np.uint64)
-    current = np.eye(2, dtype=np.uint64)
+    current: np.ndarray = np.eye(2, dtype=np.uint64)
     step = np.array([[1, 1], [1, 2]], np.uint64)
     for k in range(pairs):
         table[k] = current
@@ -444,7 +448,7 @@ def append_entries(conn: sqlite3.Connection, entries: list[Entry]) -> None:
 
 
 def last_seq(conn: sqlite3.Connection) -> int:
-    return conn.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0]
+    return int(conn.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0])
 
 
 # -- the one-writer lock ---------------------------------------------------------------------------
@@ -464,7 +468,7 @@ def lock_path(save: Path) -> Path:
     return save.with_name(save.name + ".lock")
 
 
-try:  # POSIX (Linux, Android, macOS): flock, released by the kernel with the process
+if sys.platform != "win32":  # POSIX (Linux, Android, macOS): flock, released by the kernel with the process
     import fcntl
 
     def _try_lock(fd: int, shared: bool = False) -> bool:
@@ -473,7 +477,7 @@ try:  # POSIX (Linux, Android, macOS): flock, released by the kernel with the pr
             return True
         except BlockingIOError:
             return False
-except ImportError:  # Windows: a byte-range lock far past the text (Windows locks are mandatory)
+else:  # Windows: a byte-range lock far past the text (Windows locks are mandatory)
     import msvcrt
 
     def _try_lock(fd: int, shared: bool = False) -> bool:
@@ -502,7 +506,8 @@ class WriterLock:
     process or any other, raises LockBusy while the first is held."""
 
     def __init__(self, save: Path, fd: int):
-        self.save, self._fd = save, fd
+        self.save = save
+        self._fd: int | None = fd
 
     @classmethod
     def acquire(cls, save: Path, *, wait_s: float = 0.3) -> "WriterLock":

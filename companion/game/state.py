@@ -5,8 +5,9 @@ action log, so replaying a save gives back exactly the same game.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from boards import XY, Board
 from companion.game.events import EventCard, EventDeckList
@@ -22,8 +23,9 @@ PAWN_NUMBER = 1  # a player's pawn is their token number 1 (MT 2.05); their perm
 # The rules a game was started under, recorded in its `start` action, so that a save replays as it was played:
 # 1: before pawns and checked moves; 2: before the seeds' review (doubtful squares not applied, no automatic
 # summoning sickness, unplaced pawns allowed on turn 1, the Horde's graveyard put on top of its deck …);
-# 3: games started now.
-RULES_EDITION = 3
+# 3: before issue 30 (the controller chose a multicoloured creature's bonus, MT 2.02.c; Two-Headed Giant
+# poison counted per player); 4: games started now.
+RULES_EDITION = 4
 PREGAME = "pregame"  # mulligans, before the first turn
 HORDE_DIFFICULTIES = {  # HO 401–404: base City life, wave levels
     "beginner": (100, ("low",)),
@@ -44,22 +46,58 @@ class PlayerSetup:
     planar_deck: list[str] = field(default_factory=list)  # plane names, Planechase only
 
 
-@dataclass
-class HordeWave:
-    """One Horde deck (a wave, HO 200.1): cards above the boss, top first once shuffled.
+@dataclass(frozen=True)
+class HordeCard:
+    """One card of the Horde's decks (HO 200.2), as the table described it.
 
-    Each card is {"name": str, "token": bool}; decks known only by counts use empty names.
+    `permanent` None: the wave did not say, the table says when it is cast (`horde_cast_resolves`).
+    `wave`: on the battlefield, the wave it came from (a card of an earlier deck leaving it is
+    exiled face down, HO 202.5b); None elsewhere. `boss`: the boss as it is revealed (HO 202.1),
+    only in `HordeState.last_revealed`. Decks known only by their counts have empty names.
     """
 
+    name: str = ""
+    token: bool = False
+    permanent: bool | None = None
+    wave: int | None = None
+    boss: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        """The plain record saves and exports have always shown (a boss has no `permanent`)."""
+        if self.boss:
+            return {"name": self.name, "token": self.token, "boss": True}
+        data: dict[str, object] = {"name": self.name, "token": self.token, "permanent": self.permanent}
+        if self.wave is not None:
+            data["wave"] = self.wave
+        return data
+
+    def setup_data(self) -> dict[str, object]:
+        """The card in the `start` action: `permanent` only when the wave says it."""
+        data: dict[str, object] = {"name": self.name, "token": self.token}
+        if self.permanent is not None:
+            data["permanent"] = self.permanent
+        return data
+
+
+@dataclass(frozen=True)
+class HordeWave:
+    """One Horde deck (a wave, HO 200.1): cards above the boss, top first once shuffled."""
+
     level: str
-    cards: list[dict]  # {"name", "token": bool, "permanent": bool | None (None: the table says when cast)}
+    cards: tuple[HordeCard, ...]
     boss: str = "Boss"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))  # a list given is kept as a tuple: never changed
 
     @classmethod
     def by_counts(cls, level: str, tokens: int = HORDE_TOKENS_PER_DECK, spells: int = HORDE_SPELLS_PER_DECK,
                   boss: str = "Boss") -> "HordeWave":
         """A wave the app knows only by its counts (HO 200.2: 66 tokens, 33 spells, a boss)."""
-        return cls(level, [{"name": "", "token": True}] * tokens + [{"name": "", "token": False}] * spells, boss)
+        return cls(level, (HordeCard("", True),) * tokens + (HordeCard("", False),) * spells, boss)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"level": self.level, "cards": [card.to_dict() for card in self.cards], "boss": self.boss}
 
 
 @dataclass
@@ -120,6 +158,15 @@ class EventState:
     counted: int = 0             # turns ended since the reveal (MT 7.06.d.1)
 
 
+@dataclass(frozen=True)
+class PlanarTrigger:
+    """A planar die's chaos or planeswalk face waiting to resolve (PC): who rolled it, over which plane."""
+
+    kind: str               # "chaos" | "planeswalk"
+    controller: int
+    plane: str | None
+
+
 @dataclass
 class PlanarState:
     """PC: each player's planar deck (top first), the face-up plane, its owner and controller."""
@@ -129,7 +176,10 @@ class PlanarState:
     owner: int | None = None
     controller: int | None = None
     rolls_this_turn: int = 0
-    pending: list[dict] = field(default_factory=list)  # {"kind": "chaos"|"planeswalk", "controller", "plane"}
+    pending: list[PlanarTrigger] = field(default_factory=list)  # rolled, not resolved yet, oldest first
+
+    def to_dict(self) -> dict[str, object]:
+        return {**asdict(self), "pending": [asdict(trigger) for trigger in self.pending]}
 
 
 @dataclass
@@ -139,24 +189,29 @@ class HordeState:
     difficulty: str = "beginner"
     city_start: int = 0
     city_life: int = 0
-    waves: list[dict] = field(default_factory=list)  # waves not started yet: {"level", "cards", "boss"}
+    waves: list[HordeWave] = field(default_factory=list)  # waves not started yet
     wave: int = 0                 # current wave, from 1
     wave_total: int = 0
     level: str = ""
-    library: list[dict] = field(default_factory=list)  # current deck above the boss, top first
+    library: list[HordeCard] = field(default_factory=list)  # current deck above the boss, top first
     boss: str = ""
     boss_in_library: bool = True   # still at the bottom of the deck (HO 200.2a)
     boss_on_battlefield: bool = False
     secret_boss: str = ""
     secret_boss_on_battlefield: bool = False
     earlier_bosses: list[str] = field(default_factory=list)  # bosses of earlier waves still in play (HO 202.5a)
-    graveyard: list[dict] = field(default_factory=list)
-    battlefield: list[dict] = field(default_factory=list)  # tokens entered, permanents cast (HO 201.2, 202.5a)
-    casting: list[dict] = field(default_factory=list)      # cast cards the table has not said are permanents
-    last_revealed: list[dict] = field(default_factory=list)
+    graveyard: list[HordeCard] = field(default_factory=list)
+    battlefield: list[HordeCard] = field(default_factory=list)  # tokens entered, permanents cast (HO 201.2, 202.5a)
+    casting: list[HordeCard] = field(default_factory=list)      # cast cards the table has not said are permanents
+    last_revealed: list[HordeCard] = field(default_factory=list)
     attacks_replaced: int = 0      # Horde attack phases to replace by a draw (HO 201.3a)
     colour: int = 0                # the Horde's token colour: its creatures on the grid (MT 5.01.a)
     result: str | None = None      # "city_defeated" | "horde_defeated"
+
+    def to_dict(self) -> dict[str, object]:
+        cards = {name: [card.to_dict() for card in getattr(self, name)]
+                 for name in ("library", "graveyard", "battlefield", "casting", "last_revealed")}
+        return {**asdict(self), "waves": [wave.to_dict() for wave in self.waves], **cards}
 
 
 ENTRY_KINDS = ("cast", "effect", "becomes", "returns", "phases_in", "setup")
@@ -189,11 +244,39 @@ class Entry:
     source_spell: bool = False
     source_controller: int | None = None
 
-    def to_dict(self) -> dict:
-        data = {"kind": self.kind, "source": list(self.source) if self.source else None,
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "source": list(self.source) if self.source else None,
                 "source_mana_value": self.source_mana_value, "source_spell": self.source_spell}
         if self.source_controller is not None:
             data["source_controller"] = self.source_controller
+        return data
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll of the roll log: a movement roll (MT 3.03–3.04: `token` set), a free roll, the planar
+    die (`cost`, PC), the Infernal Horde's D6 (HO 404.3) or a random choice of the Horde (HO 201.5,
+    `die` "choice": `results` holds the option chosen). `purpose` is what it was rolled for (a piece's
+    name, a plane, a rule, the table's reason); `by` a player's colour, "horde", or None."""
+
+    die: str
+    results: tuple[Any, ...]
+    by: int | str | None
+    purpose: str | None
+    total: int | None = None
+    token: Token | None = None
+    cost: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """The record saves and exports have always shown ("for" is the purpose)."""
+        data: dict[str, object] = {"die": self.die, "results": list(self.results)}
+        if self.total is not None:
+            data["total"] = self.total
+        if self.token is not None:
+            data["token"] = list(self.token)
+        data.update({"by": self.by, "for": self.purpose})
+        if self.cost is not None:
+            data["cost"] = self.cost
         return data
 
 
@@ -210,23 +293,23 @@ class Movement:
 class GameState:
     format: str = "free_for_all"
     planechase: bool = False
-    house_rules: dict = field(default_factory=dict)  # companion.rules.HouseRules fields (MT 8.04)
+    house_rules: HouseRules = DEFAULT_HOUSE_RULES  # the table's options (MT 8.04)
     board_name: str = ""
     board_rows: list[str] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)   # seat (turn) order
-    starting_player: int | None = None
+    starting_player: int = 0  # a player's colour once the game has started
     pieces: dict[Token, Piece] = field(default_factory=dict)
     turn: Turn = field(default_factory=Turn)
-    movement_rolls: dict[str, dict] = field(default_factory=dict)  # roll_key -> {"die", "results", "total"}
+    movement_rolls: dict[str, Roll] = field(default_factory=dict)  # Piece.roll_key -> this turn's roll
     movement: dict[Token, Movement] = field(default_factory=dict)  # tokens that moved this turn (MT 3.04)
     bonus_choices: dict[Token, str] = field(default_factory=dict)  # MT 2.02.c
     events: EventState | None = None
     planar: PlanarState | None = None
     horde: HordeState | None = None
-    rolls: list[dict] = field(default_factory=list)  # the roll log
+    rolls: list[Roll] = field(default_factory=list)  # the roll log
     winner: list[int] | None = None
     starting_player_drawn: bool = False  # drawn at random at setup (else chosen by the table)
-    kept_in: dict[int, list] = field(default_factory=dict)  # player -> the totals at which the table kept them in
+    kept_in: dict[int, list[Any]] = field(default_factory=dict)  # player -> the totals at which the table kept them in
     rules_edition: int = 1  # RULES_EDITION of the game's start (1: a save from before pawns and checked moves)
     doubtful_squares: list[XY] = field(default_factory=list)  # still to confirm (MT 2.02.e)
     # tokens that left the battlefield, as they last stood, until their number is used again (MT 4.11.b)
@@ -255,7 +338,7 @@ class GameState:
 
     @property
     def house(self) -> HouseRules:
-        return HouseRules(**self.house_rules)
+        return self.house_rules
 
     @property
     def movement_die(self) -> str:
@@ -287,25 +370,26 @@ class GameState:
         where its movement began) minus what it moved already; 0 outside the movement phase and once
         the step of its kind is over (MT 3.01.c: unused movement is lost with the step).
         """
-        piece = self.pieces.get(tuple(token))
+        piece = self.pieces.get((token[0], token[1]))
         roll = self.movement_rolls.get(piece.roll_key) if piece else None
-        if roll is None:
+        if piece is None or roll is None:
             return None
         turn = self.turn
-        if turn.phase != "movement" or MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind]) < MOVEMENT_STEPS.index(turn.step):
+        if turn.phase != "movement" or turn.step is None or (MOVEMENT_STEPS.index(STEP_OF_KIND[piece.kind])
+                                                             < MOVEMENT_STEPS.index(turn.step)):
             return 0
         moved = self.movement.get(piece.token)
         start = moved.start if moved else piece.at
         if start is None:
             return 0
-        allowance = movement_allowance(self.board, piece.moved(start), roll["results"], uncertain=self.uncertain,
+        allowance = movement_allowance(self.board, piece.moved(start), roll.results, uncertain=self.uncertain,
                                        chosen_bonus=self.bonus_choices.get(piece.token), house=self.house)
         return max(0, allowance - (moved.spent if moved else 0))
 
     def movement_start(self, token: Token) -> XY | None:
         """Where the token's movement began this turn (its square if it has not moved)."""
-        moved = self.movement.get(tuple(token))
-        return moved.start if moved else self.pieces[tuple(token)].at
+        moved = self.movement.get((token[0], token[1]))
+        return moved.start if moved else self.pieces[(token[0], token[1])].at
 
     @property
     def acting(self) -> frozenset[int]:
@@ -318,7 +402,7 @@ class GameState:
     def sides(self) -> dict[int, int]:
         """Controller -> side: teammates share one (Two-Headed Giant teams; the Horde's players, HO 102.1)."""
         if self.format == "two_headed_giant":
-            return {p.id: -p.team for p in self.players}
+            return {p.id: -(p.team or 0) for p in self.players}  # every player has a team (checked at start)
         if self.horde:
             return {**{p.id: 0 for p in self.players}, self.horde.colour: self.horde.colour}
         return {p.id: p.id for p in self.players}
@@ -347,7 +431,7 @@ class GameState:
                               earlier_bosses=list(horde.earlier_bosses))
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A plain, JSON/YAML-ready picture of the state (for export and for people to read)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["players"] = [asdict(p) for p in self.players]
@@ -358,19 +442,26 @@ class GameState:
         out["last_known"] = [piece_to_dict(p) for p in self.last_known.values()]
         out["entered_under"] = [{"token": list(k), "controller": v} for k, v in self.entered_under.items()]
         out["doubtful_squares"] = [list(at) for at in self.doubtful_squares]
+        out["house_rules"] = asdict(self.house_rules)
+        out["movement_rolls"] = {key: roll.to_dict() for key, roll in self.movement_rolls.items()}
+        out["rolls"] = [roll.to_dict() for roll in self.rolls]
         if self.events:
             out["events"] = {**asdict(self.events), "deck": [c.to_dict() for c in self.events.deck],
                              "revealed": self.events.revealed.to_dict() if self.events.revealed else None}
-        for name in ("planar", "horde"):
-            if getattr(self, name) is not None:
-                out[name] = asdict(getattr(self, name))
+        if self.planar is not None:
+            out["planar"] = self.planar.to_dict()
+        if self.horde is not None:
+            out["horde"] = self.horde.to_dict()
         return out
 
 
-def _copy(obj, **changes):
+Record = TypeVar("Record")
+
+
+def _copy(obj: Record, **changes: Any) -> Record:
     """A shallow copy of a (non-frozen) dataclass with some fields replaced: `dataclasses.replace` without
     running `__init__` again, since the state is copied once per action."""
-    new = object.__new__(type(obj))
+    new: Record = object.__new__(type(obj))
     new.__dict__ = {**obj.__dict__, **changes}
     return new
 
@@ -380,7 +471,7 @@ def _board(rows: tuple[str, ...], name: str) -> Board:
     return Board.from_rows(list(rows), name=name)
 
 
-def piece_to_dict(piece: Piece) -> dict:
+def piece_to_dict(piece: Piece) -> dict[str, Any]:
     data = asdict(piece)
     data["colours"] = sorted(piece.colours)
     data["keywords"] = sorted(piece.keywords)

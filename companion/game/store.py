@@ -41,8 +41,8 @@ from typing import Callable
 from companion.game.dice import Dice
 from companion.game.errors import SaveError
 from companion.game.game import Game, local_now
-from companion.game.journal import (Entry, Journal, LockBusy, LockUnavailable, WriterLock, append_entries, fsync_dir,
-                                    last_seq, link_problem, lock_holder, lock_path, open_writer, parse_entry,
+from companion.game.journal import (Entry, Journal, LockBusy, LockUnavailable, Operation, WriterLock, append_entries,
+                                    fsync_dir, last_seq, link_problem, lock_holder, lock_path, open_writer, parse_entry,
                                     read_journal, remove, sidecars, temp_path, write_journal)
 
 SUFFIX = ".sqlite"
@@ -104,7 +104,7 @@ class GameStore:
             _OPEN[os.path.realpath(self.path)] = self
 
     @classmethod
-    def create(cls, directory: str | Path, first: dict) -> "GameStore":
+    def create(cls, directory: str | Path, first: Operation) -> "GameStore":
         """A new game's files in `directory`: the save holding `first` (its setup), then its backup.
         The game appears complete or not at all; on any failure SaveError and nothing is left."""
         directory = Path(directory)
@@ -139,12 +139,12 @@ class GameStore:
         return self._broken
 
     # -- saving ------------------------------------------------------------------------------
-    def append(self, op: dict) -> None:
+    def append(self, op: Operation) -> None:
         """Save one journal operation, then bring the backup up to date. Raise SaveError when the
         operation is not on disk (the caller must then not show it)."""
         self.append_all([op])
 
-    def append_all(self, ops: list[dict]) -> None:
+    def append_all(self, ops: list[Operation]) -> None:
         """Save journal operations in one write — all of them or none, so a game killed meanwhile
         never holds half of them (an undo without the action replacing it) —, then bring the backup
         up to date. Raise SaveError when they are not on disk."""
@@ -156,7 +156,7 @@ class GameStore:
         entries = [Entry.of(self._seq + 1 + index, op) for index, op in enumerate(ops)]
         try:
             _fault("append")
-            append_entries(self._main, entries)
+            append_entries(self._writer(), entries)
             _fault("appended")
         except Exception as exc:
             if not self._landed(entries[-1]):   # one transaction: the last one landed, or none did
@@ -165,11 +165,16 @@ class GameStore:
         self._seq = entries[-1].seq
         self._mirror()
 
+    def _writer(self) -> sqlite3.Connection:
+        """The save's connection, which a store that is not read-only always has (`append` checks first)."""
+        assert self._main is not None, "a read-only store has no writer"
+        return self._main
+
     def _landed(self, entry: Entry) -> bool:
         """After a failed write: is the entry on disk? A fresh connection reads what SQLite recovers
         from the files. When even that fails the store stops saving (reopen the game to go on)."""
         try:
-            self._main.close()
+            self._writer().close()
         except sqlite3.Error:
             pass
         try:
@@ -190,7 +195,7 @@ class GameStore:
                 self._backup = open_writer(backup_path(self.path))
             have = last_seq(self._backup)
             if have < self._seq:
-                append_entries(self._backup, _entries_after(self._main, have))
+                append_entries(self._backup, _entries_after(self._writer(), have))
             _fault("mirrored")
             self.backup_problem = None
         except Exception as exc:
@@ -228,7 +233,7 @@ class _Candidate:
     problem: str | None  # why its history stops before the file's end (None: the whole file is good)
 
 
-def _replayed(name: str, journal: Journal, dice, clock) -> _Candidate:
+def _replayed(name: str, journal: Journal, dice: Dice | None, clock: Callable[[], datetime]) -> _Candidate:
     """The longest prefix of the journal that replays (a bad entry ends it, with the reason)."""
     entries, ops, problem = journal.entries, journal.ops, journal.problem
     while ops:
@@ -262,7 +267,7 @@ class _Decision:
     lost: int | None      # entries known lost (None: unknown)
 
 
-def _decide(path: Path, dice=None, clock=local_now) -> _Decision:
+def _decide(path: Path, dice: Dice | None = None, clock: Callable[[], datetime] = local_now) -> _Decision:
     """Read the save, its backup and an unfinished restore; choose the history to continue from."""
     # the backup first: another app writes the save, then the backup, so read in this order the save
     # is never behind its backup unless it lost entries
@@ -341,6 +346,7 @@ def _repair(decision: _Decision) -> None:
     """Do what `_decide` chose, each step resumable: build the restore completely (`.restored`),
     set the damaged save aside, put the restore in its place; then set up the backup."""
     path, best = decision.path, decision.best
+    assert best is not None, "only a save with a history that replays is repaired"
     folder = path.parent
     if decision.restore:
         restored = restored_path(path)
@@ -405,7 +411,8 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
             raise SaveError(f"cannot be read ({_reason(exc)})", path=path, key="store.damaged",
                             problem=f"cannot be read ({_reason(exc)})") from None
         if decision.best is None:
-            raise SaveError(decision.message, path=path, key="store.damaged", problem=decision.message)
+            message = decision.message or "no history replays"
+            raise SaveError(message, path=path, key="store.damaged", problem=message)
         recovered = None
         if lock is not None:
             try:
@@ -434,6 +441,7 @@ def load_game(path: str | Path, *, dice: Dice | None = None, clock: Callable[[],
             lock.release()
         raise
     game = decision.best.game
+    assert game is not None, "the best history is one that replays"
     game.store, game.recovered = store, recovered
     return game
 
@@ -542,12 +550,14 @@ def inspect_game(path: str | Path) -> SavedGame:
     """One game's status and summary, read without writing anything (see SavedGame)."""
     path = Path(path)
     here = _OPEN.get(os.path.realpath(path))
+    problem: str | None
+    decision: _Decision | None
     try:
         decision = _decide(path)
     except Exception as exc:  # a listing never fails on one file: that file is reported damaged
         decision = None
         problem = f"cannot be read ({_reason(exc)})"
-    summary = _summary(decision.best.game) if decision and decision.best else None
+    summary = _summary(decision.best.game) if decision and decision.best and decision.best.game else None
     if decision is not None:
         problem = decision.message
     holder = None if here else lock_holder(path)

@@ -4,6 +4,7 @@ No kivy, no cv2: everything here is a plain function of a Board and Pieces.
 The three functions of architecture.md (action_zone, spell_zone, reachable) follow
 the digest's defaults; the piece-level functions take a HouseRules.
 """
+from boards.model import Token  # a token's identity, defined beside XY (vision reads tokens too); re-exported
 from companion.rules.bonuses import BONUS_OF_COLOUR, ColourBonus, colour_bonus, counted_colours, landwalks_in_force
 from companion.rules.combat import (Sides, attack_blocker, attack_squares, blockers, defending_controllers, may_attack, opponents,
                                     provoke_squares, side_of, trample_targets, why_cannot_block)
@@ -17,11 +18,11 @@ from companion.rules.moves import (crosses_obstacles, end_doubling_colours, free
                                    move_to_target_squares, movement_allowance, movement_blocker, movement_dice,
                                    roll_movement, spell_zone_of, why_cannot_move, zone_of)
 from companion.rules.overlay import PieceOverlay, overlay, overlays
-from companion.rules.pieces import KEYWORDS, KINDS, LANDWALKS, Piece, Token
+from companion.rules.pieces import KEYWORDS, KINDS, LANDWALKS, Piece, as_token
 from companion.rules.wording import Message, word
 
 __all__ = [
-    "Piece", "Token", "KEYWORDS", "KINDS", "LANDWALKS", "METRICS", "BONUS_OF_COLOUR",
+    "Piece", "Token", "as_token", "KEYWORDS", "KINDS", "LANDWALKS", "METRICS", "BONUS_OF_COLOUR",
     # one verdict on a move, shared by the engine, the camera and the app; what is said, as i18n keys
     "judge_move", "MoveVerdict", "Message", "word",
     # architecture.md's fixed interface

@@ -27,7 +27,7 @@ def grid_positions(width: int, height: int) -> tuple[XY, ...]:
     return tuple((x, y) for y in range(height) for x in range(width))
 
 
-class _BytePieces(dict):
+class _BytePieces(dict[int, frozenset[XY]]):
     """Byte value → frozenset of the squares its set bits stand for, for one byte of a mask.
 
     Filled on first use by `__missing__`, so that `map(dict.__getitem__, tables, data)` looks up

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Mapping, Union
 
-from boards.model import XY
+from boards.model import XY, Board
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.pieces import LANDWALKS, Piece
 
@@ -21,7 +21,7 @@ Uncertain = Union[Collection[XY], Mapping[XY, Collection[str]]]
 NO_UNCERTAINTY: frozenset[XY] = frozenset()
 
 
-def counted_colours(board, at: XY, uncertain: Uncertain = NO_UNCERTAINTY,
+def counted_colours(board: Board, at: XY, uncertain: Uncertain = NO_UNCERTAINTY,
                     house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[str]:
     """Colours of a square that count for the rules (MT 2.02.d–e, 2.03.c).
 
@@ -57,7 +57,7 @@ _SINGLE_BONUS = {frozenset(): NO_BONUS, **{frozenset(c): ColourBonus(frozenset({
                                           for c, b in BONUS_OF_COLOUR.items()}}
 
 
-def colour_bonus(board, piece: Piece, *, chosen: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+def colour_bonus(board: Board, piece: Piece, *, chosen: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
                  house: HouseRules = DEFAULT_HOUSE_RULES) -> ColourBonus:
     """The colour bonus of a creature on its square (MT 2.02.b–c).
 
@@ -83,7 +83,7 @@ def colour_bonus(board, piece: Piece, *, chosen: str | None = None, uncertain: U
     return ColourBonus(available, frozenset(), True)
 
 
-def landwalks_in_force(board, piece: Piece, at: XY | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+def landwalks_in_force(board: Board, piece: Piece, at: XY | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
                        house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[str]:
     """The creature's landwalk keywords whose colour is on the square `at` (its own by default)
     (MT 6.09: creatures only; square colours never affect players, 2.06)."""

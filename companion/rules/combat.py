@@ -5,16 +5,16 @@ from typing import Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from boards.model import XY
+from boards.model import XY, Board
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus, landwalks_in_force
 from companion.rules.geometry import action_radius, adjacent, distance, radius_of_action
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.moves import free_squares, zone_of
-from companion.rules.pieces import Piece
+from companion.rules.pieces import Piece, square_of
 from companion.rules.wording import Message
 
 
-def attack_squares(board, target_at: XY, *, occupied: Collection[XY] = frozenset(),
+def attack_squares(board: Board, target_at: XY, *, occupied: Collection[XY] = frozenset(),
                    flying: bool = False) -> frozenset[XY]:
     """Squares from which a creature may attack the player or planeswalker at `target_at`:
     the 8 touching squares, diagonals included (MT 5.03.a), that the attacker could stand on
@@ -45,7 +45,7 @@ def may_attack(attacker: Piece, target: Piece, sides: Sides | None = None) -> bo
             and distance(attacker.at, target.at, "chebyshev") == 1)
 
 
-def attack_blocker(board, piece: Piece, *, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+def attack_blocker(board: Board, piece: Piece, *, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
                    house: HouseRules = DEFAULT_HOUSE_RULES, bonus: ColourBonus | None = None) -> Message | None:
     """Why a creature may not attack this turn (key and rule), or None if it may. BR: « Une créature ne peut
     pas attaquer au premier tour », « Célérité : une créature avec la célérité peut attaquer au premier tour »
@@ -71,7 +71,7 @@ class BlockerFacts:
 
     def __init__(self, piece: Piece, house: HouseRules):
         self.piece = piece
-        self.x, self.y = piece.at
+        self.x, self.y = square_of(piece)
         self.radius = action_radius(piece.mana_value, reach="reach" in piece.keywords,
                                     reach_zero_as_one=house.reach_zero_as_one)
         self.flying_or_reach = bool(piece.keywords & {"flying", "reach"})
@@ -84,10 +84,10 @@ class AttackerFacts:
 
     __slots__ = ("x", "y", "unblockable", "flying", "horsemanship", "landwalks", "side")
 
-    def __init__(self, board, piece: Piece, chosen_bonus: str | None, uncertain: Uncertain, house: HouseRules,
+    def __init__(self, board: Board, piece: Piece, chosen_bonus: str | None, uncertain: Uncertain, house: HouseRules,
                  bonus: ColourBonus | None = None, sides: Sides | None = None):
         """`bonus`: the piece's colour bonus when the caller already has it (same chosen_bonus and uncertain)."""
-        self.x, self.y = piece.at
+        self.x, self.y = square_of(piece)
         self.side = side_of(piece.controller, sides)
         if bonus is None:
             bonus = colour_bonus(board, piece, chosen=chosen_bonus, uncertain=uncertain, house=house)
@@ -115,7 +115,7 @@ def _block_refusal(blocker: BlockerFacts, attacker: AttackerFacts, metric: str) 
     return None
 
 
-def why_cannot_block(board, blocker: Piece, attacker: Piece, *, attacker_bonus: str | None = None,
+def why_cannot_block(board: Board, blocker: Piece, attacker: Piece, *, attacker_bonus: str | None = None,
                      defenders: Collection[int] | None = None, sides: Sides | None = None,
                      uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> str | None:
     """Why `blocker` may not block `attacker`, or None if it may (MT 5.04.a, 5.05, 6.09, 2.02.b.02).
@@ -138,10 +138,11 @@ def why_cannot_block(board, blocker: Piece, attacker: Piece, *, attacker_bonus: 
 
 
 _ROWS_KEPT = 4096  # remembered blocker rows (a few hundred bytes each); all forgotten at once when full
-_rows: dict[int, tuple[Piece, bool, tuple]] = {}
+BlockerRow = tuple[int, int, int, int, bool, bool]
+_rows: dict[int, tuple[Piece, bool, BlockerRow]] = {}
 
 
-def _blocker_row(piece: Piece, reach_zero_as_one: bool) -> tuple:
+def _blocker_row(piece: Piece, reach_zero_as_one: bool) -> BlockerRow:
     """(x, y, radius, controller, flying or reach, horsemanship) of one potential blocker.
 
     Remembered by object identity (the entry holds the piece, so its id stays its own): a game
@@ -152,7 +153,8 @@ def _blocker_row(piece: Piece, reach_zero_as_one: bool) -> tuple:
     if entry is not None and entry[0] is piece and entry[1] == reach_zero_as_one:
         return entry[2]
     keywords = piece.keywords
-    row = (*piece.at, radius_of_action(piece.mana_value, "reach" in keywords, reach_zero_as_one), piece.controller,
+    x, y = square_of(piece)
+    row = (x, y, radius_of_action(piece.mana_value, "reach" in keywords, reach_zero_as_one), piece.controller,
            not keywords.isdisjoint(("flying", "reach")), "horsemanship" in keywords)
     if len(_rows) >= _ROWS_KEPT:
         _rows.clear()
@@ -232,7 +234,7 @@ class BlockerTable:
         return [self._chosen(a, columns) for a, columns in zip(attackers, in_reach)]
 
 
-def blockers(board, attacker: Piece, pieces: Iterable[Piece], *, attacker_bonus: str | None = None,
+def blockers(board: Board, attacker: Piece, pieces: Iterable[Piece], *, attacker_bonus: str | None = None,
              attacked: int | None = None, sides: Sides | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
              house: HouseRules = DEFAULT_HOUSE_RULES) -> tuple[Piece, ...]:
     """The pieces that may block `attacker` where it stands (MT 5.04.a, 5.05, 6.09); see why_cannot_block.
@@ -256,7 +258,7 @@ def defending_controllers(attacked: int, sides: Sides | None) -> frozenset[int]:
     return frozenset({attacked} | {c for c, s in sides.items() if s == side})
 
 
-def trample_targets(board, attacker: Piece, players: Iterable[Piece], *, sides: Sides | None = None,
+def trample_targets(board: Board, attacker: Piece, players: Iterable[Piece], *, sides: Sides | None = None,
                     house: HouseRules = DEFAULT_HOUSE_RULES) -> tuple[Piece, ...]:
     """Players who may receive trample's excess damage: opposing players standing in the
     attacker's action zone (MT 6.06)."""
@@ -266,7 +268,7 @@ def trample_targets(board, attacker: Piece, players: Iterable[Piece], *, sides: 
     return tuple(p for p in players if p.kind == "player" and opponents(p, attacker, sides) and p.at in zone)
 
 
-def provoke_squares(board, attacker_at: XY, *, occupied: Collection[XY] = frozenset(),
+def provoke_squares(board: Board, attacker_at: XY, *, occupied: Collection[XY] = frozenset(),
                     flying: bool = False) -> frozenset[XY]:
     """Where a provoked creature may go: a free square touching the attacker (MT 6.08;
     "attenante" read as in 5.03.a, diagonals included). Leave the provoked creature's own

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection
 
-from boards.model import XY
+from boards.model import XY, Board
 from companion.rules.geometry import action_radius, nearest, whole_grid, zone_around
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.moves import free_squares, spell_zone_of
@@ -19,7 +19,7 @@ class EntrySquares:
     zone_full: bool = False
 
 
-def entry_squares(board, centre: XY, zone: Collection[XY], *, occupied: Collection[XY] = frozenset(),
+def entry_squares(board: Board, centre: XY, zone: Collection[XY], *, occupied: Collection[XY] = frozenset(),
                   flying: bool = False, house: HouseRules = DEFAULT_HOUSE_RULES) -> EntrySquares:
     """Free squares of `zone`; if none is free, the free squares of the grid nearest to the
     zone's `centre`, all ties listed for the controller to pick (MT 4.10.a–b). The centre is
@@ -31,7 +31,7 @@ def entry_squares(board, centre: XY, zone: Collection[XY], *, occupied: Collecti
     return EntrySquares(nearest(centre, anywhere, house.metric), zone_full=True)
 
 
-def creature_spell_entry(board, caster_at: XY, mana_value: int, *, occupied: Collection[XY] = frozenset(),
+def creature_spell_entry(board: Board, caster_at: XY, mana_value: int, *, occupied: Collection[XY] = frozenset(),
                          flying: bool = False, house: HouseRules = DEFAULT_HOUSE_RULES) -> EntrySquares:
     """Where a creature cast by the player at `caster_at` enters: any free square of the spell
     zone (MT 4.09.a, 4.09.c), the whole grid from a Temple du Deus (4.09.d); a full zone falls
@@ -40,7 +40,7 @@ def creature_spell_entry(board, caster_at: XY, mana_value: int, *, occupied: Col
                          occupied=occupied, flying=flying, house=house)
 
 
-def token_entry(board, source_at: XY | None, source_mana_value: int, controller_at: XY, *,
+def token_entry(board: Board, source_at: XY | None, source_mana_value: int, controller_at: XY, *,
                 source_reach: bool = False, occupied: Collection[XY] = frozenset(), flying: bool = False,
                 house: HouseRules = DEFAULT_HOUSE_RULES) -> EntrySquares:
     """Where an effect puts a creature or token: any free square of the source's action zone
@@ -58,7 +58,7 @@ def token_entry(board, source_at: XY | None, source_mana_value: int, controller_
                          occupied=occupied, flying=flying, house=house)
 
 
-def return_entry(board, controller_at: XY, mana_value: int, *, occupied: Collection[XY] = frozenset(),
+def return_entry(board: Board, controller_at: XY, mana_value: int, *, occupied: Collection[XY] = frozenset(),
                  flying: bool = False, house: HouseRules = DEFAULT_HOUSE_RULES) -> EntrySquares:
     """Where a permanent comes (back) onto the grid: within its own zone size, centred on its
     controller (MT 5.02.a, 5.02.h; phasing in, 6.02). MV 0 still gives radius 1 (4.03.c);

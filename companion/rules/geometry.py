@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable
 
-from boards.model import XY
+from boards.model import XY, Board
 from companion.rules.bitgrid import grid_bits
 
 METRICS = ("manhattan", "chebyshev")
@@ -31,7 +31,7 @@ def distance(p: XY, q: XY, metric: str = "manhattan") -> int:
     return max(dx, dy)
 
 
-def check_on_board(board, at: XY, what: str = "square") -> None:
+def check_on_board(board: Board, at: XY, what: str = "square") -> None:
     """Clear error for a position that is not a square of the board."""
     try:
         x, y = at
@@ -122,14 +122,14 @@ def _row_spans(width: int, height: int, centre: XY, radius: int, metric: str) ->
     return mask & ~(1 << (y * width + x))
 
 
-def zone_around(board, centre: XY, radius: int, metric: str = "manhattan") -> frozenset[XY]:
+def zone_around(board: Board, centre: XY, radius: int, metric: str = "manhattan") -> frozenset[XY]:
     """`{q : 1 ≤ dist(centre, q) ≤ radius}` clipped to the grid; the centre is excluded (MT 4.03.b)."""
     check_metric(metric)
     check_on_board(board, centre, "centre")
     return _clipped_zone(board.width, board.height, centre[0], centre[1], radius, metric)
 
 
-def action_zone(board, at: XY | None, mana_value: int, *, reach: bool = False,
+def action_zone(board: Board, at: XY | None, mana_value: int, *, reach: bool = False,
                 metric: str = "manhattan") -> frozenset[XY]:
     """Action zone of a permanent standing at `at` (MT 4.03.a–c, 6.07).
 
@@ -142,7 +142,7 @@ def action_zone(board, at: XY | None, mana_value: int, *, reach: bool = False,
     return zone_around(board, at, radius, metric)
 
 
-def spell_zone(board, caster_at: XY, mana_value: int, *, metric: str = "manhattan") -> frozenset[XY]:
+def spell_zone(board: Board, caster_at: XY, mana_value: int, *, metric: str = "manhattan") -> frozenset[XY]:
     """Zone of a spell cast by the player standing at `caster_at` (MT 4.09.a–d).
 
     Radius 3 × max(MV, 1) centred on the caster (4.09.a); while the caster stands on a
@@ -160,7 +160,7 @@ def clear_caches() -> None:
     _clipped_zone.cache_clear()
 
 
-def adjacent(board, at: XY) -> frozenset[XY]:
+def adjacent(board: Board, at: XY) -> frozenset[XY]:
     """The up-to-8 squares touching `at`, diagonals included (MT 5.03.a, 6.08)."""
     return _clipped_zone(board.width, board.height, at[0], at[1], 1, "chebyshev")
 

@@ -18,6 +18,7 @@ from companion.rules.geometry import METRICS
 
 LANDWALK_READINGS = ("start_square", "start_or_end_square")
 UNCERTAIN_READINGS = ("colour", "square")
+BONUS_CHOOSERS = ("owner", "controller")
 
 
 class HouseRulesError(FileError):
@@ -37,6 +38,7 @@ OPTIONS = Record({
     "haste_moves_when_sick": Flag(),
     "uncertain_colours": OneOf(UNCERTAIN_READINGS),
     "mana_burn": Flag(),
+    "bonus_chooser": OneOf(BONUS_CHOOSERS),
 }, noun="option")
 
 
@@ -56,6 +58,9 @@ class HouseRules:
     uncertain_colours: a doubtful colour voids the whole "square" (MT 2.02.e: "ces cases ne sont pas
         comptabilisées"), or drops only that "colour".
     mana_burn: 1 life per unspent mana at the end of a phase (old base rule, off).
+    bonus_chooser: who picks a multicoloured creature's bonus, at the start of their own upkeep (MT 2.02.c):
+        "owner", the seed's word (« au début de l'entretien de son propriétaire, ce joueur choisit »), or
+        "controller" (whoever fights with the creature, a stolen one included).
     """
 
     metric: str = "manhattan"
@@ -68,12 +73,13 @@ class HouseRules:
     haste_moves_when_sick: bool = True
     uncertain_colours: str = "square"
     mana_burn: bool = False
+    bonus_chooser: str = "owner"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         OPTIONS.check(asdict(self), plain_document(None, error=_error))
 
     @classmethod
-    def from_mapping(cls, data, *, path=None) -> "HouseRules":
+    def from_mapping(cls, data: object, *, path: str | Path | None = None) -> "HouseRules":
         """Build from a parsed mapping (or a read document); unknown keys and bad values name the file and field."""
         document = data if isinstance(data, YamlDocument) else plain_document(data, path=path, error=_error)
         if document.data is None:

@@ -9,9 +9,9 @@ rather than just "illegal". It agrees square by square with `legal_moves` (a tes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection
+from typing import Any, Collection
 
-from boards.model import XY, square_label
+from boards.model import XY, Board, square_label
 from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, counted_colours
 from companion.rules.house import HouseRules
 from companion.rules.movement import check_allowance, path_length
@@ -31,7 +31,7 @@ class MoveVerdict:
     steps: int | None
     left: int
     key: str
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
     rule: str | None = None
 
     @property
@@ -47,7 +47,7 @@ def _label(at: XY) -> str:
     return square_label(at) if at[0] >= 0 and at[1] >= 0 else str(tuple(at))
 
 
-def judge_move(board, piece: Piece, to: XY, *, left: int, house: HouseRules, chosen_bonus: str | None = None,
+def judge_move(board: Board, piece: Piece, to: XY, *, left: int, house: HouseRules, chosen_bonus: str | None = None,
                occupied: Collection[XY] = frozenset(), start: XY | None = None,
                uncertain: Uncertain = NO_UNCERTAINTY) -> MoveVerdict:
     """Whether `piece` (standing on `piece.at`) may end a movement-phase move on `to` with `left`
@@ -64,18 +64,19 @@ def judge_move(board, piece: Piece, to: XY, *, left: int, house: HouseRules, cho
     """
     check_allowance(left)
     frm = piece.at
+    to = (to[0], to[1])  # a list [x, y] from a journal or a test is a square all the same
 
-    def verdict(legal: bool, key: str, rule: str | None = None, steps: int | None = None, **fields) -> MoveVerdict:
-        return MoveVerdict(legal, frm, tuple(to), steps, left, key,
+    def verdict(legal: bool, key: str, rule: str | None = None, steps: int | None = None,
+                **fields: Any) -> MoveVerdict:
+        return MoveVerdict(legal, frm, to, steps, left, key,
                            {"to": _label(to), "steps": steps, "left": left, **fields}, rule)
 
     if frm is None:
         return verdict(False, "game.move.not_on_grid", "MT 5.01.b")
-    if tuple(to) == frm:
+    if to == frm:
         return verdict(True, "game.move.still", steps=0)
-    if not board.in_bounds(tuple(to)):
+    if not board.in_bounds(to):
         return verdict(False, "game.move.off_board", "MT 2.01", width=board.width, height=board.height)
-    to = tuple(to)
     flying = crosses_obstacles(piece)
     steps = path_length(board, frm, to, flying=flying)
     begun = piece if start is None else piece.moved(start)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from typing import Collection
+from typing import Collection, TypeVar
 
-from boards.model import XY
+from boards.model import XY, Board
 from companion.rules.bitgrid import grid_bits
 from companion.rules.geometry import check_on_board, zone_mask
 
@@ -24,7 +24,7 @@ _MOVES_KEPT = 1024  # cached move sets per board (≤ ~25 MB), and as many reach
 class BoardMasks:
     """Bit masks of one board, and its cached reach masks and move sets."""
 
-    def __init__(self, board):
+    def __init__(self, board: Board):
         self.grid = grid = grid_bits(board.width, board.height)
         self.width, self.size = grid.width, grid.size
         bits = "".join("1" if board.walkable(q) else "0" for q in reversed(grid.positions))
@@ -61,7 +61,11 @@ class BoardMasks:
         return squares
 
 
-def _recall(cache: OrderedDict, key):
+Key = TypeVar("Key")
+Value = TypeVar("Value")
+
+
+def _recall(cache: OrderedDict[Key, Value], key: Key) -> Value | None:
     """The cached value of `key` (marked as recently used), or None."""
     value = cache.get(key)
     if value is not None:
@@ -69,24 +73,27 @@ def _recall(cache: OrderedDict, key):
     return value
 
 
-def _remember(cache: OrderedDict, key, value):
+def _remember(cache: OrderedDict[Key, Value], key: Key, value: Value) -> Value:
     cache[key] = value
     if len(cache) > _MOVES_KEPT:
         cache.popitem(last=False)
     return value
 
 
-_boards: dict[int, tuple[weakref.ref, BoardMasks]] = {}
+_boards: dict[int, tuple[weakref.ref[Board], BoardMasks]] = {}
 
 
-def board_masks(board) -> BoardMasks:
+def board_masks(board: Board) -> BoardMasks:
     """The cached BoardMasks of this board object (boards are immutable)."""
     key = id(board)
     entry = _boards.get(key)
     if entry is not None and entry[0]() is board:
         return entry[1]
     masks = BoardMasks(board)
-    _boards[key] = (weakref.ref(board, lambda _ref, key=key: _boards.pop(key, None)), masks)
+    def forget(_ref: weakref.ref[Board]) -> None:
+        _boards.pop(key, None)
+
+    _boards[key] = (weakref.ref(board, forget), masks)
     return masks
 
 
@@ -107,7 +114,7 @@ def check_allowance(allowance: int) -> None:
         raise ValueError(f"movement allowance must be a whole number ≥ 0, got {allowance!r}")
 
 
-def reachable(board, start: XY, allowance: int, *, occupied: Collection[XY] = frozenset(),
+def reachable(board: Board, start: XY, allowance: int, *, occupied: Collection[XY] = frozenset(),
               flying: bool = False) -> frozenset[XY]:
     """Squares where a piece at `start` may END a move of at most `allowance` squares, start included.
 
@@ -126,7 +133,7 @@ def reachable(board, start: XY, allowance: int, *, occupied: Collection[XY] = fr
     return masks.squares(reach | 1 << index)
 
 
-def path_length(board, start: XY, goal: XY, *, flying: bool = False) -> int | None:
+def path_length(board: Board, start: XY, goal: XY, *, flying: bool = False) -> int | None:
     """Fewest orthogonal steps from `start` to `goal` (MT 3.07), through occupied squares (MT 3.06.b)
     but around obstacles unless flying (MT 2.03.b, 6.03, 6.10); None when no path exists. The goal
     itself may be any square: whether a piece may END there is another question (`judge_move`).

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Collection, Iterable
 
-from boards.model import XY
+from boards.model import XY, Board
 from companion.rules.bonuses import NO_UNCERTAINTY, Uncertain, colour_bonus, counted_colours, landwalks_in_force
 from companion.rules.geometry import (check_on_board, radius_of_action, spell_radius, whole_grid, zone_around,
                                       zone_mask)
@@ -18,7 +18,7 @@ def crosses_obstacles(piece: Piece) -> bool:
     return not piece.keywords.isdisjoint(("flying", "distortion"))
 
 
-def zone_of(board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
+def zone_of(board: Board, piece: Piece, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """A piece's action zone under the house rules (MT 4.03, 4.04, 6.07).
 
     A player has no zone of its own (MT 4.08.a): asking for one is an error.
@@ -34,7 +34,7 @@ def _radius_of(piece: Piece, house: HouseRules) -> int:
     return radius_of_action(piece.mana_value, "reach" in piece.keywords, house.reach_zero_as_one)
 
 
-def spell_zone_of(board, caster_at: XY, mana_value: int,
+def spell_zone_of(board: Board, caster_at: XY, mana_value: int,
                   house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """A spell's zone under the house rules: 3 × MV around the caster (MT 4.09.a), the whole
     grid while the caster stands on a Temple du Deus (4.09.d)."""
@@ -44,7 +44,7 @@ def spell_zone_of(board, caster_at: XY, mana_value: int,
                        house.metric)
 
 
-def movement_blocker(board, piece: Piece, *, chosen_bonus: str | None = None,
+def movement_blocker(board: Board, piece: Piece, *, chosen_bonus: str | None = None,
                      uncertain: Uncertain = NO_UNCERTAINTY,
                      house: HouseRules = DEFAULT_HOUSE_RULES) -> Message | None:
     """Why the piece may not move in the movement phase (key and rule), or None if it may
@@ -68,14 +68,14 @@ def movement_blocker(board, piece: Piece, *, chosen_bonus: str | None = None,
     return None
 
 
-def why_cannot_move(board, piece: Piece, *, chosen_bonus: str | None = None,
+def why_cannot_move(board: Board, piece: Piece, *, chosen_bonus: str | None = None,
                     uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> str | None:
     """`movement_blocker` in English words (for logs and the command line), or None."""
     blocker = movement_blocker(board, piece, chosen_bonus=chosen_bonus, uncertain=uncertain, house=house)
     return blocker.text("en") if blocker else None
 
 
-def has_haste(board, piece: Piece, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
+def has_haste(board: Board, piece: Piece, chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
               house: HouseRules = DEFAULT_HOUSE_RULES) -> bool:
     """Haste from the card or from a red square (MT 2.02.b.04)."""
     return "haste" in piece.keywords or "haste" in colour_bonus(
@@ -104,7 +104,7 @@ def roll_movement(pieces: Iterable[Piece], roll_die: Callable[[int], int],
     return rolls
 
 
-def movement_allowance(board, piece: Piece, dice: Collection[int], *, chosen_bonus: str | None = None,
+def movement_allowance(board: Board, piece: Piece, dice: Collection[int], *, chosen_bonus: str | None = None,
                        uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> int:
     """Maximum squares this turn: the dice summed (MT 3.04.a, 3.04.d), doubled by horsemanship
     (MT 6.04) and doubled again by a landwalk whose colour is on the square the move starts
@@ -120,7 +120,7 @@ def movement_allowance(board, piece: Piece, dice: Collection[int], *, chosen_bon
     return total
 
 
-def end_doubling_colours(board, piece: Piece, start: XY | None = None, *, uncertain: Uncertain = NO_UNCERTAINTY,
+def end_doubling_colours(board: Board, piece: Piece, start: XY | None = None, *, uncertain: Uncertain = NO_UNCERTAINTY,
                          house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[str]:
     """Colours on which a move ending there goes twice as far (MT 6.09 under the house reading
     landwalk_reading="start_or_end_square"): the colours of the landwalks of a creature whose
@@ -133,7 +133,7 @@ def end_doubling_colours(board, piece: Piece, start: XY | None = None, *, uncert
     return frozenset(LANDWALKS[w] for w in piece.keywords & LANDWALKS.keys())
 
 
-def legal_moves(board, piece: Piece, dice: Collection[int] = (), *, left: int | None = None,
+def legal_moves(board: Board, piece: Piece, dice: Collection[int] = (), *, left: int | None = None,
                 start: XY | None = None, occupied: Collection[XY] = frozenset(), chosen_bonus: str | None = None,
                 uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """Squares where the piece may end its next movement-phase move, its own square included
@@ -161,13 +161,13 @@ def legal_moves(board, piece: Piece, dice: Collection[int] = (), *, left: int | 
     return moves
 
 
-def free_squares(board, squares: Iterable[XY], occupied: Collection[XY], *, flying: bool = False) -> frozenset[XY]:
+def free_squares(board: Board, squares: Iterable[XY], occupied: Collection[XY], *, flying: bool = False) -> frozenset[XY]:
     """Squares a piece may stand on: not occupied (MT 3.06.a), not an obstacle unless it flies
     (MT 2.03.b, 6.03, 6.10)."""
     return frozenset(q for q in squares if q not in occupied and (flying or board.walkable(q)))
 
 
-def move_to_target_squares(board, piece: Piece, *, occupied: Collection[XY] = frozenset(),
+def move_to_target_squares(board: Board, piece: Piece, *, occupied: Collection[XY] = frozenset(),
                            chosen_bonus: str | None = None, uncertain: Uncertain = NO_UNCERTAINTY,
                            house: HouseRules = DEFAULT_HOUSE_RULES) -> frozenset[XY]:
     """Targets of "move to target square in its action zone": the defender's {T} ability

@@ -12,14 +12,14 @@ from itertools import repeat
 from operator import attrgetter, is_, or_
 from typing import Collection, Iterable, Mapping
 
-from boards.model import XY
+from boards.model import XY, Board, Token
 from companion.rules.bonuses import NO_UNCERTAINTY, ColourBonus, Uncertain, colour_bonus
 from companion.rules.combat import AttackerFacts, BlockerTable, Sides, attack_blocker, side_of
 from companion.rules.geometry import zone_mask
 from companion.rules.house import DEFAULT_HOUSE_RULES, HouseRules
 from companion.rules.movement import board_masks
 from companion.rules.moves import crosses_obstacles, legal_moves, move_to_target_squares, zone_of
-from companion.rules.pieces import Piece, Token
+from companion.rules.pieces import Piece, square_of
 
 
 @dataclass(frozen=True)
@@ -51,16 +51,16 @@ class _Scene:
     player's pawn or a planeswalker never needs them.
     """
 
-    def __init__(self, board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None = None):
+    def __init__(self, board: Board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None = None):
         self.board, self.pieces, self.house, self.sides = board, pieces, house, sides
         self.on_grid = [p for p in pieces if p.at is not None]
-        self.occupied = frozenset(p.at for p in self.on_grid)
+        self.occupied = frozenset(square_of(p) for p in self.on_grid)
         self._blockers: BlockerTable | None = None
         self._touching: list[tuple[int, int]] | None = None
         self._attack: dict[tuple[int, bool], tuple[int, frozenset[XY]]] = {}  # touching mask, free squares
         self._members: frozenset[int] | None = None
 
-    def is_for(self, board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None) -> bool:
+    def is_for(self, board: Board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None) -> bool:
         """Whether this scene was built from these exact objects (pieces are immutable)."""
         return (self.board is board and len(self.pieces) == len(pieces) and all(map(is_, self.pieces, pieces))
                 and (self.house is house or self.house == house) and (self.sides is sides or self.sides == sides))
@@ -79,7 +79,7 @@ class _Scene:
             self._blockers = BlockerTable(self.on_grid, self.house, sides=self.sides)
         return self._blockers
 
-    def attack_squares(self, board, piece: Piece, flying: bool) -> frozenset[XY]:
+    def attack_squares(self, board: Board, piece: Piece, flying: bool) -> frozenset[XY]:
         """Squares touching an opposing player or planeswalker where this creature could stand:
         free ones, plus its own square when it already touches a target. Built as masks once per
         (side, flying): the union of combat.attack_squares over the opposing targets."""
@@ -89,18 +89,18 @@ class _Scene:
             masks = board_masks(board)
             grid = masks.grid
             if self._touching is None:  # squares touching each target (MT 5.03.a), by the target's side
-                self._touching = [(side_of(t.controller, self.sides), zone_mask(grid.width, grid.height, t.at, 1,
-                                                                                "chebyshev"))
+                self._touching = [(side_of(t.controller, self.sides), zone_mask(grid.width, grid.height,
+                                                                                square_of(t), 1, "chebyshev"))
                                   for t in self.on_grid if t.kind in ("player", "planeswalker")]
             touching = reduce(or_, (mask for owner, mask in self._touching if owner != side), 0)
             touching &= grid.full if flying else masks.walkable
             self._attack[key] = (touching, grid.squares(touching & ~grid.mask_of(self.occupied)))
         touching, free = self._attack[key]
-        x, y = piece.at
-        return free | {piece.at} if touching >> (y * board.width + x) & 1 else free
+        x, y = at = square_of(piece)
+        return free | {at} if touching >> (y * board.width + x) & 1 else free
 
 
-def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choice: str | None,
+def _overlay_of(board: Board, piece: Piece, scene: _Scene, dice: Collection[int], choice: str | None,
                 uncertain: Uncertain, house: HouseRules, bonus: ColourBonus | None = None,
                 stoppers: tuple[Piece, ...] | None = None, left: int | None = None,
                 start: XY | None = None) -> PieceOverlay:
@@ -124,7 +124,7 @@ def _overlay_of(board, piece: Piece, scene: _Scene, dice: Collection[int], choic
     return PieceOverlay(piece, zone, moves, jumps, bonus, stoppers, attack)
 
 
-def overlays(board, pieces: Iterable[Piece], *, dice: Mapping[str, Collection[int]] | None = None,
+def overlays(board: Board, pieces: Iterable[Piece], *, dice: Mapping[str, Collection[int]] | None = None,
              left: Mapping[Token, int] | None = None, starts: Mapping[Token, XY] | None = None,
              bonus_choices: Mapping[Token, str] | None = None, sides: Sides | None = None,
              uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> dict[Token, PieceOverlay]:
@@ -153,7 +153,7 @@ def overlays(board, pieces: Iterable[Piece], *, dice: Mapping[str, Collection[in
 _last_scene: _Scene | None = None
 
 
-def _scene_for(board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None) -> _Scene:
+def _scene_for(board: Board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides | None) -> _Scene:
     """The scene of these exact piece objects; the last one is reused, since the app asks the
     overlays of many pieces of one unchanged game state in a row."""
     global _last_scene
@@ -164,7 +164,7 @@ def _scene_for(board, pieces: tuple[Piece, ...], house: HouseRules, sides: Sides
     return scene
 
 
-def overlay(board, piece: Piece, pieces: Iterable[Piece], *, dice: Collection[int] = (), left: int | None = None,
+def overlay(board: Board, piece: Piece, pieces: Iterable[Piece], *, dice: Collection[int] = (), left: int | None = None,
             start: XY | None = None, bonus_choice: str | None = None, sides: Sides | None = None,
             uncertain: Uncertain = NO_UNCERTAINTY, house: HouseRules = DEFAULT_HOUSE_RULES) -> PieceOverlay | None:
     """The overlay of one piece among `pieces` (its own entry, if any, is replaced by `piece`);

@@ -6,12 +6,12 @@ with the players; only what changes geometry is here.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from boards.model import XY
+from boards.model import XY, Token
 
 KINDS = ("creature", "planeswalker", "player")
-Token = tuple[int, int]  # a token's identity: (player colour, number), MT 1.03.a, 2.05
 
 # Keywords with a grid erratum (MT 6.xx) or a colour bonus (MT 2.02.b), canonical English keys.
 LANDWALKS = {"plainswalk": "W", "islandwalk": "U", "swampwalk": "B", "mountainwalk": "R", "forestwalk": "G"}
@@ -27,7 +27,8 @@ class Piece:
 
     `player` is the token's colour: its owner (MT 1.03.a). `controller` is who controls it now
     (a stolen creature keeps its owner's token), its owner unless said. `at` is None when the
-    permanent is not on the grid (MT 5.01.b). Copies of the same object share `object_key`, so
+    permanent is not on the grid (MT 5.01.b); `controller` is always a player's colour once built.
+    Copies of the same object share `object_key`, so
     they share one movement roll (MT 3.03). `kind` "player" is a player's pawn (MT 2.05).
     """
 
@@ -44,10 +45,10 @@ class Piece:
     summoning_sick: bool = False
     at: XY | None = None
     object_key: str | None = None
-    controller: int | None = None  # None when built: its owner
+    controller: int = 0            # 0 (or None) when built: its owner; colours count from 1
     loyalty: int | None = None     # a planeswalker's loyalty, when the table tracks it (MT 3.09)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
         unknown = set(self.keywords) - KEYWORDS
@@ -55,7 +56,7 @@ class Piece:
             raise ValueError(f"unknown keywords {sorted(unknown)}; known: {sorted(KEYWORDS)}")
         object.__setattr__(self, "colours", frozenset(self.colours))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
-        if self.controller is None:
+        if not self.controller:
             object.__setattr__(self, "controller", self.player)
 
     @property
@@ -74,3 +75,16 @@ class Piece:
 
     def moved(self, at: XY | None) -> "Piece":
         return replace(self, at=at)
+
+
+def as_token(value: Sequence[int]) -> Token:
+    """A token given as any pair (a JSON list [colour, number], a tuple) as the tuple the game's keys are."""
+    return value[0], value[1]
+
+
+def square_of(piece: Piece) -> XY:
+    """Where a piece stands, for code that only handles pieces on the grid (its callers filter the others
+    out: one off the grid here is a bug, said plainly)."""
+    if piece.at is None:
+        raise ValueError(f"token {piece.token} is not on the grid")
+    return piece.at

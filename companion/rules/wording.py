@@ -13,11 +13,12 @@ changes: "engagé · 4/4"). Other lists are joined with commas.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.i18n import format_text, translate
 
 
-def word(lang: str, key: str, fields: dict | None = None) -> str:
+def word(lang: str, key: str, fields: dict[str, Any] | None = None) -> str:
     """The string of `key` in `lang` with its fields, `*_key`, `*_keys` and `*_words` fields worded first."""
     fields = fields or {}
     plain = {name: ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
@@ -37,7 +38,7 @@ def word(lang: str, key: str, fields: dict | None = None) -> str:
         return f"[{key} {values}]"
 
 
-def _format(lang: str, key: str, values: dict) -> str:
+def _format(lang: str, key: str, values: dict[str, Any]) -> str:
     """The string of `key` formatted with `values` (always formatted, so "{{T}}" reads "{T}")."""
     return format_text(lang, translate(lang, key), values)
 
@@ -47,7 +48,7 @@ class Message:
     """One thing said: `key` (i18n, game.yaml), `fields` (plain data), `rule` ("MT 3.04.a" or None)."""
 
     key: str
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
     rule: str | None = None
 
     def text(self, lang: str = "en") -> str:
@@ -55,5 +56,5 @@ class Message:
         text = word(lang, self.key, self.fields)
         return f"{text} ({self.rule})" if self.rule else text
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "fields": dict(self.fields), "rule": self.rule}

@@ -68,11 +68,16 @@ class SuggestionField(TextInput):
         app = running_app()
         library = getattr(app, "card_library", None)
         db = library.db if library is not None else None
-        if self.source == "planes":
-            self.rows = presenter.plane_rows(db, presenter.entry_being_typed(self.text), app.lang) \
-                if self.listing else presenter.plane_rows(db, self.text, app.lang)
-        else:
-            self.rows = presenter.card_rows(db, self.text, app.lang)
+        try:
+            if self.source == "planes":
+                self.rows = presenter.plane_rows(db, presenter.entry_being_typed(self.text), app.lang) \
+                    if self.listing else presenter.plane_rows(db, self.text, app.lang)
+            else:
+                self.rows = presenter.card_rows(db, self.text, app.lang)
+        except cards.CardDataError as problem:  # the database was found damaged: its hint says so
+            library.damaged(problem)
+            app.cards_revision += 1   # the hints now say the cards are damaged
+            self.rows = presenter.card_rows(None, self.text, app.lang) if self.source != "planes" else []
         self._show()
 
     def _show(self) -> None:

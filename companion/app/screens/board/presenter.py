@@ -92,7 +92,7 @@ def movement_line(game: Game, token: Token | None, lang: str) -> str:
     total = game.movement_allowance(piece.token)
     one = left <= 1 if lang == "fr" else left == 1  # French says "0 case", English "0 squares"
     return translate(lang, "board.left_one" if one else "board.left", left=left, total=total,
-                     dice=" + ".join(str(r) for r in roll["results"]))
+                     dice=" + ".join(str(r) for r in roll.results))
 
 
 def may_move_to(state: GameState, token: Token, at: XY) -> bool:

@@ -44,16 +44,16 @@ def last_roll_text(game: Game, lang: str) -> tuple[str, str]:
     if not state.rolls:
         return "–", translate(lang, "dice.nothing_yet")
     roll = state.rolls[-1]
-    if roll["die"] == "planar":
-        face = translate(lang, f"dice.planar_faces.{roll['results'][0]}")
+    if roll.die == "planar":
+        face = translate(lang, f"dice.planar_faces.{roll.results[0]}")
         return face, translate(lang, "dice.planar_result", face=face)
-    if "token" in roll:  # a movement roll (MT 3.03–3.04)
-        token = tuple(roll["token"])
-        dice = " + ".join(str(r) for r in roll["results"])
-        allowance = game.movement_allowance(token) if token in state.pieces else roll["total"]
-        return str(roll["total"]), translate(lang, "dice.movement_result", token=token_text(state, token, lang),
-                                             dice=f"{roll['die']} {dice}", allowance=allowance)
-    return str(roll["total"]), translate(lang, "dice.die_result", die=roll["die"])
+    if roll.token is not None:  # a movement roll (MT 3.03–3.04)
+        token = roll.token
+        dice = " + ".join(str(r) for r in roll.results)
+        allowance = game.movement_allowance(token) if token in state.pieces else roll.total
+        return str(roll.total), translate(lang, "dice.movement_result", token=token_text(state, token, lang),
+                                          dice=f"{roll.die} {dice}", allowance=allowance)
+    return str(roll.total), translate(lang, "dice.die_result", die=roll.die)
 
 
 def planar_die(game: Game | None, lang: str) -> PlanarDie:
@@ -64,6 +64,6 @@ def planar_die(game: Game | None, lang: str) -> PlanarDie:
         return PlanarDie(False)
     waiting = ""
     if planar.pending:
-        trigger = translate(lang, f"game.trigger.{planar.pending[0]['kind']}")   # "transplanement", "chaos"
+        trigger = translate(lang, f"game.trigger.{planar.pending[0].kind}")   # "transplanement", "chaos"
         waiting = translate(lang, "dice.planar_waiting", trigger=trigger)
     return PlanarDie(True, game.planar_die_cost, waiting)

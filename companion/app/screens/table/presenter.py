@@ -4,10 +4,11 @@ panel sits, and the life change of the last seconds. Pure (no kivy)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.app.words import player_rgba
-from companion.game import MOVEMENT_STEPS, PHASES, PREGAME, Game, GameState, bosses_out, commander_key
+from companion.game import MOVEMENT_STEPS, PHASES, PREGAME, Game, GameState, HordeCard, bosses_out, commander_key
 from companion.i18n import translate
 
 # What the Table screen may do to the game, through `app.play` (which says a refusal): `Game`
@@ -149,13 +150,13 @@ def _boss_leaves(which: str, name: str, lang: str) -> str:
     return translate(lang, f"table.boss_leaves_{which}_named", boss=name)
 
 
-def revealed_text(cards: list[dict], lang: str) -> str:
+def revealed_text(cards: Sequence[HordeCard], lang: str) -> str:
     """"Revealed: Lightning Bolt, token, token" — what the Horde's last reveal showed, in the order it
     came (HO 201.2: tokens until a non-token), so the table sees on the Table what enters and what is
     cast, not only in the history. A card known by its kind only is called a token or a spell."""
     if not cards:
         return ""
-    names = [card["name"] or translate(lang, "game.card.token" if card["token"] else "game.card.spell")
+    names = [card.name or translate(lang, "game.card.token" if card.token else "game.card.spell")
              for card in cards]
     return translate(lang, "table.horde_revealed", cards=", ".join(names))
 
@@ -234,8 +235,8 @@ def plane_text(state: GameState, lang: str) -> str:
     names = state.names
     lines = [translate(lang, "plane.face_up", plane=planar.face_up, owner=names.get(planar.owner, "?"),
                        controller=names.get(planar.controller, "?"))]
-    lines += [translate(lang, "plane.pending", trigger=translate(lang, f"game.trigger.{p['kind']}"),
-                        plane=p.get("plane") or "–") for p in planar.pending]
+    lines += [translate(lang, "plane.pending", trigger=translate(lang, f"game.trigger.{p.kind}"),
+                        plane=p.plane or "–") for p in planar.pending]
     return "\n".join(lines)
 
 
