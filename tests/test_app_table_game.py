@@ -65,8 +65,9 @@ def five_players(tmp_path_factory):
         *[{"tap": "table.seat-4.commander_hit"} for _ in range(2)], *[{"tap": "table.seat-4.commander_plus_5"}] * 4,
         {"tap": "table.seat-4.commander_minus"},
         {"report": "dominique_hit"}, {"tap": "table.seat-4.confirm_out"},
-        # Émile: −5 four times, the change of the last seconds beside the total
-        *[{"tap": "table.seat-5.life.minus_5"} for _ in range(4)], {"report": "emile_zero"},
+        # Émile: −5 twice, a pause longer than a tap's, −5 twice: two changes, the last one beside the total
+        *[{"tap": "table.seat-5.life.minus_5"} for _ in range(2)], {"pause": 10},
+        *[{"tap": "table.seat-5.life.minus_5"} for _ in range(2)], {"report": "emile_zero"},
         {"tap": "table.seat-5.confirm_out"}, {"report": "end"}, {"inspect": "winner"},
         *visit_every_screen("fr"),
         {"show": "newgame"}, {"tap": "newgame.mode_saved"}, {"inspect": "fr-saved"},
@@ -160,18 +161,21 @@ def test_ten_poison_and_21_commander_damage_from_the_active_player_are_proposed(
 
 def test_quick_taps_on_a_counter_are_one_change_and_one_history_line(five_players):
     """#27: 21 commander damage took 21 taps and 21 history lines; now +1 +1, +5 four times and −1
-    are one change of 21, as Cléo's ten poison taps and Émile's four −5 are one change each."""
+    are one change of 21, as Cléo's ten poison taps are one change. Émile's −5 twice, a pause, −5
+    twice are two changes: the script's pause decides, on the table's clock (the autopilot's), never
+    how long a loaded machine took between the taps."""
     _, game = five_players
     changes = [(a.kind, a.data["player"], a.data["amount"]) for a in game.actions
                if a.kind in ("commander_damage", "change_poison") or (a.kind == "change_life" and a.data["player"] == 5)]
-    assert changes == [("change_poison", 3, 10), ("commander_damage", 4, 21), ("change_life", 5, -20)]
+    assert changes == [("change_poison", 3, 10), ("commander_damage", 4, 21), ("change_life", 5, -10), ("change_life", 5, -10)]
     lines = [line for line in game.history("fr") if "Dominique" in line and "commandant" in line]
     assert len(lines) == 1 and ": 21" in lines[0]
 
 
 def test_the_recent_change_shows_beside_the_total(five_players):
+    """The change since the pause (longer than RECENT_CHANGE_S on the table's clock) is shown."""
     report, _ = five_players
-    assert report["emile_zero"]["screens"]["table"]["recent"]["5"] == "−20"
+    assert report["emile_zero"]["screens"]["table"]["recent"]["5"] == "−10"
     assert report["emile_zero"]["screens"]["table"]["life_shown"]["5"] == "0"
 
 

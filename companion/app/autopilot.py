@@ -17,9 +17,11 @@ showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"p
 touch-size and language checks), {"hold": true} (stay open until killed: crash tests),
 {"wait_for": {"screen": name, "key": k, "equals": v | "at_least": n | "contains": text, "timeout": s}}
 (until the screen's report says so: the camera's worker thread runs at its own pace),
-{"tap_camera_square": [x, y]} (a tap on the camera image where it shows that square) and
+{"tap_camera_square": [x, y]} (a tap on the camera image where it shows that square),
+{"pause": seconds} (the table waits that long on its clock, the machine not at all) and
 {"lang": "fr"|"en"}. Every step waits for the frame to settle first. The report maps each label
-to what the app shows then.
+to what the app shows then. The table's clock is the script's (`ScriptClock`): each step takes
+STEP_SECONDS of it, however long the machine takes.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ import json
 import os
 import sys
 from dataclasses import asdict
+from datetime import datetime, timedelta
 from pathlib import Path
 
 SETTLE_FRAMES = 3
@@ -35,6 +38,23 @@ TEXT_WAIT_FRAMES = 60  # a tap_text whose button is not shown yet is tried again
 # releases it 0.2 s later: the next tap waits that long, or it lands while the list is still open (and
 # an open DropDown takes a tap outside it to close itself, nothing else).
 SCROLL_CLICK_S = 0.3
+STEP_SECONDS = 0.5  # the table's time one step of a script takes: taps in a row are quick taps (ScriptClock)
+
+
+class ScriptClock:
+    """The table's time while a script runs (`TacticalApp(clock=…)`): it starts at the whole second the
+    run starts and moves STEP_SECONDS for each step done. Quick taps joined into one change (the game's
+    JOIN_SECONDS) and the Table's recent change then follow the script, never the speed of a loaded
+    machine; a step tried again (a button not shown yet) takes no time, a {"pause": s} step s seconds."""
+
+    def __init__(self, start: datetime):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float = STEP_SECONDS) -> None:
+        self.now += timedelta(seconds=seconds)
 
 
 def _state_summary(app) -> dict:
@@ -305,13 +325,16 @@ def run_script(script: dict, report_path: Path) -> int:
     from kivy.clock import Clock
 
     from companion.app.main import TacticalApp
+    from companion.game.game import local_now
 
     report: dict = {}
     steps = list(script.get("steps", []))
     waited: dict[int, int] = {}  # tap_text steps tried again while their button is not shown yet
+    clock = ScriptClock(local_now().replace(microsecond=0))
+    retrying = False  # the step about to run is one tried again: its time was taken already
     app = TacticalApp(demo=script.get("demo", True), lang=script.get("lang", "en"),
                       data_dir=Path(script["data_dir"]), start_screen=script.get("screen", "board"),
-                      cards_dir=script.get("cards_dir"), demo_cards=script.get("demo_cards"))
+                      cards_dir=script.get("cards_dir"), demo_cards=script.get("demo_cards"), clock=clock)
 
     said: list[str] = []
     app.bind(message=lambda _, text: text and said.append(text))
@@ -323,6 +346,7 @@ def run_script(script: dict, report_path: Path) -> int:
         os.replace(temp, report_path)
 
     def run_next(*_):
+        nonlocal retrying
         if getattr(app.root.ids.manager.current_screen, "busy", False):  # a screen still reading (off the UI
             app._wait_then(run_next, frames=1, seconds=0.05)              # thread): wait as a person would
             return
@@ -332,6 +356,9 @@ def run_script(script: dict, report_path: Path) -> int:
             return
         step = steps.pop(0)
         (kind, value), = step.items()
+        if not retrying:
+            clock.advance()
+        retrying = False
         delayed = False  # a tap a ScrollView holds back: the next step waits for its release
         if kind == "tap_token":
             delayed = _tap_square(app, app.game.state.pieces[tuple(value)].at)
@@ -345,6 +372,7 @@ def run_script(script: dict, report_path: Path) -> int:
             widget = _find_target(app, value)
             if _scroll_into_view(widget):  # as a person scrolls to a button first; tap once it has moved
                 steps.insert(0, step)
+                retrying = True
             else:
                 delayed = _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "tap_text":
@@ -355,6 +383,7 @@ def run_script(script: dict, report_path: Path) -> int:
                 if waited[id(step)] > TEXT_WAIT_FRAMES:
                     raise
                 steps.insert(0, step)
+                retrying = True
             else:
                 delayed = _tap_window_point(*widget.to_window(*widget.center))
         elif kind == "type":
@@ -377,6 +406,8 @@ def run_script(script: dict, report_path: Path) -> int:
             return  # stay open; the test kills the process
         elif kind == "lang":
             app.lang = value
+        elif kind == "pause":
+            clock.advance(float(value))
         elif kind == "tap_camera_square":
             delayed = _tap_window_point(*app.screen("camera").pixel_of_square(tuple(value)))
         elif kind == "wait_for":

@@ -11,6 +11,7 @@ import logging
 import tempfile
 import traceback
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -32,6 +33,7 @@ from companion.app.screens.history.presenter import last_action, undo_label
 from companion.app.screens.table.presenter import SEAT_LAYOUTS
 from companion.app.words import refusal
 from companion.game import Game, GameError, GameSetup, SaveError
+from companion.game.game import local_now
 
 log = logging.getLogger(__name__)
 Args = ParamSpec("Args")
@@ -76,10 +78,14 @@ class TacticalApp(App):
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,
                  start_screen: str | None = None, lang: str | None = None, data_dir: Path | None = None,
-                 cards_dir: Path | None = None, demo_cards: bool | None = None, **kwargs):
+                 cards_dir: Path | None = None, demo_cards: bool | None = None,
+                 clock: Callable[[], datetime] = local_now, **kwargs):
         """`shots`: (screen, lang, out.png) to render one after the other, then the app stops.
         `cards_dir`: where the card database is (default: the data folder); `demo_cards`: search the
-        project's card fixture while that folder has none (default: in the demo)."""
+        project's card fixture while that folder has none (default: in the demo). `clock`: the table's
+        time, which every game played here records and joins quick taps by (`Game.change_life(join=True)`)
+        and the Table's recent change fades by — the autopilot gives its own, so that a script's quick
+        taps are quick however loaded the machine running it is."""
         super().__init__(**kwargs)
         self.title = "Magic Tactical"
         self.icon = str(Path(__file__).parent / "data" / "icon.png")
@@ -93,6 +99,7 @@ class TacticalApp(App):
         self.demo_cards = demo if demo_cards is None else demo_cards
         self.exit_code = 0
         self._message_clear = None
+        self.clock = clock
 
     # -- strings -------------------------------------------------------
     def t(self, key: str, _lang: str | None = None, **fields) -> str:
@@ -192,6 +199,12 @@ class TacticalApp(App):
                 button.state = "down" if button.screen_name == name else "normal"
 
     # -- the game ------------------------------------------------------
+    def on_game(self, _app, game: Game | None) -> None:
+        """Whichever way a game comes (opened, started, the demo, reopened after a save problem), it
+        keeps the table's clock."""
+        if game is not None:
+            game.clock = self.clock
+
     @property
     def game_key(self) -> str:
         """The game's save file name: what display choices (panel turns) are kept under."""

@@ -8,8 +8,6 @@ from `presenter`; the buttons call `companion.game` through `app.play`.
 """
 from __future__ import annotations
 
-import time
-
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -282,7 +280,7 @@ class TableScreen(Screen):
         if self._built_for != key:
             self._build(state)
             self._built_for = key
-        now = time.monotonic()
+        now = app.clock().timestamp()
         turn = (state.turn.number, tuple(state.turn.active), state.turn.horde)
         new_turn, self._turn_seen = turn != self._turn_seen, turn
         for view in presenter.panels(app.game, app.lang, self._partners):
@@ -327,7 +325,7 @@ class TableScreen(Screen):
 
     def _fade_recent(self) -> None:
         """The recent change fades after a pause: refresh the numbers beside the totals."""
-        now = time.monotonic()
+        now = running_app().clock().timestamp()
         for pid, panel in self._panels.items():
             panel.recent = RecentChange.text(self._recent[pid].update(int(panel.life) if panel.life else None, now))
         if self._city is not None:
