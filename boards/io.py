@@ -113,7 +113,8 @@ class _Layout:
 def _layout(node: yaml.Node | None, text: str) -> _Layout:
     """Key and row lines from the YAML node tree (duplicate keys were refused by the reader)."""
     key_lines: dict[str, int] = {}
-    row_lines, commented = None, set()
+    row_lines: list[int] | None = None
+    commented: set[int] = set()
     if not isinstance(node, yaml.MappingNode):
         return _Layout(key_lines, row_lines, commented)
     for key, value in node.value:
@@ -136,6 +137,7 @@ def _check_commented_rows(rows, layout: _Layout, path) -> None:
     that, not as a puzzling width error; a complete row followed by a comment is fine."""
     if not isinstance(rows, list) or not layout.commented_rows:
         return
+    assert layout.row_lines is not None  # commented rows are only found in a rows sequence, whose lines are known
     widths = [len(row.split()) if isinstance(row, str) else 0 for row in rows]
     for r in sorted(layout.commented_rows):
         if r <= len(widths) and widths[r - 1] < max(widths):

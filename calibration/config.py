@@ -456,6 +456,8 @@ def _schema(config_cls) -> Record:
     """Sections → fields → checks, derived from the dataclasses (a new stage's section is checked too)."""
     sections = {}
     for section in fields(config_cls):
+        if not callable(section.default_factory):
+            raise TypeError(f"config section {section.name}: needs a default_factory (its default settings)")
         instance = section.default_factory()
         sections[section.name] = Record({f.name: _kind(f.name, getattr(instance, f.name)) for f in fields(instance)
                                          if _settable(getattr(instance, f.name))},
