@@ -2,7 +2,9 @@
 # The README's two commands:  ./run.sh demo   and   ./run.sh test
 # Each sets everything up on first use (system libraries, .venv, the project) and then runs.
 #   ./run.sh demo [app options]   start the app on the bundled demo (no camera, no printed board)
-#   ./run.sh test [pytest args]   run the whole test suite
+#   ./run.sh test [pytest args]   run the whole test suite: the unit tests, then the tests marked
+#                                 accuracy or slow (pyproject.toml), each step timed; with pytest
+#                                 arguments, one pytest run with them instead
 #   ./run.sh bench [rules|vision|app|all]   print the benchmark figures
 #   ./run.sh setup                only set up
 set -euo pipefail
@@ -29,12 +31,32 @@ setup() {
   fi
 }
 
+UNIT="not accuracy and not slow"
+MARKED="accuracy or slow"
+
+timed_pytest() {  # timed_pytest LABEL MARKERS: run one step, say how long it took, return pytest's status
+  local started=$SECONDS status=0
+  echo "== $1 (pytest -m \"$2\") =="
+  "$PY" -m pytest -q -m "$2" || status=$?
+  echo "== $1: $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s, $([ $status -eq 0 ] && echo passed || echo "FAILED (pytest exit code $status)") =="
+  return $status
+}
+
+run_tests() {
+  if [ $# -gt 0 ]; then exec "$PY" -m pytest -q "$@"; fi
+  local started=$SECONDS unit=0 marked=0
+  timed_pytest "step 1 of 2: unit tests" "$UNIT" || unit=$?
+  timed_pytest "step 2 of 2: accuracy over photo sets and slow tests" "$MARKED" || marked=$?
+  echo "== all tests: $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s =="
+  [ $unit -eq 0 ] && [ $marked -eq 0 ]
+}
+
 command=${1:-help}
 [ $# -gt 0 ] && shift
 case "$command" in
   setup) setup ;;
   demo)  setup; KIVY_NO_ARGS=1 exec "$VENV/bin/tactical" app --demo "$@" ;;
-  test)  setup; exec "$PY" -m pytest -q "$@" ;;
+  test)  setup; run_tests "$@" ;;
   bench) setup; exec "$VENV/bin/tactical" bench "${@:-all}" ;;
   *) sed -n '2,9p' "$0"; exit 2 ;;
 esac
