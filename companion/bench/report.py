@@ -15,8 +15,8 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 HEADER = """# Benchmarks
 
@@ -66,7 +66,7 @@ def run_and_write(name: str, options: list[str], main: Callable[[list[str]], int
                   order: tuple[str, ...]) -> int:
     """Run one benchmark, its output on the terminal and into its section of `path` (sections in `order`)."""
     load = os.getloadavg()[0]
-    started_at = datetime.datetime.now(datetime.timezone.utc)
+    started_at = datetime.datetime.now(datetime.UTC)
     started = time.perf_counter()
     tee = _Tee(sys.stdout)
     with contextlib.redirect_stdout(tee):
@@ -85,7 +85,7 @@ def write_section(path: Path, name: str, body: str, order: tuple[str, ...]) -> N
     """Put `body` as benchmark `name`'s section of `path`, keeping the other sections; sections follow
     `order` (that of `tactical bench all`)."""
     text = path.read_text(encoding="utf-8") if path.exists() else HEADER
-    pattern = re.compile(r"<!-- bench:(\w+) -->\n.*?<!-- /bench:\1 -->\n", re.S)
+    pattern = re.compile(r"<!-- bench:(\w+) -->\n.*?<!-- /bench:\1 -->\n", re.DOTALL)
     sections = {m.group(1): m.group(0) for m in pattern.finditer(text)}
     preamble = pattern.split(text, maxsplit=1)[0] if sections else text.rstrip("\n") + "\n\n"
     sections[name] = f"<!-- bench:{name} -->\n{body}\n<!-- /bench:{name} -->\n"
