@@ -58,8 +58,8 @@ COMPANION_LAYERS = {
                                  # carry the rules' keywords. Neither imports the other.
     "camera": 3,                 # the table's camera as the game sees it (companion/camera.py)
     "app": 4,                    # the Kivy app
-    "cli": 5, "bench": 5,        # the `tactical` command and the benchmarks: free to use everything below;
-                                 # `tactical bench` reaches companion.bench by name, at run time only
+    "bench": 5,                  # the benchmarks: they measure everything below, nothing below uses them
+    "cli": 6,                    # the `tactical` command, which runs all of it (`tactical bench` included)
 }
 
 
@@ -92,13 +92,14 @@ def test_every_companion_package_has_a_layer():
 
 
 def test_companion_layers_import_only_downwards():
-    """Inside `companion`: i18n < rules < game, cards (side by side) < camera < app < cli, bench.
+    """Inside `companion`: i18n < rules < game, cards (side by side) < camera < app < bench < cli.
 
     Where cards and i18n sit comes from what they import and what imports them: `companion.i18n`
     imports nothing of the companion and is used by rules, game, cards, camera, app and cli, so it is
     the bottom; `companion.cards` imports the rules (their keywords) and i18n, is used only by the app,
     cli and bench, and neither uses nor is used by the game: a pure layer beside the game.
-    The app never reaches up to the benchmarks: they measure the app, not the other way round."""
+    The app never reaches up to the benchmarks: they measure the app, not the other way round; the
+    command line sits on top, as it runs the app and the benchmarks alike."""
     wrong = {}
     for path in files("companion"):
         package = companion_package(path)
