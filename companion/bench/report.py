@@ -25,8 +25,10 @@ docs/benchmarks.md`, or `tactical bench all --write docs/benchmarks.md` for all 
 section per benchmark, each with the date of its run, the command, the machine's load when it
 started and how long it took, then what the benchmark printed — the machine, medians of several
 runs, and the baseline measured in the same run. Running one benchmark again replaces its section
-only. The goals and what the figures mean: `docs/vision.md`, `docs/grid-finding.md`,
-`docs/tokens.md`, `docs/app.md`, `docs/game.md`, `docs/cards.md`.
+only, so each section's command and date say which run its figures came from; a quick or partial
+run (`--quick`, `vision --guarded`) measures fewer photos or frames than the full benchmark. Figures
+of earlier full runs: `docs/benchmark-history.md`. The goals and what the figures mean:
+`docs/vision.md`, `docs/grid-finding.md`, `docs/tokens.md`, `docs/app.md`, `docs/game.md`, `docs/cards.md`.
 """
 
 
