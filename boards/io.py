@@ -2,7 +2,7 @@
 
 A board file either loads completely or raises BoardFileError naming the file,
 the row, the column and what was expected; it never yields a half-loaded board.
-Files are read through `boards.yamlfile` (bounded: size, nesting, aliases, text length;
+Files are read through `safeio.yamlfile` (bounded: size, nesting, aliases, text length;
 PyYAML's safe constructor only, nothing read from a file is executed).
 
 Limits: the seeds set no largest board (MT 2.01 only a smallest, 20×12); the companion reads
@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from boards.model import Board, Square, SquareCodeError, column_label
-from boards.yamlfile import FileError, Limits, brief, decode_text, parse_yaml, read_bytes
+from safeio.yamlfile import FileError, Limits, brief, decode_text, parse_yaml, read_bytes
 
 REQUIRED_KEYS = ("name", "players", "rows")
 OPTIONAL_KEYS = ("dice", "description")

@@ -25,7 +25,7 @@ from typing import Callable, Literal, Protocol, TypedDict
 import cv2
 import numpy as np
 
-from boards.yamlfile import Limits, read_bytes
+from safeio.yamlfile import Limits, read_bytes
 from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, size_problem
 from calibration.problems import Problem
 

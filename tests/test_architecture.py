@@ -30,14 +30,15 @@ def test_rules_and_game_import_neither_kivy_nor_cv2(package):
 
 
 def test_only_companion_app_imports_kivy():
-    outside = [p for pkg in ("boards", "calibration", "vision", "companion") for p in files(pkg)
+    outside = [p for pkg in ("safeio", "boards", "calibration", "vision", "companion") for p in files(pkg)
                if "companion/app" not in p.as_posix()]
     assert [str(p.relative_to(ROOT)) for p in outside if "kivy" in imported_modules(p)] == []
 
 
 def test_lower_layers_never_import_upper_ones():
-    """boards < calibration < vision < companion: a layer imports only those below it."""
-    layers = {"boards": {"calibration", "vision", "companion"},
+    """safeio < boards < calibration < vision < companion: a layer imports only those below it."""
+    layers = {"safeio": {"boards", "calibration", "vision", "companion"},
+              "boards": {"calibration", "vision", "companion"},
               "calibration": {"vision", "companion"},
               "vision": {"companion"}}
     wrong = {}
@@ -121,7 +122,7 @@ def test_boards_use_cv2_only_for_drawing():
 def test_yaml_is_only_ever_safe_loaded():
     """Nothing read from a file is executed: no yaml.load / unsafe_load / full_load."""
     unsafe = []
-    for pkg in ("boards", "calibration", "vision", "companion"):
+    for pkg in ("safeio", "boards", "calibration", "vision", "companion"):
         for path in files(pkg):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
