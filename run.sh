@@ -2,9 +2,9 @@
 # The README's two commands:  ./run.sh demo   and   ./run.sh test
 # Each sets everything up on first use (system libraries, .venv, the project) and then runs.
 #   ./run.sh demo [app options]   start the app on the bundled demo (no camera, no printed board)
-#   ./run.sh test [pytest args]   run the whole test suite: the unit tests (on both cores), then the
-#                                 tests marked accuracy or slow (pyproject.toml), each step timed;
-#                                 with pytest arguments, one pytest run with them instead
+#   ./run.sh test [pytest args]   run the whole test suite: the type checks, the unit tests (on both
+#                                 cores), then the tests marked accuracy or slow (pyproject.toml),
+#                                 each step timed; with pytest arguments, one pytest run with them instead
 #   ./run.sh bench [rules|vision|app|all]   print the benchmark figures
 #   ./run.sh setup                only set up
 set -euo pipefail
@@ -65,13 +65,24 @@ timed_pytest_side_by_side() {  # timed_pytest_side_by_side LABEL MARKERS
   return $others
 }
 
+# Type checks (pyproject.toml's [tool.mypy]): the pure packages strictly, the lower layers in default mode.
+type_checks() {
+  local started=$SECONDS status=0
+  echo "== step 1 of 3: type checks (mypy) =="
+  "$PY" -m mypy --strict companion/rules companion/game companion/cards || status=$?
+  "$PY" -m mypy safeio boards calibration || status=$?
+  step_done "step 1 of 3: type checks" "$started" "$status"
+  return $status
+}
+
 run_tests() {
   if [ $# -gt 0 ]; then exec "$PY" -m pytest -q "$@"; fi
-  local started=$SECONDS unit=0 marked=0
-  timed_pytest_side_by_side "step 1 of 2: unit tests" "$UNIT" || unit=$?
-  timed_pytest "step 2 of 2: accuracy over photo sets and slow tests" "$MARKED" || marked=$?
+  local started=$SECONDS types=0 unit=0 marked=0
+  type_checks || types=$?
+  timed_pytest_side_by_side "step 2 of 3: unit tests" "$UNIT" || unit=$?
+  timed_pytest "step 3 of 3: accuracy over photo sets and slow tests" "$MARKED" || marked=$?
   echo "== all tests: $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s =="
-  [ $unit -eq 0 ] && [ $marked -eq 0 ]
+  [ $types -eq 0 ] && [ $unit -eq 0 ] && [ $marked -eq 0 ]
 }
 
 command=${1:-help}
