@@ -2,7 +2,7 @@
 
 A board file either loads completely or raises BoardFileError naming the file,
 the row, the column and what was expected; it never yields a half-loaded board.
-Files are read through `boards.yamlfile` (bounded: size, nesting, aliases, text length;
+Files are read through `safeio.yamlfile` (bounded: size, nesting, aliases, text length;
 PyYAML's safe constructor only, nothing read from a file is executed).
 
 Limits: the seeds set no largest board (MT 2.01 only a smallest, 20×12); the companion reads
@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from boards.model import Board, Square, SquareCodeError, column_label
-from boards.yamlfile import FileError, Limits, brief, decode_text, parse_yaml, read_bytes
+from safeio.yamlfile import FileError, Limits, brief, decode_text, parse_yaml, read_bytes
 
 REQUIRED_KEYS = ("name", "players", "rows")
 OPTIONAL_KEYS = ("dice", "description")
@@ -113,7 +113,8 @@ class _Layout:
 def _layout(node: yaml.Node | None, text: str) -> _Layout:
     """Key and row lines from the YAML node tree (duplicate keys were refused by the reader)."""
     key_lines: dict[str, int] = {}
-    row_lines, commented = None, set()
+    row_lines: list[int] | None = None
+    commented: set[int] = set()
     if not isinstance(node, yaml.MappingNode):
         return _Layout(key_lines, row_lines, commented)
     for key, value in node.value:
@@ -136,6 +137,7 @@ def _check_commented_rows(rows, layout: _Layout, path) -> None:
     that, not as a puzzling width error; a complete row followed by a comment is fine."""
     if not isinstance(rows, list) or not layout.commented_rows:
         return
+    assert layout.row_lines is not None  # commented rows are only found in a rows sequence, whose lines are known
     widths = [len(row.split()) if isinstance(row, str) else 0 for row in rows]
     for r in sorted(layout.commented_rows):
         if r <= len(widths) and widths[r - 1] < max(widths):

@@ -17,6 +17,10 @@ XY = tuple[int, int]
 # A token's identity: (player colour, number), MT 1.03.a, 2.05 — the one name the rules, the game, the camera
 # reader and the app use for it (here, beside XY, because `vision` reads tokens and imports no `companion`).
 Token = tuple[int, int]
+# A board's size in squares: (width, height) — across, down. Every package calls a value of this kind `grid`
+# (`scan(image, grid=(20, 12))`, `tactical scan --grid 20x12`); `size` is for pixels.
+GridSize = tuple[int, int]
+_GRID_SIZE_TEXT = re.compile(r"\s*(\d{1,9})\s*[xX×*]\s*(\d{1,9})\s*")
 COLOUR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
 _SQUARE_CODE = re.compile(r"^(?P<colours>[WUBRG]*)(?P<marks>[#@*]*)$")
@@ -25,6 +29,16 @@ MAX_CODE_CHARS = len("WUBRG@*")  # the longest valid code: five colours, a start
 
 class SquareCodeError(ValueError):
     """A square code that does not follow the board-file notation."""
+
+
+def parse_grid_size(text: str) -> GridSize:
+    """'20x12' (or '20×12', '20 * 12') -> (20, 12): the one reader of a grid size a person types, for
+    the command line and the app's New game form. ValueError when it is not WIDTHxHEIGHT of positive
+    whole numbers; how large a grid may be is the reader's business (`vision.scanner.grid_size_problem`)."""
+    match = _GRID_SIZE_TEXT.fullmatch(text)
+    if not match or int(match[1]) < 1 or int(match[2]) < 1:
+        raise ValueError(f"{text!r} is not a grid size WIDTHxHEIGHT of positive numbers, such as 20x12")
+    return int(match[1]), int(match[2])
 
 
 def order_colours(colours) -> str:

@@ -158,8 +158,8 @@ def render_token(player: int, number: int, diameter_px: int) -> np.ndarray:
     def px(v: float) -> int:
         return int(round(centre + v * big))
 
-    canvas = np.zeros((big, big, 3), np.uint8)
-    alpha = np.zeros((big, big), np.uint8)
+    canvas: np.ndarray = np.zeros((big, big, 3), np.uint8)   # (cv2.resize below may replace them)
+    alpha: np.ndarray = np.zeros((big, big), np.uint8)
     radius = big / 2.0
     cv2.circle(alpha, (int(centre), int(centre)), int(radius), 255, -1, cv2.LINE_AA)
     cv2.circle(canvas, (int(centre), int(centre)), int(radius), INK_BGR, -1, cv2.LINE_AA)

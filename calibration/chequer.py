@@ -126,7 +126,7 @@ def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def _local_side(corners: np.ndarray) -> np.ndarray:
     """(rows, cols) distance to the nearest lattice neighbour (px), NaN where unknown."""
-    gaps = []
+    neighbour_gaps = []
     for axis in (0, 1):
         d = np.linalg.norm(np.diff(corners, axis=axis), axis=-1)
         pad = [(0, 0), (0, 0)]
@@ -134,8 +134,8 @@ def _local_side(corners: np.ndarray) -> np.ndarray:
         before = np.pad(d, pad, constant_values=np.nan)
         pad[axis] = (0, 1)
         after = np.pad(d, pad, constant_values=np.nan)
-        gaps += [before, after]
-    gaps = np.stack(gaps)
+        neighbour_gaps += [before, after]
+    gaps = np.stack(neighbour_gaps)
     return np.where(np.isfinite(gaps).any(axis=0), np.fmin.reduce(gaps, axis=0), np.nan)
 
 

@@ -2,7 +2,7 @@
 
 Nothing in the pipeline hard-codes a threshold: each stage reads its section
 of `VisionConfig`, which loads from YAML so that a user can tune a camera
-without touching code. Files are read by `boards.yamlfile` (bounded); every value is
+without touching code. Files are read by `safeio.yamlfile` (bounded); every value is
 type-checked against its field (a whole number for an int, a finite number for a float,
 true/false for a bool) and its range: every numeric field has one in RANGES (a wrong value
 costs memory, time, or crashes a stage: see there). Unknown sections and keys are errors; every
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from boards.yamlfile import (FileError, Flag, Kind, Limits, Number, Record, Text, Whole, YamlDocument, file_error,
+from safeio.yamlfile import (FileError, Flag, Kind, Limits, Number, Record, Text, Whole, YamlDocument, file_error,
                              plain_document, read_yaml_file)
 
 
@@ -456,6 +456,8 @@ def _schema(config_cls) -> Record:
     """Sections → fields → checks, derived from the dataclasses (a new stage's section is checked too)."""
     sections = {}
     for section in fields(config_cls):
+        if not callable(section.default_factory):
+            raise TypeError(f"config section {section.name}: needs a default_factory (its default settings)")
         instance = section.default_factory()
         sections[section.name] = Record({f.name: _kind(f.name, getattr(instance, f.name)) for f in fields(instance)
                                          if _settable(getattr(instance, f.name))},

@@ -91,7 +91,7 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
         if fit is None:   # never worse than the free search: a grid of this size found without it is kept
             free = _search(image_bgr, None, cfg)
             turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
-            if turned is not None:
+            if free is not None and turned is not None:
                 fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
         return fit
     if fit is None:
@@ -302,7 +302,7 @@ def _working_gray(image: np.ndarray, long_side: float, cfg: GridFinderConfig
         image = image[:, :, 0]
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     if gray.dtype != np.uint8:
-        gray = cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        gray = cv2.normalize(gray, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)  # type: ignore[call-overload]  # cv2 stubs: no dst=None
     scale = min(1.0, long_side / max(gray.shape))
     if scale < 1.0:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -338,7 +338,7 @@ class _Lattice:
     homography, or — once the lines have been followed and they bend (`_follow_lens`) — a mapping
     through a lens (`curved`, lattice units -> working pixels; `to_lattice` stays its plain fit)."""
     to_lattice: np.ndarray
-    curved: GridMapping | None = None
+    curved: GridMapping | _ScaledMapping | None = None   # a _ScaledMapping only to measure a fit (`_measuring`)
 
     @classmethod
     def fitted(cls, mapping: GridMapping) -> "_Lattice":
@@ -399,13 +399,13 @@ class _Finder:
         pairs = []
         for i in range(len(peaks)):
             for j in range(i + 1, len(peaks)):
-                if vps[i] is not None and vps[j] is not None and apart[i, j] >= cfg.min_pair_angle_deg:
-                    pairs.append((vps[i], vps[j]))   # closer directions: one family spread by perspective ...
+                if (vp_i := vps[i]) is not None and (vp_j := vps[j]) is not None and apart[i, j] >= cfg.min_pair_angle_deg:
+                    pairs.append((vp_i, vp_j))   # closer directions: one family spread by perspective ...
         for i in range(len(peaks)):
             for j in range(i + 1, len(peaks)):
                 if apart[i, j] < cfg.min_pair_angle_deg:   # ... whose two peaks' segments give its point together
                     spread = self._peak_vanishing_point(segs, peaks, (i, j))
-                    pairs += [(spread, vps[m]) for m in range(len(peaks)) if spread is not None and vps[m] is not None
+                    pairs += [(spread, vp) for m, vp in enumerate(vps) if spread is not None and vp is not None
                               and min(apart[i, m], apart[j, m]) >= cfg.min_pair_angle_deg]
         best: GridFit | None = None
         searched = 0
@@ -483,8 +483,8 @@ class _Finder:
         point away)."""
         cfg = self.cfg
         diff = np.stack([np.abs((segs.angle - peak + np.pi / 2) % np.pi - np.pi / 2) for peak in peaks])
-        members = list(members)
-        mine = np.isin(np.argmin(diff, axis=0), members) & (diff[members].min(axis=0) < np.radians(cfg.family_tolerance_deg))
+        peak_rows = list(members)   # a list: numpy reads a tuple index as one index per axis
+        mine = np.isin(np.argmin(diff, axis=0), peak_rows) & (diff[peak_rows].min(axis=0) < np.radians(cfg.family_tolerance_deg))
         if (mine & (self.crossed >= 0.5)).sum() >= cfg.min_family_segments:
             mine &= self.crossed >= 0.5   # nor a grained table in that direction beside the board (`_crossed`)
         group = segs.subset(mine)
@@ -758,6 +758,7 @@ class _Finder:
         rectangle's lines: through a lens where they bend (calibration.lens), else plain."""
         a0, a1, b0, b1 = rect
         shift = np.array([[1.0, 0, a0], [0, 1.0, b0], [0, 0, 1]])   # rectangle units -> lattice units
+        assert not isinstance(lattice.curved, _ScaledMapping)  # `_measuring`'s lattices are measured, never refitted
         start = (lattice.curved.lens_homography if lattice.curved is not None else lattice.to_image) @ shift
         moved = LineEvidence(evidence.points, evidence.axis, evidence.value - np.where(evidence.axis == 0, a0, b0),
                              evidence.weight)
@@ -877,8 +878,9 @@ class _Finder:
         # separators: the strip's cells on the inner lines of the other family
         strips = ((vert[0, 1:-1], h_sep[0, 2:-2]), (vert[-1, 1:-1], h_sep[-1, 2:-2]),
                   (horiz[1:-1, 0], v_sep[2:-2, 0]), (horiz[1:-1, -1], v_sep[2:-2, -1]))
-        return tuple(_supported_share(line) >= support and _supported_share(across) >= support
-                     for line, across in strips)
+        left, right, top, bottom = (_supported_share(line) >= support and _supported_share(across) >= support
+                                    for line, across in strips)
+        return left, right, top, bottom
 
     # -- directions and lattice -------------------------------------------------
     def _families(self, segs: Segments, vps: tuple[np.ndarray, np.ndarray]):
@@ -930,8 +932,8 @@ class _Finder:
             size = max(3, int(round(diameter * shrink)) | 1)
             return cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
 
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc(self.cfg.cross_family_gap * long_side))
-        return cv2.dilate(mask, disc(2 * self.cfg.cross_family_reach * long_side))
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc(self.cfg.cross_family_gap * long_side))
+        return cv2.dilate(closed, disc(2 * self.cfg.cross_family_reach * long_side))
 
     def _inside(self, segs: Segments, mask: np.ndarray) -> np.ndarray:
         """Segments lying inside a `_region` mask for at least half of their length."""
@@ -1236,7 +1238,7 @@ class _Finder:
         return medians
 
 
-def _edge_radius(seg_px: np.ndarray) -> np.ndarray:
+def _edge_radius(seg_px: np.ndarray | float) -> np.ndarray:
     """How far (px) either side of a lattice line `_edge_scores` looks for its edge, for squares `seg_px` long
     along it: a twentieth of a square, 1 to 4 px."""
     return np.clip(0.05 * np.asarray(seg_px, float), 1.0, 4.0)
@@ -1362,7 +1364,6 @@ def _refine(lattice: _Lattice, fam_x: Segments, fam_y: Segments, tol: float,
     norm_lat[0, 0] = norm_lat[1, 1] = 1 / k_scale
     e = np.hstack([pts, np.ones((len(pts), 1))]) @ norm_img.T
     kn = (ks - k_centre) / k_scale
-    result = None
     for _ in range(3):
         a = np.zeros((len(e), 9))
         a[:, 6:9] = -kn[:, None] * e
@@ -1453,9 +1454,9 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
         rects.append(np.stack([i0, i1, j0, j1], axis=1)[keep])
     if not values:
         return None
-    values, rects = np.concatenate(values), np.concatenate(rects)
+    objective, candidates = np.concatenate(values), np.concatenate(rects)
     # 2. the borders, best objective first, in batches: the best rectangles nearly always pass
-    ordered = rects[np.argsort(-values, kind="stable")]
+    ordered = candidates[np.argsort(-objective, kind="stable")]
     first = _first_bordered(ordered, None, (sv, kv, sh, kh), inside, cfg, framed)
     ssv, skv, ssh, skh = sv, kv, sh, kh   # what the confidence is measured on
     if border is not None and first != 0:
@@ -1479,14 +1480,14 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
     if best is not None:
         # confidence from the edges inside the border lines: a chequer's border is half invisible
         # on white paper without the grid being any less certain
-        i0, i1, j0, j1 = best
-        k = inside(skv, i0 + 1, i1 - 1, j0, j1) + inside(skh, j0 + 1, j1 - 1, i0, i1)
-        s = inside(ssv, i0 + 1, i1 - 1, j0, j1) + inside(ssh, j0 + 1, j1 - 1, i0, i1)
-        n_inner = (i1 - i0 - 1) * (j1 - j0) + (j1 - j0 - 1) * (i1 - i0)
+        first_i, last_i, first_j, last_j = best
+        k = inside(skv, first_i + 1, last_i - 1, first_j, last_j) + inside(skh, first_j + 1, last_j - 1, first_i, last_i)
+        s = inside(ssv, first_i + 1, last_i - 1, first_j, last_j) + inside(ssh, first_j + 1, last_j - 1, first_i, last_i)
+        n_inner = (last_i - first_i - 1) * (last_j - first_j) + (last_j - first_j - 1) * (last_i - first_i)
         score = float((s / k) * (k / n_inner) ** 0.25) if k else 0.0
     if score >= cfg.min_score:
         return best, score
-    return _outlined_rectangle(rects, (sv, kv, sh, kh), inside, cfg) if grid is not None else None
+    return _outlined_rectangle(candidates, (sv, kv, sh, kh), inside, cfg) if grid is not None else None
 
 
 def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
@@ -1616,6 +1617,7 @@ def _oriented_fit(lattice: _Lattice, extent: tuple[int, int, int, int], grid, sc
     _, idx, width, height = best
     src = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
     grid_to_lat = cv2.getPerspectiveTransform(src.astype(np.float32), lat_sorted[idx].astype(np.float32)).astype(np.float64)
+    assert not isinstance(lattice.curved, _ScaledMapping)  # `_measuring`'s lattices are measured, never made a fit
     if lattice.curved is not None:
         mapping = lattice.curved.regridded(grid_to_lat)
     else:

@@ -176,8 +176,8 @@ def line_positions(pos: np.ndarray, weight: np.ndarray, separation: float
     lo, hi = pos.min(), pos.max()
     step = separation / 4
     n = int((hi - lo) / step) + 3
-    hist = np.bincount(np.round((pos - lo) / step).astype(int) + 1, weights=weight, minlength=n)
-    hist = np.convolve(hist, [0.25, 0.5, 0.25], mode="same")
+    binned = np.bincount(np.round((pos - lo) / step).astype(int) + 1, weights=weight, minlength=n)
+    hist = np.convolve(binned, [0.25, 0.5, 0.25], mode="same")
     order = np.argsort(-hist)
     taken = np.zeros(n, bool)
     peaks = []
@@ -244,9 +244,9 @@ def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float
     value = np.where(hit, strength[None, :] * (1 - (dist / tol) ** 2), 0.0)
     slots = 2 * reach + 1
     flat = (np.arange(len(periods))[:, None] * slots + (idx.astype(int) + reach)).ravel()
-    best_at = np.zeros(len(periods) * slots)
-    np.maximum.at(best_at, flat, value.ravel())
-    best_at = best_at.reshape(len(periods), slots)
+    best_flat = np.zeros(len(periods) * slots)
+    np.maximum.at(best_flat, flat, value.ravel())
+    best_at = best_flat.reshape(len(periods), slots)
     gain = np.where(best_at > 0, best_at, -miss_cost)
     cum = np.concatenate([np.zeros((len(periods), 1)), np.cumsum(gain, axis=1)], axis=1)
     low = np.minimum.accumulate(cum, axis=1)

@@ -26,8 +26,8 @@ class SynthPhoto:
 def table_texture(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     """Wood-like table: stretched noise grain, a light gradient, a random tint."""
     w, h = size
-    grain = rng.normal(0, 1, (h // 16 + 2, w // 48 + 2)).astype(np.float32)
-    grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_CUBIC)
+    coarse_grain = rng.normal(0, 1, (h // 16 + 2, w // 48 + 2)).astype(np.float32)
+    grain = cv2.resize(coarse_grain, (w, h), interpolation=cv2.INTER_CUBIC)
     fine = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.5)
     ramp = np.linspace(-1, 1, w, dtype=np.float32)[None, :] * rng.uniform(-25, 25)
     base = 120 + 10 * grain + 4 * fine + ramp
@@ -104,8 +104,8 @@ def synthetic_grid_photo(rng: np.random.Generator, grid: tuple[int, int] | None,
     light = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.85, 1.1), fw, dtype=np.float32)[None, :, None]
     img = (warped * alpha + background * (1 - alpha)) * light
     img += rng.normal(0, 3, img.shape).astype(np.float32)
-    img = cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (3, 3), 0.8)
-    return SynthPhoto(img, h, grid)
+    photo = cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (3, 3), 0.8)
+    return SynthPhoto(photo, h, grid)
 
 
 def no_grid_scenes(rng: np.random.Generator, size: tuple[int, int] = (1280, 960)) -> dict[str, np.ndarray]:

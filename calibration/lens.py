@@ -117,7 +117,7 @@ class _Problem:
             self.lw = np.sqrt(np.asarray(self.lines.weight, np.float64))
             self.laxis = self.lines.axis.astype(int)
             self.lvalue = self.lines.value.astype(np.float64)
-            self.lscale = None   # px per grid unit across each line point, from the first fit
+            self.lscale: np.ndarray | None = None   # px per grid unit across each line point, from the first fit
         self.count = len(self.g) + (0 if self.lines is None else len(self.lines))
 
     # -- parameters ------------------------------------------------------------------------------
@@ -157,15 +157,15 @@ class _Problem:
             grid = _apply(np.linalg.inv(self.grid_norm) @ np.linalg.inv(hn), undistorted)
             across = grid[np.arange(len(grid)), self.laxis] - self.lvalue
             if self.lscale is None:
-                self.lscale = self._line_scale(params)
+                self.lscale = self._line_scale(params, self.lines)
             parts.append(across * self.lscale * self.lw)
         return np.concatenate(parts) if parts else np.zeros(0)
 
-    def _line_scale(self, params: np.ndarray) -> np.ndarray:
+    def _line_scale(self, params: np.ndarray, lines: LineEvidence) -> np.ndarray:
         """Pixels per grid unit across each line point (the first fit's), so line residuals are
         in pixels like the points'."""
         h = self.homography(params)
-        g = _apply(np.linalg.inv(h), self.lines.points)
+        g = _apply(np.linalg.inv(h), lines.points)
         step = np.zeros_like(g)
         step[np.arange(len(g)), self.laxis] = 1e-3
         return np.linalg.norm(_apply(h, g + step) - _apply(h, g), axis=1) / 1e-3

@@ -148,16 +148,25 @@ class GridMapping:
         t = np.asarray(new_to_old, np.float64)
         if self.lens is None:
             return GridMapping(self.homography @ t)
-        return GridMapping(self.homography @ t, self.lens, self.lens_homography @ t)
+        return GridMapping(self.homography @ t, self.lens, self._pinhole_homography @ t)
 
     @property
     def straight(self) -> bool:
         """True when no lens bends the mapping: one homography says it all."""
         return self.lens is None
 
+    @property
+    def _pinhole_homography(self) -> np.ndarray:
+        """Grid units → the pixels before the lens bends them: `lens_homography` with a lens, the
+        plain `homography` without one."""
+        if self.lens is None:
+            return self.homography
+        assert self.lens_homography is not None  # __post_init__ refuses a lens without its homography
+        return self.lens_homography
+
     @cached_property
     def _inverse(self) -> np.ndarray:
-        return np.linalg.inv(self.homography if self.lens is None else self.lens_homography)
+        return np.linalg.inv(self._pinhole_homography)
 
     def to_image(self, points_grid) -> np.ndarray:
         """Grid units (..., 2) → image pixels (..., 2)."""
@@ -167,7 +176,7 @@ class GridMapping:
         if self.lens is None:
             out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.homography).reshape(-1, 2)
         else:
-            out = self.lens.distort(_apply(self.lens_homography, pts))
+            out = self.lens.distort(_apply(self._pinhole_homography, pts))
         return out.reshape(shape)
 
     def to_grid(self, points_px) -> np.ndarray:
@@ -232,7 +241,7 @@ class GridMapping:
     def canvas_map(self, canvas_to_grid: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """(map_x, map_y) float32 (height, width): the photo pixel seen at each canvas pixel."""
         w, h = size
-        m = (self.homography if self.lens is None else self.lens_homography) @ np.asarray(canvas_to_grid, np.float64)
+        m = self._pinhole_homography @ np.asarray(canvas_to_grid, np.float64)
         u = np.arange(w, dtype=np.float64)
         v = np.arange(h, dtype=np.float64)[:, None]
         hx, hy, hw = (m[k, 0] * u + m[k, 1] * v + m[k, 2] for k in range(3))
@@ -249,7 +258,7 @@ class GridMapping:
         """{"homography": plain 3×3, "lens": None or the lens with its own homography}."""
         doc = {"homography": self.homography.tolist(), "lens": None}
         if self.lens is not None:
-            doc["lens"] = {**self.lens.to_dict(), "homography": self.lens_homography.tolist()}
+            doc["lens"] = {**self.lens.to_dict(), "homography": self._pinhole_homography.tolist()}
         return doc
 
     @classmethod

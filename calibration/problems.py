@@ -34,5 +34,4 @@ def _rebuilt(english: str, key: str, fields: dict[str, str]) -> Problem:
 
 def say(problem: str, translate) -> str:
     """`problem` in the language of `translate(key, **fields)`; a plain string (no key) as it is."""
-    key = getattr(problem, "key", None)
-    return translate(key, **problem.fields) if key else str(problem)
+    return translate(problem.key, **problem.fields) if isinstance(problem, Problem) else str(problem)

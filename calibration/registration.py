@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -73,7 +75,7 @@ def _detector(single_window: int = 0, offset: float | None = None) -> cv2.aruco.
 
 
 def _board_markers_in(gray: np.ndarray, single_window: int = 0, offset: float | None = None
-                      ) -> tuple[list, np.ndarray | None, tuple]:
+                      ) -> tuple[Sequence[np.ndarray], np.ndarray | None, Sequence[np.ndarray]]:
     """Board markers (corners, ids) in a grey image, and the quads the detector rejected."""
     corners, entries, rejected = _detector(single_window, offset).detectMarkers(gray)
     return corners, None if entries is None else _BOARD_IDS[entries], rejected
@@ -84,7 +86,7 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | None = None
-            ) -> tuple[list, np.ndarray | None, tuple]:
+            ) -> tuple[list[np.ndarray], np.ndarray | None, Sequence[np.ndarray]]:
     """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`."""
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners, ids, rejected = _board_markers_in(small, window, offset)
@@ -117,8 +119,8 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
     points = np.concatenate(corners).astype(np.float32).reshape(-1, 1, 2)
     win = config.subpixel_window_px
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-    points = cv2.cornerSubPix(gray, points, (win, win), (-1, -1), criteria).reshape(-1, 4, 2)
-    return [MarkerDetection(int(i), marker) for i, marker in zip(ids.ravel(), points)]
+    refined = cv2.cornerSubPix(gray, points, (win, win), (-1, -1), criteria).reshape(-1, 4, 2)
+    return [MarkerDetection(int(i), marker) for i, marker in zip(ids.ravel(), refined)]
 
 
 @lru_cache(maxsize=4096)
@@ -154,7 +156,7 @@ def _plain_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, config
     homography, mask = cv2.findHomography(src, dst, cv2.RANSAC, config.ransac_reprojection_px)
     if homography is None:
         return None
-    inlier_markers = mask.reshape(-1, 4).all(axis=1)
+    inlier_markers = np.all(mask.reshape(-1, 4), axis=1)   # (ndarray.all's stub allows a scalar)
     if inlier_markers.sum() < config.min_markers:
         return None
     keep = np.repeat(inlier_markers, 4)
@@ -182,12 +184,12 @@ def _lens_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, image_s
         fit = fit_mapping(image_size, (width, height), src[keep], dst[keep], initial=homography, config=lens)
         if fit is None or fit.mapping.lens is None:
             return None
+        mapping = fit.mapping
         errors = np.linalg.norm(fit.mapping.to_image(src) - dst, axis=1).reshape(-1, 4)
         agreeing = (errors < config.ransac_reprojection_px).all(axis=1)
         keep = np.repeat(agreeing, 4)
     if agreeing.sum() < config.min_markers:
         return None
-    mapping = fit.mapping
     return Registration(mapping.homography, width, height, int(agreeing.sum()), float(errors[agreeing].mean()),
                         mapping.lens, mapping.lens_homography, tuple(i for i, ok in zip(ids, agreeing) if ok))
 
@@ -281,9 +283,9 @@ def _with_grid_lines(image_bgr: np.ndarray, registration: Registration, detectio
     src = np.concatenate([layout[d.id] for d in used])
     dst = np.concatenate([d.corners for d in used])
     inside = src.clip([0, 0], [width, height])
-    rect = [int(np.floor(inside[:, 0].min())), int(np.ceil(inside[:, 0].max())),
-            int(np.floor(inside[:, 1].min())), int(np.ceil(inside[:, 1].max()))]
-    rect = [max(0, rect[0] - 2), min(width, rect[1] + 2), max(0, rect[2] - 2), min(height, rect[3] + 2)]
+    rect = (int(np.floor(inside[:, 0].min())), int(np.ceil(inside[:, 0].max())),
+            int(np.floor(inside[:, 1].min())), int(np.ceil(inside[:, 1].max())))
+    rect = (max(0, rect[0] - 2), min(width, rect[1] + 2), max(0, rect[2] - 2), min(height, rect[3] + 2))
     gray = _gray(image_bgr)
     gradients = cv2.merge([cv2.Sobel(cv2.GaussianBlur(gray, (3, 3), 0), cv2.CV_32F, dx, 1 - dx, ksize=3) / 8
                            for dx in (1, 0)])
@@ -291,17 +293,17 @@ def _with_grid_lines(image_bgr: np.ndarray, registration: Registration, detectio
     mapping = registration.mapping
     refined = None
     for _ in range(6):
-        lines = lines_seen(gradients, mapping.to_image, tuple(rect), config.line_min_contrast)
+        lines = lines_seen(gradients, mapping.to_image, rect, config.line_min_contrast)
         start = mapping.lens_homography if mapping.lens is not None else mapping.homography
         fit = fit_mapping(image_size, (width, height), src, dst, lines=lines, initial=start, config=lens)
         if fit is None:
             break
         mapping = refined = fit.mapping
-        if rect == [0, width, 0, height]:
+        if rect == (0, width, 0, height):
             break
         grow_x, grow_y = max(2, rect[1] - rect[0]), max(2, rect[3] - rect[2])
-        rect = [max(0, rect[0] - grow_x), min(width, rect[1] + grow_x), max(0, rect[2] - grow_y),
-                min(height, rect[3] + grow_y)]
+        rect = (max(0, rect[0] - grow_x), min(width, rect[1] + grow_x), max(0, rect[2] - grow_y),
+                min(height, rect[3] + grow_y))
     if refined is None:
         return registration
     error = float(np.linalg.norm(refined.to_image(src) - dst, axis=1).mean())
@@ -337,7 +339,7 @@ class RegistrationTracker:
             offset = corners.mean(axis=0) - centre
             by_direction.setdefault((offset[0] >= 0, offset[1] >= 0), []).append((-float(np.abs(offset).sum()), marker_id))
         ranked = [sorted(group) for group in by_direction.values()]
-        chosen = []
+        chosen: list[int] = []
         while len(chosen) < config.track_markers and any(ranked):
             for group in ranked:
                 if group and len(chosen) < config.track_markers:

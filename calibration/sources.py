@@ -20,12 +20,12 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Literal, Protocol, TypedDict
 
 import cv2
 import numpy as np
 
-from boards.yamlfile import Limits, read_bytes
+from safeio.yamlfile import Limits, read_bytes
 from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, size_problem
 from calibration.problems import Problem
 
@@ -69,7 +69,11 @@ class SourceError(RuntimeError):
 class FrameSource(Protocol):
     name: str
     live: bool                 # None from read() means "not now": it may come back
-    fps: float | None          # a file's frame rate, to play it in real time; None: the device paces
+
+    @property
+    def fps(self) -> float | None:
+        """A file's frame rate, to play it in real time; None: the device paces. Read-only here, so
+        a source whose rate is always known (a folder) is a FrameSource too."""
 
     def read(self) -> np.ndarray | None: ...
 
@@ -121,6 +125,7 @@ def within_time_limit(call: Callable[[], object], seconds: float, what: str, on_
     a silent host) cannot hang the caller; SourceError after `seconds`. A late result is handed to
     `on_late` (to release what it opened)."""
     outcome: dict[str, object] = {}
+    raised: list[BaseException] = []  # what call() raised, if it did
     done = threading.Event()
     lock = threading.Lock()
 
@@ -128,7 +133,8 @@ def within_time_limit(call: Callable[[], object], seconds: float, what: str, on_
         try:
             result = call()
         except BaseException as exc:  # handed to the caller's thread below
-            result, outcome["error"] = None, exc
+            result = None
+            raised.append(exc)
         with lock:
             if done.is_set():          # the caller gave up: release what was opened
                 on_late(result)
@@ -142,8 +148,8 @@ def within_time_limit(call: Callable[[], object], seconds: float, what: str, on_
         if not finished and not done.is_set():
             done.set()
             raise SourceError("no_answer", what=what, seconds=f"{seconds:g}")
-    if "error" in outcome:
-        raise outcome["error"]
+    if raised:
+        raise raised[0]
     return outcome["result"]
 
 
@@ -286,6 +292,11 @@ class ImageFilesSource:
         self._index = len(self.paths)
 
 
+# What PushSource holds until read: a frame pushed as it is, or a camera buffer with its size.
+_Pushed = (tuple[Literal["array"], np.ndarray, None]
+           | tuple[Literal["nv21", "rgba", "rgba_up"], bytes, tuple[int, int]])
+
+
 class PushSource:
     """Frames pushed by someone else (the app's Kivy camera); read() gives the newest once, as BGR.
 
@@ -300,7 +311,7 @@ class PushSource:
     def __init__(self, name: str = "app camera"):
         self.name = name
         self._lock = threading.Lock()
-        self._pending: tuple[str, object, tuple[int, int] | None] | None = None
+        self._pending: _Pushed | None = None
         self.pushed = 0
 
     def push(self, frame: np.ndarray) -> None:
@@ -315,7 +326,7 @@ class PushSource:
         """RGBA pixels of a texture (`Texture.pixels`), bottom row first as OpenGL keeps them."""
         self._hand_over(("rgba_up" if bottom_up else "rgba", buffer, size))
 
-    def _hand_over(self, item) -> None:
+    def _hand_over(self, item: _Pushed) -> None:
         with self._lock:
             self._pending = item
             self.pushed += 1
@@ -325,10 +336,9 @@ class PushSource:
             item, self._pending = self._pending, None
         if item is None:
             return None
-        kind, data, size = item
-        if kind == "array":
-            return as_bgr(data)
-        width, height = size
+        if item[0] == "array":
+            return as_bgr(item[1])
+        kind, data, (width, height) = item
         raw = np.frombuffer(data, np.uint8)
         if kind == "nv21":
             if raw.size != width * height * 3 // 2:
@@ -351,14 +361,21 @@ def camera_index(text: str) -> int:
     return int(text)
 
 
+class _CaptureOptions(TypedDict):
+    """What open_source hands to every CaptureSource it opens."""
+    capture_factory: Callable
+    clock: Callable[[], float]
+    open_timeout_s: float
+
+
 def open_source(spec: str | int, *, capture_factory: Callable = default_capture,
                 clock: Callable[[], float] = time.monotonic, open_timeout_s: float | None = None
                 ) -> FrameSource:
     """Open what `spec` names: a camera index, a stream URL, a folder, an image or a video; opening
     gives up after `open_timeout_s` (default OPEN_TIMEOUT_S)."""
     text = str(spec).strip()
-    options = dict(capture_factory=capture_factory, clock=clock,
-                   open_timeout_s=OPEN_TIMEOUT_S if open_timeout_s is None else open_timeout_s)
+    options: _CaptureOptions = dict(capture_factory=capture_factory, clock=clock,
+                                    open_timeout_s=OPEN_TIMEOUT_S if open_timeout_s is None else open_timeout_s)
     if not text:
         raise SourceError("no_source")
     if text.isdigit():

@@ -1,6 +1,8 @@
 """Every screen renders in both languages (one app run), small enough for the docs, not blank.
 
 Set UPDATE_SCREENSHOTS=1 to also write them to docs/screenshots/<screen>-<lang>.png.
+Each test here runs the whole app (a minute or more in all): marked `slow`, they run in the second
+step of `./run.sh test`.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ import pytest
 from companion.app.screens import SCREENS
 from companion.app.screens.table import presenter
 from companion.i18n import LANGUAGES
+
+pytestmark = pytest.mark.slow
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 MAX_BYTES = 250_000

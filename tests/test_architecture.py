@@ -30,14 +30,15 @@ def test_rules_and_game_import_neither_kivy_nor_cv2(package):
 
 
 def test_only_companion_app_imports_kivy():
-    outside = [p for pkg in ("boards", "calibration", "vision", "companion") for p in files(pkg)
+    outside = [p for pkg in ("safeio", "boards", "calibration", "vision", "companion") for p in files(pkg)
                if "companion/app" not in p.as_posix()]
     assert [str(p.relative_to(ROOT)) for p in outside if "kivy" in imported_modules(p)] == []
 
 
 def test_lower_layers_never_import_upper_ones():
-    """boards < calibration < vision < companion: a layer imports only those below it."""
-    layers = {"boards": {"calibration", "vision", "companion"},
+    """safeio < boards < calibration < vision < companion: a layer imports only those below it."""
+    layers = {"safeio": {"boards", "calibration", "vision", "companion"},
+              "boards": {"calibration", "vision", "companion"},
               "calibration": {"vision", "companion"},
               "vision": {"companion"}}
     wrong = {}
@@ -46,6 +47,69 @@ def test_lower_layers_never_import_upper_ones():
             bad = imported_modules(path) & forbidden
             if bad:
                 wrong[str(path.relative_to(ROOT))] = sorted(bad)
+    assert wrong == {}
+
+
+# The layers inside `companion`, lowest first. A module imports only from its own package and from
+# packages of a lower layer; two packages on one layer do not import each other.
+COMPANION_LAYERS = {
+    "i18n": 0,                   # the words of every package: imports nothing of the companion
+    "rules": 1,                  # pure rules engine (its wording comes from i18n)
+    "game": 2, "cards": 2,       # pure, side by side: game state over the rules; card look-up, whose pieces
+                                 # carry the rules' keywords. Neither imports the other.
+    "camera": 3,                 # the table's camera as the game sees it (companion/camera.py)
+    "app": 4,                    # the Kivy app
+    "bench": 5,                  # the benchmarks: they measure everything below, nothing below uses them
+    "cli": 6,                    # the `tactical` command, which runs all of it (`tactical bench` included)
+}
+
+
+def companion_package(path: Path) -> str | None:
+    """The package of `companion` a file belongs to (`companion/camera.py` is the camera layer)."""
+    parts = path.relative_to(ROOT / "companion").with_suffix("").parts
+    return parts[0] if parts != ("__init__",) else None
+
+
+def companion_imports(path: Path) -> set[str]:
+    """The packages of `companion` a file imports (`companion.game.state` -> `game`), anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            dotted = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            dotted = ([f"{node.module}.{alias.name}" for alias in node.names] if node.module == "companion"
+                      else [node.module])
+        else:
+            continue
+        found.update(name.split(".")[1] for name in dotted
+                     if name.startswith("companion.") and name.split(".")[1] in COMPANION_LAYERS)
+    return found
+
+
+def test_every_companion_package_has_a_layer():
+    """A new package must be given its place below, or the layer test would not look at its imports."""
+    packages = {companion_package(p) for p in files("companion")} - {None}
+    assert packages - set(COMPANION_LAYERS) == set()
+
+
+def test_companion_layers_import_only_downwards():
+    """Inside `companion`: i18n < rules < game, cards (side by side) < camera < app < bench < cli.
+
+    Where cards and i18n sit comes from what they import and what imports them: `companion.i18n`
+    imports nothing of the companion and is used by rules, game, cards, camera, app and cli, so it is
+    the bottom; `companion.cards` imports the rules (their keywords) and i18n, is used only by the app,
+    cli and bench, and neither uses nor is used by the game: a pure layer beside the game.
+    The app never reaches up to the benchmarks: they measure the app, not the other way round; the
+    command line sits on top, as it runs the app and the benchmarks alike."""
+    wrong = {}
+    for path in files("companion"):
+        package = companion_package(path)
+        if package is None:
+            continue
+        layer = COMPANION_LAYERS[package]
+        bad = {used for used in companion_imports(path) if used != package and COMPANION_LAYERS[used] >= layer}
+        if bad:
+            wrong[str(path.relative_to(ROOT))] = sorted(bad)
     assert wrong == {}
 
 
@@ -58,7 +122,7 @@ def test_boards_use_cv2_only_for_drawing():
 def test_yaml_is_only_ever_safe_loaded():
     """Nothing read from a file is executed: no yaml.load / unsafe_load / full_load."""
     unsafe = []
-    for pkg in ("boards", "calibration", "vision", "companion"):
+    for pkg in ("safeio", "boards", "calibration", "vision", "companion"):
         for path in files(pkg):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boards import Board, Square, SquareCodeError, column_label, parse_square_label, square_label
+from boards import Board, Square, SquareCodeError, column_label, parse_grid_size, parse_square_label, square_label
 
 
 def test_square_codes_mt_2_02_a_multicoloured_in_any_order():
@@ -92,3 +92,15 @@ def test_replace_square_returns_a_new_board():
     assert board.square(1, 0).colours == {"U"}
     assert changed.square(1, 0).temple and changed.players == 3 and changed.name == "x"
     assert changed.temples == [(1, 0)]
+
+
+@pytest.mark.parametrize("text, grid", [("20x12", (20, 12)), (" 40 × 25 ", (40, 25)), ("8X8", (8, 8)), ("9*9", (9, 9))])
+def test_a_grid_size_is_read_as_width_by_height(text, grid):
+    """The one reader of a typed grid size, shared by `tactical scan --grid` and the New game form."""
+    assert parse_grid_size(text) == grid
+
+
+@pytest.mark.parametrize("text", ["", "20", "20x", "x12", "0x5", "5x0", "-3x4", "2.5x4", "20x12x3", "1234567890x2"])
+def test_what_is_not_a_grid_size_is_refused_with_what_was_expected(text):
+    with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+        parse_grid_size(text)

@@ -1,6 +1,9 @@
 """Issue 18: the labelled real photos of both sets (tests/fixtures/real_photos*, vision.labelled),
 scanned with the size given and without: grids placed right, no phantom square, no square read
-wrong without a flag (MT 2.02.e), and the size-given path never worse than the free one."""
+wrong without a flag (MT 2.02.e), and the size-given path never worse than the free one.
+
+The per-photo checks over the whole set are marked `accuracy` (the second step of `./run.sh test`;
+`tactical bench vision` prints the same scans as figures); the `partial` answer is a unit test."""
 from __future__ import annotations
 
 import pytest
@@ -22,6 +25,7 @@ def scans():
     return out
 
 
+@pytest.mark.accuracy
 @pytest.mark.parametrize("name", [p.name for p in PHOTOS])
 def test_a_real_grid_with_its_size_given_is_placed_right_with_no_phantom_square_MT_2_02_e(name, scans):
     """Size given: the grid found, each labelled outer corner within half a square, no square
@@ -31,6 +35,7 @@ def test_a_real_grid_with_its_size_given_is_placed_right_with_no_phantom_square_
     assert given.phantom == 0 and given.wrong_unflagged == 0
 
 
+@pytest.mark.accuracy
 @pytest.mark.parametrize("name", [p.name for p in PHOTOS])
 def test_a_real_grid_without_its_size_is_found_whole_MT_2_02_e(name, scans):
     """Size unknown: the whole grid (the right size, placed right), never a smaller part of it
@@ -40,6 +45,7 @@ def test_a_real_grid_without_its_size_is_found_whole_MT_2_02_e(name, scans):
     assert free.phantom == 0 and free.wrong_unflagged == 0
 
 
+@pytest.mark.accuracy
 @pytest.mark.parametrize("name", [p.name for p in PHOTOS])
 def test_the_size_given_path_is_never_worse_than_the_free_one(name, scans):
     """Issue 18: on the same photo, giving the size never places the grid worse than not giving

@@ -1,4 +1,4 @@
-"""The bounded YAML reader every file reader goes through (boards.yamlfile): each limit of issue 19's
+"""The bounded YAML reader every file reader goes through (safeio.yamlfile): each limit of issue 19's
 audit is said in the error with the file, the line and the field, and nothing read grows without bound."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from boards.yamlfile import (FileError, Flag, Limits, ListOf, Nullable, Number, OneOf, Record, Text, Whole,
+from safeio.yamlfile import (FileError, Flag, Limits, ListOf, Nullable, Number, OneOf, Record, Text, Whole,
                              parse_yaml, read_bytes, read_yaml_file)
 
 

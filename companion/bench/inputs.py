@@ -23,7 +23,7 @@ from boards.fairness import fairness_report, play_problems
 from boards.generator import generate_board
 from boards.io import BOARD_LIMITS, MAX_SIDE
 from boards.model import Square
-from boards.yamlfile import parse_yaml
+from safeio.yamlfile import parse_yaml
 from companion.bench.common import machine_summary, median_ms, print_table
 
 CODES = ["W", "U", "B", "R", "G", "WU", "UB", "BR", "RG", "GW", "R#", "U#", ".", "WUB"]

@@ -10,7 +10,8 @@ full scan at 1080p ≤ 150 ms, both medians on one core beside a BGR→gray base
 
 Then the earlier sets, drawn as before so their figures stay comparable (issue 5: our printed
 boards with and without the board file, a held-out set, foreign boards of the first style, no
-board; speed). Figures are medians of several runs, printed with the machine, its load, and a
+board; speed), and last the small sets the accuracy tests guard (`companion.bench.grid_sets`,
+alone with `--guarded`), each printed with the threshold its test asserts. Figures are medians of several runs, printed with the machine, its load, and a
 baseline measured in the same run.
 """
 from __future__ import annotations
@@ -407,6 +408,19 @@ def print_issue_18_goals(args, count: int, repeat: int) -> None:
         print(f"  {what:36s} {ours:7.1f} ms   goal ≤ 150 ms   (BGR→gray {base:.2f} ms)")
 
 
+def print_guarded_sets() -> None:
+    """The photo sets the accuracy tests guard (`./run.sh test`, second step), each figure with its
+    test's threshold, then the labelled real photos scanned in full (tests/test_real_photos.py)."""
+    from companion.bench import grid_sets
+
+    started = time.perf_counter()
+    print("\n=== the sets the accuracy tests guard (markerless grid finder; tests/test_grid_finder.py) ===")
+    for figure in grid_sets.all_figures():
+        print(figure.line())
+    print(f"  ({time.perf_counter() - started:.0f} s)")
+    print_real_photos(real_photos())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tactical bench vision", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a fast run: 20 photos per set, 3 timing runs")
@@ -428,6 +442,8 @@ def main(argv: list[str] | None = None) -> int:
                              "nobody has drawn)")
     parser.add_argument("--foreign-held-out-photos", type=int, default=60)
     parser.add_argument("--only-issue-18", action="store_true", help="only issue 18's goals (not the earlier sets)")
+    parser.add_argument("--guarded", action="store_true",
+                        help="only the sets the accuracy tests guard, with their thresholds (a few minutes)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     count = 20 if args.quick else args.photos
@@ -435,9 +451,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"vision bench — {machine_summary()}, OpenCV {cv2.__version__}, one OpenCV thread; "
           f"load average at start {os.getloadavg()[0]:.1f} (a shared machine: compare with the baselines)")
     started = time.perf_counter()
-    print_issue_18_goals(args, count, repeat)
-    if not args.only_issue_18:
-        print_earlier_sets(args, count, repeat)
+    if args.guarded:
+        print_guarded_sets()
+    else:
+        print_issue_18_goals(args, count, repeat)
+        if not args.only_issue_18:
+            print_earlier_sets(args, count, repeat)
+            print_guarded_sets()
     print(f"\n(bench ran {time.perf_counter() - started:.0f} s; load average at the end {os.getloadavg()[0]:.1f})")
     return 0
 

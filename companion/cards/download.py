@@ -26,7 +26,7 @@ from typing import Callable
 
 from companion.cards.importer import import_file
 from companion.cards.model import CardDataError, ImportCancelled, ImportReport, Progress
-from companion.game.journal import O_CLOEXEC, O_NOFOLLOW, link_problem, remove
+from safeio.files import O_CLOEXEC, O_NOFOLLOW, link_problem, remove
 
 DEFAULT_URL = "https://mtgjson.com/api/v5/AtomicCards.json.xz"
 DEFAULT_NAME = "AtomicCards.json.xz"

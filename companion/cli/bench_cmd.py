@@ -2,6 +2,8 @@
 
 Each benchmark is `companion.bench.<name>:main(argv) -> int`; a part of the project that
 is not installed or not written yet prints "not available" instead of failing the others.
+`--write FILE` (among the options) also writes each benchmark's output into its section of FILE
+(`companion.bench.report`), e.g. `tactical bench all --write docs/benchmarks.md`.
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ BENCHES = ("rules", "game", "vision", "tokens", "app", "camera", "cards", "input
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("which", choices=(*BENCHES, "all"), help="which benchmark to run")
     parser.add_argument("extra", nargs=argparse.REMAINDER, metavar="OPTIONS",
-                        help="options passed on to the benchmark, e.g. --repeat 15")
+                        help="options passed on to the benchmark, e.g. --repeat 15; --write FILE also writes "
+                             "the figures into FILE (docs/benchmarks.md)")
 
 
 def _load(name: str):
@@ -33,11 +36,26 @@ def _load(name: str):
 
 def run(args: argparse.Namespace) -> int:
     names = BENCHES if args.which == "all" else (args.which,)
+    write_to, options = _write_option(list(args.extra))
     status = 0
     for name in names:
         main = _load(name)
         if main is None:
             say(f"bench {name}: not available (companion.bench.{name} is not installed)")
             continue
-        status = max(status, main(list(args.extra)) or 0)
+        if write_to is None:
+            status = max(status, main(list(options)) or 0)
+        else:
+            from companion.bench.report import run_and_write
+
+            status = max(status, run_and_write(name, options, main, write_to, BENCHES))
     return status
+
+
+def _write_option(options: list[str]):
+    """(FILE of `--write FILE` or None, the other options), taken apart only when `--write` is there."""
+    if not any(o == "--write" or o.startswith("--write=") for o in options):
+        return None, options
+    from companion.bench.report import take_write_option
+
+    return take_write_option(options)

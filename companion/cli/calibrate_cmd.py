@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from companion.cli.output import say
-from companion.cli.scan_cmd import grid_size
+from companion.cli.scan_cmd import grid_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="camera index (0), stream URL, video file, image file or folder of images")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--board", type=Path, help="the board file of the board in view")
-    which.add_argument("--grid", type=grid_size, help="grid size WxH of a board without file")
+    which.add_argument("--grid", type=grid_argument, help="grid size WxH of a board without file")
     parser.add_argument("--out", type=Path, help="calibration directory (default: the user data directory)")
     parser.add_argument("--frames", type=int, default=30, help="frames tried before giving up (default 30)")
 

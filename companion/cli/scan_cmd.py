@@ -6,30 +6,29 @@ import json
 import sys
 from pathlib import Path
 
+from boards import GridSize, parse_grid_size
 from companion.cli.output import say
 
 
-def grid_size(text: str) -> tuple[int, int]:
-    """'20x12' -> (20, 12), for argparse."""
-    try:
-        w, h = (int(v) for v in text.lower().replace("×", "x").split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a grid size like 20x12") from None
-    if w < 1 or h < 1:
-        raise argparse.ArgumentTypeError(f"'{text}': width and height must be positive")
+def grid_argument(text: str) -> GridSize:
+    """'20x12' -> (20, 12) for argparse, refused when no board of that size can be read."""
     from vision.scanner import grid_size_problem
 
-    too_large = grid_size_problem(w, h)
+    try:
+        width, height = parse_grid_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    too_large = grid_size_problem(width, height)
     if too_large is not None:
         raise argparse.ArgumentTypeError(f"'{text}': {too_large}")
-    return w, h
+    return width, height
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", type=Path, help="photo of the board (PNG, JPEG, ...)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--board", type=Path, help="board file: fixes the size and reports mismatches")
-    which.add_argument("--grid", type=grid_size, help="grid size WxH for a board without a file (e.g. 8x8)")
+    which.add_argument("--grid", type=grid_argument, help="grid size WxH for a board without a file (e.g. 8x8)")
     parser.add_argument("--json", action="store_true", help="print the scan JSON (architecture.md)")
     parser.add_argument("--debug-image", type=Path, metavar="OUT.png", help="write the photo with the scan drawn")
     parser.add_argument("--calibration", type=Path, metavar="DIR", help="use the colour profile saved there")

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from boards.yamlfile import FileError
+from safeio.yamlfile import FileError
 from companion.rules.wording import Message
 
 

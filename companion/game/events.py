@@ -8,7 +8,7 @@ A deck list is a YAML file::
 
 `supertype` (magical | natural, MT 7.06.b), `turns` (the turn-counter box X, MT 7.06.d) and
 `text` may be left empty (null) when the table has not written them yet: the game then asks
-for the counter when such an event is revealed. Files are read by `boards.yamlfile` (bounded, safe
+for the counter when such an event is revealed. Files are read by `safeio.yamlfile` (bounded, safe
 constructor only) and every field is type-checked; errors name the file, line, entry and field.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sized
 
-from boards.yamlfile import (Limits, ListOf, Nullable, OneOf, Record, Text, Whole, YamlDocument, plain_document,
+from safeio.yamlfile import (Limits, ListOf, Nullable, OneOf, Record, Text, Whole, YamlDocument, plain_document,
                              read_yaml_file)
 from companion.game.errors import EventDeckError
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import yaml
 
 from boards import XY
-from boards.yamlfile import FileError, Limits, read_yaml_file
+from safeio.yamlfile import FileError, Limits, read_yaml_file
 from companion.game.actions import common, life, movement, pieces, turns
 from companion.game.actions import setup as setup_actions
 from companion.game.actions.horde import horde_of
@@ -177,7 +177,7 @@ class Game:
     @classmethod
     def import_file(cls, path: str | Path, *, dice: Dice | None = None,
                     clock: Callable[[], datetime] = local_now) -> "Game":
-        """Read a file written by `export` (YAML or JSON, through the bounded reader of boards.yamlfile);
+        """Read a file written by `export` (YAML or JSON, through the bounded reader of safeio.yamlfile);
         SaveError says what is wrong."""
         path = Path(path)
         try:

@@ -35,6 +35,8 @@ from urllib.request import pathname2url
 
 import numpy as np
 
+from safeio.files import O_CLOEXEC, O_NOFOLLOW, fsync_dir, link_problem, remove
+
 SAVE_FORMAT = "magic-tactical-game"
 SAVE_VERSION = 1
 SCHEMA = ("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -45,8 +47,6 @@ MAX_NESTING = 32              # lists and mappings inside one another in one ent
 OPERATIONS = ("do", "undo", "redo")
 Operation = dict[str, Any]  # one journal entry: {"op": "do", "action": {...}} | {"op": "undo"} | {"op": "redo"}
 SIDECARS = ("-wal", "-shm")
-O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True)
@@ -83,19 +83,6 @@ class Journal:
 
 def sidecars(path: Path) -> list[Path]:
     return [path.with_name(path.name + s) for s in SIDECARS]
-
-
-def link_problem(path: Path) -> str | None:
-    """Why `path` must not be opened: a symbolic link, or not a regular file (None: it is fine)."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    if stat.S_ISLNK(info.st_mode):
-        return f"{path.name} is a symbolic link (never followed in the data folder)"
-    if not stat.S_ISREG(info.st_mode):
-        return f"{path.name} is not a regular file"
-    return None
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -342,17 +329,6 @@ def wal_problem(path: Path) -> str | None:
 
 
 # -- writing ---------------------------------------------------------------------------------------
-def fsync_dir(folder: Path) -> None:
-    """Make the folder's entries durable (a rename is not, until its folder is synced)."""
-    if os.name == "nt":  # Windows cannot open a folder; NTFS journals the rename itself
-        return
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def fsync_file(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     try:
@@ -384,14 +360,6 @@ def copy_file(source: Path, target: Path) -> None:
             os.close(fd_out)
     finally:
         os.close(fd_in)
-
-
-def remove(path: Path) -> None:
-    """Delete a name (a link itself, never its target); a name already gone is fine."""
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def write_journal(target: Path, entries: list[Entry], meta: dict[str, str] | None = None) -> None:

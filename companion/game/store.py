@@ -42,8 +42,9 @@ from companion.game.dice import Dice
 from companion.game.errors import SaveError
 from companion.game.game import Game, local_now
 from companion.game.journal import (Entry, Journal, LockBusy, LockUnavailable, Operation, WriterLock, append_entries,
-                                    fsync_dir, last_seq, link_problem, lock_holder, lock_path, open_writer, parse_entry,
-                                    read_journal, remove, sidecars, temp_path, write_journal)
+                                    last_seq, lock_holder, lock_path, open_writer, parse_entry, read_journal, sidecars,
+                                    temp_path, write_journal)
+from safeio.files import fsync_dir, link_problem, remove
 
 SUFFIX = ".sqlite"
 BACKUP = ".bak"

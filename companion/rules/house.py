@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from boards.yamlfile import (FileError, Flag, Limits, OneOf, Record, Whole, YamlDocument, file_error,
+from safeio.yamlfile import (FileError, Flag, Limits, OneOf, Record, Whole, YamlDocument, file_error,
                              plain_document, read_yaml_file)
 
 from companion.rules.geometry import METRICS

@@ -20,7 +20,7 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
-from boards import XY
+from boards import XY, GridSize
 from companion.app.widgets.board_image import BoardPicture
 
 
@@ -109,12 +109,12 @@ class BoardSurface(Widget):
         side = pic.px_per_square
         col = int((x - pic.origin[0]) // side)
         row = int((pic.image.shape[0] - y - pic.origin[1]) // side)
-        width, height = self._grid_size
+        width, height = self._grid
         return (col, row) if 0 <= col < width and 0 <= row < height else None
 
-    def set_picture(self, picture: BoardPicture, grid_size: tuple[int, int]) -> None:
+    def set_picture(self, picture: BoardPicture, grid: GridSize) -> None:
         self.picture = picture
-        self._grid_size = grid_size
+        self._grid = grid
         height, width = picture.image.shape[:2]
         self.size = (width, height)
         self._board_group.clear()
@@ -246,8 +246,8 @@ class BoardView(StencilView):
         self.bind(size=lambda *_: self.fit(), pos=lambda *_: self.fit())
         self._fitting = False
 
-    def set_picture(self, picture: BoardPicture, grid_size: tuple[int, int]) -> None:
-        self.surface.set_picture(picture, grid_size)
+    def set_picture(self, picture: BoardPicture, grid: GridSize) -> None:
+        self.surface.set_picture(picture, grid)
         self.scatter.size = self.surface.size
         self.fit()
 

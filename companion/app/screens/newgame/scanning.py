@@ -2,11 +2,10 @@
 marks, and the squares the table should confirm (MT 2.02.e). No kivy."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from boards import XY, Board
+from boards import XY, Board, GridSize, parse_grid_size
 from boards.model import Square
 from calibration.problems import Problem, say
 
@@ -37,14 +36,14 @@ class ScannedBoard:
     source: str
 
 
-def parse_grid_size(text: str) -> tuple[int, int] | None:
-    """'40x25' → (40, 25); empty → None (the markers give the size)."""
+def form_grid_size(text: str) -> GridSize | None:
+    """The form's grid size field: '40x25' → (40, 25); empty → None (the markers give the size)."""
     if not text.strip():
         return None
-    match = re.fullmatch(r"\s*(\d+)\s*[x×*]\s*(\d+)\s*", text)
-    if not match:
-        raise ScanError(Problem(FORM_PROBLEMS, "newgame.problems", "grid_size", text=repr(text)))
-    return int(match[1]), int(match[2])
+    try:
+        return parse_grid_size(text)
+    except ValueError:
+        raise ScanError(Problem(FORM_PROBLEMS, "newgame.problems", "grid_size", text=repr(text))) from None
 
 
 def scan_board(photo: str, grid: str = "") -> ScannedBoard:
@@ -53,13 +52,13 @@ def scan_board(photo: str, grid: str = "") -> ScannedBoard:
     from calibration.sources import SourceError, read_image
     from vision import scan
 
-    size = parse_grid_size(grid)
+    given = form_grid_size(grid)
     path = Path(photo.strip())
     try:
         image = read_image(path)
     except SourceError as exc:
         raise ScanError(exc.problem) from None
-    result = scan(image, grid=size)
+    result = scan(image, grid=given)
     if not result.found:
         raise ScanError(result.error, path)
     rows, doubtful = [], []

@@ -23,10 +23,11 @@ import difflib
 import math
 import os
 import stat
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Callable
+from typing import Any, Generic, TypeVar
 
 import yaml
 
@@ -49,12 +50,13 @@ DEFAULT_LIMITS = Limits()
 class FileError(ValueError):
     """A file that cannot be used: `path`, `line` (from 1), `field` (e.g. "cards[3].rarity")."""
 
-    def __init__(self, message: str, *, path=None, line: int | None = None, field: str | None = None):
+    def __init__(self, message: str, *, path: object = None, line: int | None = None,
+                 field: str | None = None) -> None:
         self.message, self.path, self.line, self.field = message, path, line, field
         super().__init__(message)
 
     def __str__(self) -> str:
-        where = []
+        where: list[str] = []
         if self.path is not None:
             where.append(f"{self.path}" + (f":{self.line}" if self.line else ""))
         elif self.line:
@@ -64,7 +66,7 @@ class FileError(ValueError):
         return (", ".join(where) + ": " if where else "") + self.message
 
 
-FieldPath = tuple  # keys (str) and list indices (int, from 0) from the document's root
+FieldPath = tuple[str | int, ...]  # keys (str) and list indices (int, from 0) from the document's root
 ErrorFactory = Callable[..., Exception]  # (message, *, path, line, at: FieldPath) -> the reader's error
 
 
@@ -78,12 +80,12 @@ def field_name(at: FieldPath) -> str | None:
 
 def file_error(cls: type[FileError] = FileError) -> ErrorFactory:
     """The error factory of a FileError subclass whose constructor takes (message, path, line, field)."""
-    def make(message: str, *, path=None, line=None, at: FieldPath = ()) -> Exception:
+    def make(message: str, *, path: object = None, line: int | None = None, at: FieldPath = ()) -> Exception:
         return cls(message, path=path, line=line, field=field_name(at))
     return make
 
 
-def brief(value, limit: int = 60) -> str:
+def brief(value: object, limit: int = 60) -> str:
     """A value as an error message may quote it: never long (a repr of an alias bomb is gigabytes)."""
     if isinstance(value, (dict, list, tuple, set)):
         return {dict: "a mapping", list: "a list", tuple: "a list", set: "a set"}[type(value)]
@@ -99,7 +101,7 @@ def brief(value, limit: int = 60) -> str:
 
 
 # -- reading -------------------------------------------------------------------------------
-def read_bytes(path: str | os.PathLike, *, limits: Limits = DEFAULT_LIMITS,
+def read_bytes(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS,
                error: ErrorFactory = file_error()) -> bytes:
     """The bytes of a regular file of at most `limits.max_bytes`; anything else raises `error`."""
     try:
@@ -113,7 +115,8 @@ def read_bytes(path: str | os.PathLike, *, limits: Limits = DEFAULT_LIMITS,
             raise error("not a regular file (a folder, a device or a pipe cannot be read as a file)", path=path)
         if info.st_size > limits.max_bytes:
             raise error(f"the file is {info.st_size:,} bytes; the limit is {limits.max_bytes:,}", path=path)
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while size <= limits.max_bytes:  # the file may grow while it is read
             chunk = os.read(fd, limits.max_bytes + 1 - size)
             if not chunk:
@@ -129,7 +132,7 @@ def read_bytes(path: str | os.PathLike, *, limits: Limits = DEFAULT_LIMITS,
         os.close(fd)
 
 
-def decode_text(raw: bytes, *, path=None, error: ErrorFactory = file_error()) -> str:
+def decode_text(raw: bytes, *, path: object = None, error: ErrorFactory = file_error()) -> str:
     """UTF-8 text (a BOM, which some Windows editors add, is tolerated)."""
     try:
         return raw.decode("utf-8-sig")
@@ -137,6 +140,13 @@ def decode_text(raw: bytes, *, path=None, error: ErrorFactory = file_error()) ->
         line_start = raw.rfind(b"\n", 0, exc.start) + 1
         raise error(f"not UTF-8 text: byte 0x{raw[exc.start]:02X} at byte {exc.start - line_start + 1} of the line; "
                     "save the file as UTF-8", path=path, line=raw.count(b"\n", 0, exc.start) + 1) from None
+
+
+def _line_of(item: yaml.Node | yaml.Event) -> int:
+    """The line (from 1, as people count) where a node or a parser event starts; PyYAML counts from 0
+    and ships no types, so this is also where its line number becomes an `int` for the type checker."""
+    line: int = item.start_mark.line
+    return line + 1
 
 
 # PyYAML can fail outside YAMLError on ordinary bad text: 'name: 2024-13-45' (ValueError from its
@@ -178,19 +188,19 @@ class YamlDocument:
                 if isinstance(parent, yaml.MappingNode):
                     for key, _ in parent.value:
                         if isinstance(key, yaml.ScalarNode) and key.value == at[-1]:
-                            return key.start_mark.line + 1
+                            return _line_of(key)
             node = self.node(at)
             if node is not None:
-                return node.start_mark.line + 1
+                return _line_of(node)
             at = at[:-1]
-        return self.root.start_mark.line + 1
+        return _line_of(self.root)
 
     def fail(self, message: str, at: FieldPath = ()) -> Exception:
         """The reader's error for a field, located (file, line, field)."""
         return self.error(message, path=self.path, line=self.line(at), at=at)
 
 
-def _syntax_error(exc: BaseException, path, error: ErrorFactory) -> Exception:
+def _syntax_error(exc: BaseException, path: object, error: ErrorFactory) -> Exception:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
     if isinstance(exc, RecursionError):
@@ -203,12 +213,12 @@ def _syntax_error(exc: BaseException, path, error: ErrorFactory) -> Exception:
 class _Refused(Exception):
     """Carries the reader's own error out of the PyYAML calls (it may be a ValueError too)."""
 
-    def __init__(self, error: Exception):
+    def __init__(self, error: Exception) -> None:
         super().__init__(str(error))
         self.error = error
 
 
-def _check_events(text: str, path, limits: Limits, error: ErrorFactory) -> None:
+def _check_events(text: str, path: object, limits: Limits, error: ErrorFactory) -> None:
     """Nesting depth and the number of values, in one linear pass over the parser's events (the
     parser keeps a stack, not a recursion, so it cannot itself be driven too deep)."""
     depth = count = 0
@@ -217,17 +227,17 @@ def _check_events(text: str, path, limits: Limits, error: ErrorFactory) -> None:
             depth += 1
             if depth > limits.max_depth:
                 raise _Refused(error(f"nested more than {limits.max_depth} levels deep", path=path,
-                                     line=event.start_mark.line + 1))
+                                     line=_line_of(event)))
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
         if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             count += 1
             if count > limits.max_values:
                 raise _Refused(error(f"more than {limits.max_values:,} values", path=path,
-                                     line=event.start_mark.line + 1))
+                                     line=_line_of(event)))
 
 
-def _check_graph(root: yaml.Node, path, limits: Limits, error: ErrorFactory) -> None:
+def _check_graph(root: yaml.Node, path: object, limits: Limits, error: ErrorFactory) -> None:
     """Aliases expanded (each node counted as often as it is reached, computed once per node),
     recursive aliases, duplicate keys and long texts; iterative, so no input drives it deep."""
     size: dict[int, int] = {}
@@ -236,7 +246,7 @@ def _check_graph(root: yaml.Node, path, limits: Limits, error: ErrorFactory) -> 
     stack: list[tuple[yaml.Node, bool, FieldPath]] = [(root, False, ())]
 
     def fail(message: str, node: yaml.Node, at: FieldPath) -> Exception:
-        return _Refused(error(message, path=path, line=node.start_mark.line + 1, at=at))
+        return _Refused(error(message, path=path, line=_line_of(node), at=at))
 
     while stack:
         node, children_done, at = stack.pop()
@@ -266,7 +276,7 @@ def _check_graph(root: yaml.Node, path, limits: Limits, error: ErrorFactory) -> 
                 if isinstance(k, yaml.ScalarNode):
                     if k.value in seen:
                         raise fail(f"key given twice (first on line {seen[k.value]})", k, (*at, k.value[:40]))
-                    seen[k.value] = k.start_mark.line + 1
+                    seen[k.value] = _line_of(k)
         on_path.add(key)
         stack.append((node, True, at))
         stack.extend((child, False, child_at) for child, child_at in _children(node, at) if id(child) not in size)
@@ -284,7 +294,7 @@ def _children(node: yaml.Node, at: FieldPath) -> list[tuple[yaml.Node, FieldPath
     return []
 
 
-def parse_yaml(source: bytes | str, *, path=None, limits: Limits = DEFAULT_LIMITS,
+def parse_yaml(source: bytes | str, *, path: object = None, limits: Limits = DEFAULT_LIMITS,
                error: ErrorFactory = file_error()) -> YamlDocument:
     """A YAML document from bytes or text, within `limits` (steps 2–4 of the module doc)."""
     text = decode_text(source, path=path, error=error) if isinstance(source, bytes) else source
@@ -307,21 +317,25 @@ def parse_yaml(source: bytes | str, *, path=None, limits: Limits = DEFAULT_LIMIT
         raise _syntax_error(exc, path, error) from None
 
 
-def read_yaml_file(path: str | os.PathLike, *, limits: Limits = DEFAULT_LIMITS,
+def read_yaml_file(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS,
                    error: ErrorFactory = file_error()) -> YamlDocument:
     """Read and parse a YAML file within `limits` (steps 1–4 of the module doc)."""
     return parse_yaml(read_bytes(path, limits=limits, error=error), path=path, limits=limits, error=error)
 
 
 # -- schema: every field type-checked ---------------------------------------------------------
-def plain_document(data, *, path=None, error: ErrorFactory = file_error()) -> YamlDocument:
+def plain_document(data: object, *, path: object = None, error: ErrorFactory = file_error()) -> YamlDocument:
     """Data that did not come from a YAML file (built in code, read from JSON), to check with a schema."""
     return YamlDocument(data, None, path, error)
 
 
-class Kind:
+Checked = TypeVar("Checked")
+
+
+class Kind(Generic[Checked]):
     """What a value must be: `check` returns the value (texts stripped) or raises the reader's
-    located error, "expected <what>, got <value>"; `say` words <what> instead (e.g. with a rule)."""
+    located error, "expected <what>, got <value>"; `say` words <what> instead (e.g. with a rule).
+    `Checked` is the type `check` returns, so a reader's code after the check is type-checked too."""
 
     say = ""
 
@@ -329,15 +343,15 @@ class Kind:
     def expected(self) -> str:
         raise NotImplementedError
 
-    def check(self, value, doc: YamlDocument, at: FieldPath = ()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> Checked:
         raise NotImplementedError
 
-    def refuse(self, value, doc: YamlDocument, at: FieldPath) -> Exception:
+    def refuse(self, value: object, doc: YamlDocument, at: FieldPath) -> Exception:
         return doc.fail(f"expected {self.say or self.expected}, got {brief(value)}", at)
 
 
 @dataclass(frozen=True)
-class Text(Kind):
+class Text(Kind[str]):
     """A text, stripped of surrounding spaces; at most `max_chars`; empty only when `empty`."""
 
     max_chars: int = 200
@@ -348,14 +362,14 @@ class Text(Kind):
     def expected(self) -> str:
         return f"a{'' if self.empty else ' non-empty'} text of at most {self.max_chars} characters"
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> str:
         if not isinstance(value, str) or len(value) > self.max_chars or not (self.empty or value.strip()):
             raise self.refuse(value, doc, at)
         return value.strip()
 
 
 @dataclass(frozen=True)
-class Whole(Kind):
+class Whole(Kind[int]):
     """A whole number (never a boolean) from `min` to `max`."""
 
     min: int
@@ -366,14 +380,14 @@ class Whole(Kind):
     def expected(self) -> str:
         return f"a whole number from {self.min} to {self.max}"
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not self.min <= value <= self.max:
             raise self.refuse(value, doc, at)
         return value
 
 
 @dataclass(frozen=True)
-class Number(Kind):
+class Number(Kind[float]):
     """A finite number (whole or decimal, never a boolean) from `min` to `max`."""
 
     min: float
@@ -384,7 +398,7 @@ class Number(Kind):
     def expected(self) -> str:
         return f"a number from {self.min:g} to {self.max:g}"
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.refuse(value, doc, at)
         if isinstance(value, int) and abs(value) > 10 ** 30:  # float(value) could overflow
@@ -395,50 +409,50 @@ class Number(Kind):
 
 
 @dataclass(frozen=True)
-class Flag(Kind):
+class Flag(Kind[bool]):
     """true or false (YAML's yes/no/on/off too)."""
 
     say: str = ""
     expected = "true or false"
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> bool:
         if not isinstance(value, bool):
             raise self.refuse(value, doc, at)
         return value
 
 
 @dataclass(frozen=True)
-class OneOf(Kind):
+class OneOf(Kind[object]):
     """One of a few values, of the same type as the value given (1 is not True, '10' is not 10)."""
 
-    values: tuple
+    values: tuple[object, ...]
     say: str = ""
 
     @property
     def expected(self) -> str:
         return "one of " + ", ".join(str(v) for v in self.values)
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> object:
         if not any(type(value) is type(v) and value == v for v in self.values):
             raise self.refuse(value, doc, at)
         return value
 
 
 @dataclass(frozen=True)
-class Nullable(Kind):
+class Nullable(Kind[Checked | None]):
     """`kind`, or empty (null)."""
 
-    kind: Kind
+    kind: Kind[Checked]
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> Checked | None:
         return None if value is None else self.kind.check(value, doc, at)
 
 
 @dataclass(frozen=True)
-class ListOf(Kind):
+class ListOf(Kind[list[Checked]]):
     """A list of `kind`, with `min_items` to `max_items` items."""
 
-    kind: Kind
+    kind: Kind[Checked]
     min_items: int = 0
     max_items: int = 10_000
     say: str = ""
@@ -447,19 +461,20 @@ class ListOf(Kind):
     def expected(self) -> str:
         return f"a{' non-empty' if self.min_items else ''} list of at most {self.max_items:,} items"
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> list[Checked]:
         if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items:
             raise self.refuse(value, doc, at)
         return [self.kind.check(item, doc, (*at, i)) for i, item in enumerate(value)]
 
 
 @dataclass(frozen=True)
-class Record(Kind):
+class Record(Kind[dict[str, Any]]):
     """A mapping with known keys: an unknown key is refused (naming the allowed ones), `required`
-    keys must be there; returns the checked values of the keys given."""
+    keys must be there; returns the checked values of the keys given (typed `Any`: each key has
+    its own kind)."""
 
-    fields: dict
-    required: tuple = ()
+    fields: Mapping[str, Kind[Any]]
+    required: tuple[str, ...] = ()
     say: str = ""
     noun: str = "key"  # what the table calls a key of this mapping ("option" for house rules)
 
@@ -467,7 +482,7 @@ class Record(Kind):
     def expected(self) -> str:
         return "a mapping of " + ", ".join(self.fields)
 
-    def check(self, value, doc, at=()):
+    def check(self, value: object, doc: YamlDocument, at: FieldPath = ()) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.refuse(value, doc, at)
         for key in value:
@@ -479,7 +494,7 @@ class Record(Kind):
                 raise doc.fail("missing required key", (*at, key))
         return {key: self.fields[key].check(item, doc, (*at, key)) for key, item in value.items()}
 
-    def _unknown(self, key) -> str:
+    def _unknown(self, key: object) -> str:
         close = difflib.get_close_matches(key, list(self.fields), n=1) if isinstance(key, str) else []
         names = list(self.fields)
         allowed = ", ".join(names[:12]) + (f", … ({len(names)} in all)" if len(names) > 12 else "")
