@@ -13,9 +13,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "buildozer.spec"
-# the packages the APK ships (buildozer.spec: source.include_patterns)
-SHIPPED = ("companion", "boards", "calibration", "vision")
-
 # pyproject's distribution name → python-for-android recipe name
 RECIPE_OF_DISTRIBUTION = {"numpy": "numpy", "opencv-python": "opencv", "kivy": "kivy", "pyyaml": "pyyaml"}
 # a standard-library module whose C part Android's Python only has with this recipe
@@ -43,6 +40,16 @@ def _requirement_names() -> set[str]:
     return {re.split(r"[=<>!~]", item, maxsplit=1)[0].lower() for item in _listed(_spec()["requirements"])}
 
 
+def _shipped_packages() -> tuple[str, ...]:
+    """The project's packages the APK ships: the folders `source.include_patterns` names ("boards/*")."""
+    return tuple(pattern[:-2] for pattern in _listed(_spec()["source.include_patterns"]) if pattern.endswith("/*"))
+
+
+def _project_packages() -> set[str]:
+    """The project's own top-level packages (a folder beside buildozer.spec with an __init__.py)."""
+    return {path.parent.name for path in ROOT.glob("*/__init__.py")}
+
+
 def _is_type_checking_block(node: ast.AST) -> bool:
     """`if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`)."""
     if not isinstance(node, ast.If):
@@ -57,7 +64,7 @@ def _shipped_imports() -> dict[str, Path]:
     under `if TYPE_CHECKING:` are left out: only the type checker reads them (e.g. `_typeshed`), the
     package never runs them."""
     found: dict[str, Path] = {}
-    for package in SHIPPED:
+    for package in _shipped_packages():
         for path in sorted((ROOT / package).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
             typing_only = {id(inner) for node in ast.walk(tree) if _is_type_checking_block(node)
@@ -103,14 +110,17 @@ def test_requirements_cover_the_standard_modules_that_need_a_native_recipe():
     assert checked, "none of the modules this test knows is imported any more: update RECIPES_OF_STDLIB_MODULE"
 
 
-def test_every_third_party_import_is_a_requirement():
-    requirements = _requirement_names()
+def test_every_import_is_a_shipped_package_or_a_requirement():
+    """A package of the project the APK leaves out (safeio, new in #30) fails as a missing recipe does."""
+    requirements, shipped = _requirement_names(), _shipped_packages()
     top_level_recipe = {"cv2": "opencv", "numpy": "numpy", "kivy": "kivy", "yaml": "pyyaml",
                         "jnius": "pyjnius", "android": "android", "certifi": "certifi"}
     for module, path in _shipped_imports().items():
         top = module.split(".")[0]
-        if top in sys.stdlib_module_names or top in SHIPPED:
+        if top in sys.stdlib_module_names or top in shipped:
             continue
+        assert top not in _project_packages(), (
+            f"buildozer.spec [app] source.include_patterns: '{top}/*' missing ({path} imports {module})")
         assert top in top_level_recipe, f"{path} imports {top!r}: which python-for-android recipe ships it?"
         assert top_level_recipe[top] in requirements, (
             f"buildozer.spec [app] requirements: {top_level_recipe[top]!r} missing ({path} imports {module})")
