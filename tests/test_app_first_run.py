@@ -83,7 +83,7 @@ def test_a_data_folder_that_is_a_file_is_said_so(tmp_path, capsys):
 def read_only_data(tmp_path):
     """An empty data folder nothing can be written in. Tests run as root, where chmod stops no write:
     `chattr +i` (immutable) does, and `make_read_only` uses it then (chmod otherwise)."""
-    from test_app_saves import make_read_only, make_writable
+    from read_only import make_read_only, make_writable
 
     folder = tmp_path / "data"
     folder.mkdir()

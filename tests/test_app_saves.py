@@ -19,6 +19,7 @@ from companion.app import games
 from companion.app.words import refusal
 from companion.game import Dice, Game, GameSetup, PlayerSetup, SaveError, list_games
 from companion.game.store import backup_path
+from read_only import make_read_only, make_writable
 
 BOARD = Board.from_rows([" ".join(["U"] * 20)] * 12, name="Test")
 
@@ -137,20 +138,6 @@ def test_the_app_starts_on_a_damaged_folder_says_so_and_keeps_the_other_games(tm
     listing = {g.path: g for g in list_games(tmp_path)}
     assert listing[older.store.path].status in ("ok",) and newest in listing
     start.close()
-
-
-def make_read_only(path: Path) -> None:
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i", str(path)], check=True)
-    else:
-        path.chmod(0o555)
-
-
-def make_writable(path: Path) -> None:
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "-i", str(path)], check=True)
-    else:
-        path.chmod(0o755)
 
 
 def test_the_app_opens_a_read_only_folder_to_look_at(tmp_path):

@@ -2,10 +2,8 @@
 edited meta rows, a folder in its place, places that cannot be written, and the leftovers of killed
 imports. Each is said as a CardDataError naming the path — never sqlite3's or the system's raw
 error — the previous cards stay, and the app keeps running."""
-import json
 import os
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +14,7 @@ import pytest
 from companion import cards
 from companion.app.card_library import CardLibrary
 from companion.cards.importer import TEMPORARY_PREFIX, remove_leftovers
+from read_only import make_read_only, make_writable
 
 ATOMIC = Path(__file__).parent / "fixtures" / "cards" / "AtomicCards.fixture.json"
 
@@ -153,36 +152,20 @@ def test_a_data_folder_that_is_a_file_is_said(tmp_path):
     assert "a file is in the way of the folder" in cards.error_text(caught.value, "en")
 
 
-def make_unchangeable(path: Path) -> None:
-    """Make `path` unchangeable as a user cannot undo: immutable for root (chattr +i), read-only otherwise."""
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)]).returncode:
-            pytest.skip("running as root where chattr +i is not available: nothing can be made read-only")
-    else:
-        path.chmod(0o555 if path.is_dir() else 0o444)
-
-
-def make_changeable(path: Path) -> None:
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "-i", str(path)], check=False)
-    else:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-
-
 @pytest.mark.parametrize("what", ["database", "folder"])
 def test_an_unchangeable_database_or_folder_is_said_with_its_path_and_the_cards_stay(tmp_path, imported, what):
     """An immutable cards.sqlite raised PermissionError at the final rename; an immutable data folder
     `OperationalError: unable to open database file`."""
     folder = database_in(tmp_path / "data", imported)
     locked = cards.database_path(folder) if what == "database" else folder
-    make_unchangeable(locked)
+    make_read_only(locked)
     try:
         with pytest.raises(cards.CardDataError) as caught:
             cards.import_file(ATOMIC, folder)
         assert cards.database_path(folder).read_bytes() == imported
         assert sorted(p.name for p in folder.iterdir()) == [cards.DATABASE_NAME]
     finally:
-        make_changeable(locked)
+        make_writable(locked)
     assert caught.value.key == "cards.errors.cannot_write"
     assert caught.value.fields["path"] == str(locked) and str(caught.value).startswith(f"{locked}: ")
     assert "permission refused" in cards.error_text(caught.value, "en")

@@ -24,6 +24,7 @@ from companion.game.journal import lock_holder, read_journal, wal_problem
 from companion.game.store import backup_path, restored_path
 
 from game_dice import with_corner_starts
+from read_only import make_read_only, make_writable
 
 BOARD = Board.from_rows(with_corner_starts([" ".join(["U"] * 20)] * 12), name="Test")
 KILLS = 30
@@ -378,21 +379,6 @@ def test_rows_edited_in_the_save_and_its_backup_keep_what_replays_and_say_what_i
 
 
 # -- read-only folders and files -------------------------------------------------------------------
-def make_read_only(path: Path) -> None:
-    """Read-only for this process: permissions for an ordinary user, the immutable flag for root."""
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i", str(path)], check=True)
-    else:
-        path.chmod(0o555 if path.is_dir() else 0o444)
-
-
-def make_writable(path: Path) -> None:
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "-i", str(path)], check=True)
-    else:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-
-
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {f.name: f.read_bytes() for f in folder.iterdir()}
 
