@@ -79,6 +79,7 @@ class DeckBuilderPopup(ModalView):
                 self.status = "[color=ff7060]" + app.t("decks.load_failed", error=str(saved.problem)) + "[/color]"
                 return
             self.draft, self.status = DeckDraft.of(saved.deck, saved.deck.name), ""
+        self.choice = label
         self.ids.name.text = self.draft.name
 
     def on_draft(self, *_) -> None:
