@@ -47,6 +47,8 @@ def decks_run(tmp_path_factory):
         {"show": "newgame"}, *FIVE, {"tap": "newgame.events"}, {"tap": "newgame.build_deck"}, {"report": "reopened"},
         {"pick": ["newgame.deck.start_from", "broken.yaml (cannot be read)"]}, {"report": "bad_pick"},
         {"pick": ["newgame.deck.start_from", DECK_NAME]}, {"report": "picked"},
+        {"pick": ["newgame.deck.start_from", "Prebuilt deck (MT 9.03)"]}, {"report": "prebuilt_again"},
+        {"pick": ["newgame.deck.start_from", DECK_NAME]},
         {"tap": "newgame.deck.use"}, {"report": "used"},
         {"tap": "newgame.start"}, {"tap_text": "Start the new game"}, {"report": "started"},
     ]
@@ -93,6 +95,9 @@ def test_after_a_restart_the_saved_deck_is_listed_and_a_damaged_one_says_where(d
     assert f"{save / 'event-decks' / 'broken.yaml'}:3, entry 1, field 'count'" in status and "MT 7.02.c" in status
     picked = newgame(report, "picked")["deck_builder"]
     assert picked["cards"] == 37 and "enough for 5 players" in picked["tally"]
+    assert [row.split(" · ")[0] for row in picked["rows"][BUNDLED_NAMES:]] == [name for name, _, _ in OWN]
+    prebuilt = newgame(report, "prebuilt_again")["deck_builder"]
+    assert prebuilt["cards"] == 26 and len(prebuilt["rows"]) == BUNDLED_NAMES, "no row of the other deck left"
 
 
 def test_a_five_player_game_starts_with_the_saved_deck(decks_run):

@@ -13,6 +13,7 @@ from typing import Callable
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
+from kivy.utils import escape_markup
 
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
@@ -58,6 +59,11 @@ class DeckBuilderPopup(ModalView):
         self.draft = DeckDraft.of(deck, "" if deck.name == prebuilt_event_deck().name else deck.name)
         self.choice = deck_name(deck, lang)
 
+    @staticmethod
+    def _problem(text: str) -> str:
+        """A refusal in red; what a file or the table typed is never read as markup."""
+        return "[color=ff7060]" + escape_markup(text) + "[/color]"
+
     def _list_saved(self) -> None:
         """The bundled deck, then every deck saved in the data folder (a damaged one too: picking it says why)."""
         app = running_app()
@@ -76,7 +82,7 @@ class DeckBuilderPopup(ModalView):
         elif label in self._saved:
             saved = self._saved[label]
             if saved.deck is None:
-                self.status = "[color=ff7060]" + app.t("decks.load_failed", error=str(saved.problem)) + "[/color]"
+                self.status = self._problem(app.t("decks.load_failed", error=str(saved.problem)))
                 return
             self.draft, self.status = DeckDraft.of(saved.deck, saved.deck.name), ""
         self.choice = label
@@ -86,8 +92,10 @@ class DeckBuilderPopup(ModalView):
         app = running_app()
         rows = deck_rows(self.draft, app.lang)
         box = self.ids.cards
-        widgets = list(reversed(box.children))
-        for index in range(len(widgets), len(rows)):
+        shown = list(reversed(box.children))
+        for widget in shown[len(rows):]:  # a deck picked with fewer cards than the draft had
+            box.remove_widget(widget)
+        for index in range(len(shown), len(rows)):
             box.add_widget(DeckCardRow(index=index, popup=self))
         for widget, row in zip(reversed(box.children), rows):
             widget.text, widget.count, widget.can_add, widget.can_remove = row.text, row.count, row.can_add, \
@@ -103,7 +111,7 @@ class DeckBuilderPopup(ModalView):
         try:
             self.draft = self.draft.with_card(self.ids.own_name.text, self.rarity)
         except GameError as exc:
-            self.status = "[color=ff7060]" + refusal(exc, app.lang) + "[/color]"
+            self.status = self._problem(refusal(exc, app.lang))
             return
         self.ids.own_name.text, self.status = "", ""
 
@@ -115,24 +123,24 @@ class DeckBuilderPopup(ModalView):
         app = running_app()
         draft = self._named_draft()
         if not draft.name:
-            self.status = "[color=ff7060]" + app.t("decks.name_first") + "[/color]"
+            self.status = self._problem(app.t("decks.name_first"))
             return
         try:
             save_event_deck(draft.deck(), self.folder)
         except (EventDeckError, OSError) as exc:  # no card, a link in the folder, a read-only or full disk
-            self.status = "[color=ff7060]" + app.t("decks.save_failed", error=str(exc)) + "[/color]"
+            self.status = self._problem(app.t("decks.save_failed", error=str(exc)))
             return
         self.draft = draft
         self._list_saved()
         self.choice = draft.name
-        self.status = app.t("decks.saved", name=draft.name, count=draft.total)
+        self.status = escape_markup(app.t("decks.saved", name=draft.name, count=draft.total))
 
     def use(self) -> None:
         app = running_app()
         draft = self._named_draft()
         draft = DeckDraft(draft.name or app.t("decks.unnamed"), draft.cards, draft.counts)
         if draft.total == 0:
-            self.status = "[color=ff7060]" + app.t("decks.empty") + "[/color]"
+            self.status = self._problem(app.t("decks.empty"))
             return
         self.dismiss(animation=False)
         self.on_use(draft.deck())

@@ -142,7 +142,8 @@ class NewGameScreen(Screen):
         return {"board": self.board_choice, "scan": self.scan_text, "events": self.events,
                 "events_text": self.events_text, "deck_warning": self.deck_warning,
                 "deck_builder": ({"tally": self.deck_builder.tally, "status": self.deck_builder.status,
-                                  "choices": list(self.deck_builder.choices), "cards": self.deck_builder.draft.total}
+                                  "choices": list(self.deck_builder.choices), "cards": self.deck_builder.draft.total,
+                                  "rows": [row.text for row in reversed(self.deck_builder.ids.cards.children)]}
                                  if self.deck_builder is not None and self.deck_builder.parent else None), "house_text": self.house_text,
                 "house": {"metric": self.metric, "die": self.movement_die, "extra_die_threshold": self.extra_die_threshold,
                           "landwalk_reading": self.landwalk_reading, "mana_burn": self.mana_burn},
