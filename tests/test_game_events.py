@@ -4,7 +4,8 @@ from collections import Counter
 import pytest
 
 from boards import Board
-from companion.game import (Dice, EventCard, EventDeckError, Game, GameError, GameSetup, PlayerSetup, load_event_deck,
+from companion.game import (Dice, EventCard, EventDeckError, EventDeckList, Game, GameError, GameSetup, PlayerSetup,
+                            save_event_deck, saved_event_decks, load_event_deck,
                             minimum_deck_size, prebuilt_event_deck)
 
 from game_dice import with_corner_starts
@@ -170,3 +171,61 @@ def test_event_reveal_is_undoable_MT_7_07():
     assert game.state.events == before
     game.redo()
     assert game.state.events.revealed_by == 2
+
+
+
+# -- decks saved by the app (issue #27) ---------------------------------------------------------
+def five_player_deck(name: str = "Table de cinq") -> EventDeckList:
+    """The bundled 26 and the table's own events, 37 cards (MT 7.02.a at five), copies within MT 7.02.c."""
+    own = [EventCard("Tempête", "common", "natural", 3, "Chaque joueur…")] * 4 + \
+          [EventCard("Marée", "common")] * 4 + [EventCard("Éclipse", "uncommon", "magical")] * 2 + \
+          [EventCard("Comète", "mythic", None, 5)]
+    return EventDeckList(name, prebuilt_event_deck().cards + tuple(own))
+
+
+def test_a_saved_deck_reads_back_card_for_card_and_is_listed(tmp_path):
+    deck = five_player_deck()
+    path = save_event_deck(deck, tmp_path / "decks")
+    assert path.parent == tmp_path / "decks" and path.suffix == ".yaml"
+    again = load_event_deck(path)
+    assert again == deck and len(again.cards) == minimum_deck_size(5) == 37
+    listed = saved_event_decks(tmp_path / "decks")
+    assert [(s.path, s.deck, s.problem) for s in listed] == [(path, deck, None)]
+    assert [p.name for p in path.parent.iterdir()] == [path.name], "no temporary file left behind"
+
+
+def test_saving_a_deck_again_under_its_name_replaces_it(tmp_path):
+    first = save_event_deck(EventDeckList("Mine", prebuilt_event_deck().cards[:25]), tmp_path)
+    second = save_event_deck(five_player_deck("Mine"), tmp_path)
+    assert first == second and len(load_event_deck(second).cards) == 37
+    assert len(saved_event_decks(tmp_path)) == 1
+
+
+def test_a_deck_over_the_copy_limits_is_never_saved_MT_7_02_c(tmp_path):
+    """MT 7.02.c: a mythic at most once; the deck is refused before anything is written."""
+    comet = EventCard("Comète", "mythic")
+    with pytest.raises(EventDeckError, match=r"2 copies of 'Comète'.*MT 7.02.c") as refused:
+        save_event_deck(EventDeckList("Too many", (comet, comet)), tmp_path)
+    assert (refused.value.entry, refused.value.field) == (1, "count")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_deck_name_never_reaches_outside_the_deck_folder(tmp_path):
+    folder = tmp_path / "decks"
+    path = save_event_deck(EventDeckList("../../.hidden/x", prebuilt_event_deck().cards), folder)
+    assert path.parent == folder and not path.name.startswith(".")
+    assert load_event_deck(path).name == "../../.hidden/x"
+
+
+def test_a_bad_saved_deck_is_listed_with_its_file_line_entry_and_field(tmp_path):
+    """A damaged deck in the app's folder never hides the good ones; its error says where it is wrong."""
+    good = save_event_deck(five_player_deck(), tmp_path)
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("name: Broken\ncards:\n  - {name: Storm, rarity: common, count: 2}\n"
+                   "  - {name: Flood, rarity: rare, count: 1}\n", encoding="utf-8")
+    listed = {s.path: s for s in saved_event_decks(tmp_path)}
+    assert listed[good].deck == five_player_deck() and listed[good].problem is None
+    problem = listed[bad].problem
+    assert listed[bad].deck is None and isinstance(problem, EventDeckError)
+    assert (problem.line, problem.entry, problem.field) == (4, 2, "rarity")
+    assert str(problem).startswith(f"{bad}:4, entry 2, field 'rarity'")

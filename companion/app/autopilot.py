@@ -6,7 +6,8 @@ event loop per process) and handy to reproduce a bug report. Run as::
     python -m companion.app.autopilot SCRIPT.json REPORT.json
 
 SCRIPT is {"data_dir": str, "demo": bool, "lang": "fr"|"en", "steps": [...]} (optional: "cards_dir",
-the card database's folder, and "demo_cards": false for a demo without the fixture's cards); steps are
+the card database's folder, "demo_cards": false for a demo without the fixture's cards, and
+"window": [width, height] in pixels, 1280×800 unless said); steps are
 {"tap_token": [player, number]}, {"tap_square": [x, y]}, {"tap_drawn": layer} (the first
 square drawn in that overlay layer, the selected token's own square excepted), {"tap": id}
 ('undo'/'redo' of the top bar, '<screen>.<kv id>', '<screen>.<kv id>.<kv id inside that widget>',
@@ -319,9 +320,9 @@ def _wait_for(app, condition: dict, then) -> None:
 
 
 def run_script(script: dict, report_path: Path) -> int:
-    from companion.app.env import prepare_kivy
+    from companion.app.env import TABLET_SIZE, prepare_kivy
 
-    prepare_kivy(headless=True)
+    prepare_kivy(headless=True, size=tuple(script.get("window", TABLET_SIZE)))
     from kivy.clock import Clock
 
     from companion.app.main import TacticalApp

@@ -26,8 +26,9 @@ field), bad saves `SaveError`. docs/game.md is the whole API the screens use.
 """
 from companion.game.dice import MOVEMENT_DICE, PLANAR_FACES, Dice
 from companion.game.errors import EventDeckError, GameError, SaveError
-from companion.game.events import (EventCard, EventDeckList, load_event_deck, minimum_deck_size,
-                                   parse_event_deck, prebuilt_event_deck)
+from companion.game.events import (RARITY_LIMITS, EventCard, EventDeckList, SavedDeck, load_event_deck,
+                                   minimum_deck_size, parse_event_deck, prebuilt_event_deck, save_event_deck,
+                                   saved_event_decks)
 from companion.game.game import Game
 from companion.game.journal import SAVE_VERSION
 from companion.game.history import HistoryEntry, describe
@@ -47,6 +48,7 @@ __all__ = [
     "HordeState", "Action", "Dice", "GameStore", "SavedGame", "GameSummary", "inspect_game", "latest_game",
     "list_games", "load_game",
     "EventCard", "EventDeckList", "load_event_deck", "parse_event_deck", "prebuilt_event_deck", "minimum_deck_size",
+    "RARITY_LIMITS", "SavedDeck", "save_event_deck", "saved_event_decks",
     "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError", "Message",
     "Entry", "ENTRY_KINDS", "Elimination", "eliminations", "bosses_out", "Movement", "commander_key", "board_warnings", "seat_starts",
     "FORMATS", "PHASES", "MOVEMENT_STEPS", "STEP_OF_KIND", "PAWN_NUMBER", "PREGAME", "HORDE_DIFFICULTIES",

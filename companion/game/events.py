@@ -13,11 +13,17 @@ constructor only) and every field is type-checked; errors name the file, line, e
 """
 from __future__ import annotations
 
+import os
+import re
+import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sized
 
+import yaml
+
+from safeio.files import fsync_dir, link_problem
 from safeio.yamlfile import (Limits, ListOf, Nullable, OneOf, Record, Text, Whole, YamlDocument, plain_document,
                              read_yaml_file)
 from companion.game.errors import EventDeckError
@@ -37,6 +43,7 @@ DECK = Record({"name": Nullable(Text(200)), "note": Nullable(Text(4000, empty=Tr
                "cards": ListOf(CARD, min_items=1, max_items=MAX_CARDS, say="a non-empty list of cards")})
 DECK_LIMITS = Limits(max_bytes=4 << 20, max_depth=8)
 PREBUILT_PATH = Path(__file__).parent / "data" / "prebuilt-events.yaml"
+DECK_SUFFIX = ".yaml"
 
 
 def _deck_error(message: str, *, path: str | Path | None = None, line: int | None = None,
@@ -118,3 +125,66 @@ def load_event_deck(path: str | Path) -> EventDeckList:
 def prebuilt_event_deck() -> EventDeckList:
     """The prebuilt event deck of MT 9.03 (26 cards; texts and counters left for the table)."""
     return load_event_deck(PREBUILT_PATH)
+
+
+def deck_document(deck: EventDeckList) -> dict[str, Any]:
+    """The deck as its list file says it: one entry per distinct card with its count, in deck order."""
+    counts: Counter[EventCard] = Counter(deck.cards)
+    return {"name": deck.name, "cards": [{**card.to_dict(), "count": count} for card, count in counts.items()]}
+
+
+def deck_file_name(name: str) -> str:
+    """A deck's file name from the name the table gave it: letters, digits and dashes only, so that
+    no name can reach outside its folder or hide a file ("../x", ".hidden")."""
+    stem = re.sub(r"[^\w]+", "-", name.casefold()).strip("-_")[:80]
+    return (stem or "deck") + DECK_SUFFIX
+
+
+def save_event_deck(deck: EventDeckList, folder: str | Path) -> Path:
+    """Write the deck's list file in `folder` under its name, atomically (a temporary file, synced,
+    renamed over the old one, the folder synced): a crash leaves the old file or the new, never half
+    of one. The deck is checked as a read would check it first, so a saved deck always reads back."""
+    folder = Path(folder)
+    path = folder / deck_file_name(deck.name)
+    document = deck_document(deck)
+    parse_event_deck(document, path)
+    problem = link_problem(path)
+    if problem is not None:
+        raise EventDeckError(problem, path=path)
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=".deck-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            yaml.safe_dump(document, file, allow_unicode=True, sort_keys=False, width=200)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    fsync_dir(folder)
+    return path
+
+
+@dataclass(frozen=True)
+class SavedDeck:
+    """A deck list file of the app's deck folder: its deck, or why it cannot be used (file, line, entry, field)."""
+
+    path: Path
+    deck: EventDeckList | None
+    problem: EventDeckError | None = None
+
+
+def saved_event_decks(folder: str | Path) -> list[SavedDeck]:
+    """Every deck list file of `folder`, sorted by file name; a bad one is listed with its error, never raised."""
+    folder = Path(folder)
+    found: list[SavedDeck] = []
+    for path in sorted(folder.glob("*" + DECK_SUFFIX)) if folder.is_dir() else []:
+        problem = link_problem(path)
+        try:
+            if problem is not None:
+                raise EventDeckError(problem, path=path)
+            found.append(SavedDeck(path, load_event_deck(path)))
+        except EventDeckError as exc:
+            found.append(SavedDeck(path, None, exc))
+    return found

@@ -1,13 +1,15 @@
-"""The New game form turned into a `companion.game.GameSetup`, and the form's words (boards offered,
-the event deck's name). Pure (no kivy)."""
+"""The New game form turned into a `companion.game.GameSetup`, the form's words (boards offered,
+the event deck's name), and the event deck builder (cards, copies within MT 7.02.c, the count against
+MT 7.02.a). Pure (no kivy)."""
 from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from boards import Board, library_boards, load_board
-from companion.game import EventDeckList, GameError, GameSetup, PlayerSetup, board_warnings, prebuilt_event_deck
+from companion.game import (RARITY_LIMITS, EventCard, EventDeckList, GameError, GameSetup, PlayerSetup, board_warnings,
+                            minimum_deck_size, prebuilt_event_deck)
 from companion.i18n import translate
 from companion.rules import HouseRules
 
@@ -94,3 +96,88 @@ def setup_warnings(choice: str, scanned: Board | None, names: list[str], lang: s
 def deck_name(deck: EventDeckList, lang: str) -> str:
     """The prebuilt deck (MT 9.03) is named in the UI language; a loaded deck by its file's name."""
     return translate(lang, "newgame.prebuilt_deck") if deck.name == prebuilt_event_deck().name else deck.name
+
+
+def deck_shortfall(cards: int, players: int, lang: str) -> str:
+    """MT 7.02.a said with what is missing ("… 11 cards missing"); empty when the deck is big enough."""
+    needed = minimum_deck_size(players)
+    return translate(lang, "newgame.deck_too_small", count=cards, players=players, needed=needed,
+                     missing=needed - cards) if cards < needed else ""
+
+
+# -- the event deck builder ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DeckDraft:
+    """A deck being built: the cards offered (the bundled list's, then the deck's own others, then the
+    table's own added here) and the copies of each, always within MT 7.02.c."""
+
+    name: str
+    cards: tuple[EventCard, ...]
+    counts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, deck: EventDeckList, name: str) -> DeckDraft:
+        """Start from a deck (the bundled one, a saved one, a loaded file): its cards and copies, and
+        every bundled card not in it at 0 copies, so that it can be extended."""
+        copies: dict[str, int] = {}
+        offered: dict[str, EventCard] = {}
+        for card in deck.cards:
+            key = card.name.casefold()
+            offered.setdefault(key, card)
+            copies[key] = copies.get(key, 0) + 1
+        for card in prebuilt_event_deck().cards:
+            offered.setdefault(card.name.casefold(), card)
+        return cls(name, tuple(offered.values()), tuple(copies.get(key, 0) for key in offered))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def changed(self, index: int, delta: int) -> DeckDraft:
+        """One card's copies moved by `delta`, kept between 0 and its rarity's limit (MT 7.02.c)."""
+        count = min(max(self.counts[index] + delta, 0), copy_limit(self.cards[index]))
+        return replace(self, counts=self.counts[:index] + (count,) + self.counts[index + 1:])
+
+    def with_card(self, name: str, rarity: str) -> DeckDraft:
+        """One more card of the table's own (a printed event the bundled list does not have), one copy;
+        refused (GameError) without a name, or with a name already offered."""
+        name = name.strip()
+        if not name:
+            raise GameError("decks.name_missing")
+        if any(card.name.casefold() == name.casefold() for card in self.cards):
+            raise GameError("decks.name_taken", name=name[:60])
+        return replace(self, cards=self.cards + (EventCard(name[:200], rarity),), counts=self.counts + (1,))
+
+    def deck(self) -> EventDeckList:
+        return EventDeckList(self.name.strip() or "Events",
+                             tuple(card for card, count in zip(self.cards, self.counts) for _ in range(count)))
+
+
+def copy_limit(card: EventCard) -> int:
+    """MT 7.02.c: mythic 1, uncommon 2, common 4 copies."""
+    return RARITY_LIMITS[card.rarity]
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    """One card of the builder as the screen shows it: its words, copies, limit and which of −/+ work."""
+
+    text: str
+    count: int
+    limit: int
+    can_remove: bool
+    can_add: bool
+
+
+def deck_rows(draft: DeckDraft, lang: str) -> list[DeckRow]:
+    return [DeckRow(translate(lang, "decks.card", name=card.name, rarity=translate(lang, f"game.rarity.{card.rarity}"),
+                              limit=copy_limit(card)),
+                    count, copy_limit(card), count > 0, count < copy_limit(card))
+            for card, count in zip(draft.cards, draft.counts)]
+
+
+def deck_tally(draft: DeckDraft, players: int, lang: str) -> tuple[str, bool]:
+    """The live count against MT 7.02.a for the players of the form, and whether it is enough."""
+    needed, have = minimum_deck_size(players), draft.total
+    key = "decks.tally_ok" if have >= needed else "decks.tally_short"
+    return translate(lang, key, count=have, players=players, needed=needed, missing=needed - have), have >= needed

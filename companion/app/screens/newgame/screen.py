@@ -22,12 +22,13 @@ from boards import square_label
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
 from companion.app.screens.newgame import presenter, saved
+from companion.app.screens.newgame.decks import DECKS_FOLDER, DeckBuilderPopup
 from companion.app.screens.newgame.presenter import NewGameChoices
 from companion.app.screens.newgame.scanning import ScanError, ScannedBoard, scan_board
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.controls import ConfirmPopup, NumberPad
 from companion.app.words import MAX_PLAYERS, colour_name, refusal
-from companion.game import SaveError, load_event_deck, minimum_deck_size, prebuilt_event_deck
+from companion.game import EventDeckList, SaveError, load_event_deck, prebuilt_event_deck
 from companion.rules import HouseRules
 
 load_kv_beside(__file__)
@@ -98,6 +99,7 @@ class NewGameScreen(Screen):
         self.board_choice = self._boards[0] if self._boards else ""
         self.house_base = HouseRules()
         self.event_deck = prebuilt_event_deck()
+        self.deck_builder: DeckBuilderPopup | None = None
         self._listing = 0
         app.bind(lang=lambda *_: self._reword())
         rows = self.ids.players
@@ -121,11 +123,16 @@ class NewGameScreen(Screen):
             self.list_saved()
 
     def find_widget(self, path: str):
-        """'player-3.name': a widget of a player row; 'saved-0.open': of the first saved game listed
-        (driven by the autopilot like a tap)."""
+        """'player-3.name': a widget of a player row; 'saved-0.open': of the first saved game listed;
+        'deck.save': of the deck builder; 'deck-2.plus': of its second card (driven by the autopilot
+        like a tap)."""
         head, _, rest = path.partition(".")
+        if head == "deck":
+            return self.deck_builder.ids[rest]
         kind, index = head.split("-")
-        if kind == "saved":
+        if kind == "deck":
+            row = list(reversed(self.deck_builder.ids.cards.children))[int(index) - 1]
+        elif kind == "saved":
             row = list(reversed(self.ids.saved_list.children))[int(index)]
         else:
             row = self.rows()[int(index) - 1]
@@ -133,7 +140,11 @@ class NewGameScreen(Screen):
 
     def autopilot_report(self) -> dict:
         return {"board": self.board_choice, "scan": self.scan_text, "events": self.events,
-                "events_text": self.events_text, "deck_warning": self.deck_warning, "house_text": self.house_text,
+                "events_text": self.events_text, "deck_warning": self.deck_warning,
+                "deck_builder": ({"tally": self.deck_builder.tally, "status": self.deck_builder.status,
+                                  "choices": list(self.deck_builder.choices), "cards": self.deck_builder.draft.total,
+                                  "rows": [row.text for row in reversed(self.deck_builder.ids.cards.children)]}
+                                 if self.deck_builder is not None and self.deck_builder.parent else None), "house_text": self.house_text,
                 "house": {"metric": self.metric, "die": self.movement_die, "extra_die_threshold": self.extra_die_threshold,
                           "landwalk_reading": self.landwalk_reading, "mana_burn": self.mana_burn},
                 "doubtful": [list(at) for at in self.scanned.doubtful] if self.scanned else None,
@@ -237,13 +248,11 @@ class NewGameScreen(Screen):
         app = running_app()
         path = self.ids.events_file.text.strip()
         try:
-            self.event_deck = load_event_deck(path) if path else prebuilt_event_deck()
+            deck = load_event_deck(path) if path else prebuilt_event_deck()
         except ValueError as exc:
             self.events_text = "[color=ff7060]" + app.t("newgame.load_failed", error=str(exc)) + "[/color]"
             return
-        self.events = True
-        self._describe_deck()
-        self.check_deck()
+        self.use_deck(deck)
 
     def _describe_deck(self) -> None:
         app = running_app()
@@ -252,15 +261,27 @@ class NewGameScreen(Screen):
                                      count=len(self.event_deck.cards))
 
     def check_deck(self) -> None:
-        """MT 7.02.a: 25 cards for two players, 4 more per extra player; say so when the deck is short."""
+        """MT 7.02.a: 25 cards for two players, 4 more per extra player; say how many are missing."""
         app = running_app()
-        players = sum(row.enabled for row in self.ids.players.children)
-        needed = minimum_deck_size(players)
-        have = len(self.event_deck.cards)
-        self.deck_warning = (app.t("newgame.deck_too_small", count=have, players=players, needed=needed)
-                             if self.events and have < needed else "")
+        shortfall = presenter.deck_shortfall(len(self.event_deck.cards), self.players_count(), app.lang)
+        self.deck_warning = shortfall if self.events else ""
         self.offer_starting_players()
         self.check_setup()
+
+    def players_count(self) -> int:
+        return sum(row.enabled for row in self.ids.players.children)
+
+    def open_deck_builder(self) -> None:
+        """Build, extend, save or pick an event deck for the players of the form."""
+        self.deck_builder = DeckBuilderPopup(self.event_deck, self.players_count(),
+                                             running_app().save_dir / DECKS_FOLDER, self.use_deck)
+        self.deck_builder.open()
+
+    def use_deck(self, deck: EventDeckList) -> None:
+        self.event_deck = deck
+        self.events = True
+        self._describe_deck()
+        self.check_deck()
 
     def play_without_events(self) -> None:
         self.events = False
