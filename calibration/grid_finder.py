@@ -1516,6 +1516,8 @@ def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     supported (`outline_inside`: colour borders); its score is its weakest border's support. A
     border line less than half in the photo (a board framed edge to edge) is not judged, but each
     family must show one of its two (with the size, they place the board)."""
+    if len(rects) == 0:   # no rectangle of the size fits the lattice's lines (a facade: ValueError before)
+        return None
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     weakest = np.full(len(rects), np.inf)
