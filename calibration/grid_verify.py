@@ -176,7 +176,9 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
     on, mid = on[on_inside], mid[mid_inside]
-    square = squareness(mapping.mapping.homography, image_bgr.shape[1::-1], cfg.focal_range)
+    plain = mapping.mapping
+    pinhole = plain.lens_homography if plain.lens is not None else plain.homography   # the lens's straight part
+    square = squareness(pinhole, image_bgr.shape[1::-1], cfg.focal_range)
     if len(on) == 0 or len(mid) == 0:
         return GridEvidence(0.0, 0.0, 0.0, int(len(on)), squareness=square)
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
