@@ -99,9 +99,9 @@ def _sample(image: np.ndarray, px: np.ndarray) -> np.ndarray:
     out in rows of 1024 (OpenCV's remap takes maps of fewer than 32767 rows and columns)."""
     count = len(px)
     rows = max(1, -(-count // 1024))
-    maps = np.full((rows * 1024, 2), -10.0, np.float32)
-    maps[:count] = px
-    maps = maps.reshape(rows, 1024, 2)
+    flat = np.full((rows * 1024, 2), -10.0, np.float32)
+    flat[:count] = px
+    maps = flat.reshape(rows, 1024, 2)
     out = cv2.remap(image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out.reshape(-1, image.shape[2])[:count]
 
@@ -165,26 +165,26 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         small = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                             interpolation=cv2.INTER_AREA)
         lab = _lab(small)
-    mapping = _Scaled(GridMapping.coerce(mapping), scale)
+    scaled = _Scaled(GridMapping.coerce(mapping), scale)
     on_points, normals = _edge_points(width, height, 0.0, cfg.samples_per_edge)
-    on, on_inside = _contrast(lab, mapping, on_points, normals, cfg)
+    on, on_inside = _contrast(lab, scaled, on_points, normals, cfg)
     mid_points, mid_normals = _edge_points(width, height, 0.5, cfg.samples_per_edge)
     # the lines x = width + 0.5 and y = height + 0.5 lie outside the grid
     keep = np.concatenate([np.arange(width + 1).repeat(height) < width,
                            np.tile(np.arange(height + 1), width) < height])
-    mid, mid_inside = _contrast(lab, mapping, mid_points[keep], mid_normals[keep], cfg)
+    mid, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
     on, mid = on[on_inside], mid[mid_inside]
-    plain = mapping.mapping
-    pinhole = plain.lens_homography if plain.lens is not None else plain.homography   # the lens's straight part
+    plain = scaled.mapping
+    pinhole = plain.homography if plain.lens_homography is None else plain.lens_homography   # the lens's straight part
     square = squareness(pinhole, image_bgr.shape[1::-1], cfg.focal_range)
     if len(on) == 0 or len(mid) == 0:
-        return GridEvidence(0.0, 0.0, 0.0, int(len(on)), squareness=square)
+        return GridEvidence(0.0, 0.0, 0.0, len(on), squareness=square)
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-    family = tuple(float(np.mean(part >= level)) if len(part) else 0.0 for part in (on_x, on_y))
-    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), int(len(on)), family, square)
+    family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
+    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family, square)
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,

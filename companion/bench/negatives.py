@@ -75,7 +75,7 @@ def scan_all(photos: list[Negative], kinds: list[tuple[str, dict]]) -> list[dict
             result = scan(image, **kwargs)
             rows.append({"photo": photo, "kind": label, "found": bool(result.found),
                          "size": (result.width, result.height), "ms": (time.perf_counter() - started) * 1000,
-                         "why": "" if result.found or result.error is None else result.error.key})
+                         "why": "" if result.found else getattr(result.error, "key", "")})
     return rows
 
 
