@@ -191,9 +191,6 @@ class GridVerifyConfig:
     min_seen_share: float = 0.25       # ... and at least this share of the edges in the photo are seen
     min_contrast: float = 4.0          # Lab units: an edge below this is never seen (a blank wall's middles show ~0)
     max_long_side: int = 1600          # px: larger photos are read on a copy reduced to this
-    focal_range: tuple = (0.5, 4.0)    # focal lengths (× the photo's long side) a camera may have ...
-    max_squareness: float = 0.3        # ... for one of which the cells, brought back to their plane, are squares
-                                       # within this (|log side ratio| and |cos corner angle|)
     max_family_gap: float = 0.25       # the two families' seen shares may differ by at most this (a facade's
                                        # panel joints run the whole height, its window rows show half the width)
 

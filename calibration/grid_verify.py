@@ -41,7 +41,6 @@ class GridEvidence:
     seen_share: float       # share of the edges in the photo seen (contrast well above the middles')
     edges: int              # edges judged (inside the photo)
     family_seen: tuple[float, float] = (0.0, 0.0)   # seen share of the edges of the x lines, of the y lines
-    squareness: float = 0.0  # how far the cells are from squares for the likeliest camera (0: squares)
 
     @property
     def line_ratio(self) -> float:
@@ -138,24 +137,6 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
     return per_edge, seen_in_photo
 
 
-def squareness(homography: np.ndarray, image_size: tuple[int, int], focal_range: tuple[float, float]) -> float:
-    """How far the fitted cells are from squares on a plane seen through a pinhole: the smallest,
-    over focal lengths in `focal_range` (× the photo's long side; principal point at its centre),
-    of max(|log(side ratio)|, |cos(corner angle)|) of a cell brought back to its plane (K⁻¹ H's first
-    two columns are equally long and orthogonal for squares). The finder fits each family's period
-    on its own: on a curtain wall its cells are the panes' tall rectangles."""
-    w, h = image_size
-    centred = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]]) @ np.asarray(homography, float)
-    best = np.inf
-    for focal in np.geomspace(*focal_range, 48) * max(w, h):
-        a = np.array([centred[0, 0] / focal, centred[1, 0] / focal, centred[2, 0]])
-        b = np.array([centred[0, 1] / focal, centred[1, 1] / focal, centred[2, 1]])
-        na, nb = np.linalg.norm(a), np.linalg.norm(b)
-        if na > 0 and nb > 0:
-            best = min(best, max(abs(np.log(na / nb)), abs(a @ b) / (na * nb)))
-    return float(best)
-
-
 def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
                   cfg: GridVerifyConfig | None = None, *, lab: np.ndarray | None = None) -> GridEvidence:
     """The evidence (module docstring) for a width×height grid placed by `mapping` in the photo."""
@@ -176,15 +157,12 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
     on, mid = on[on_inside], mid[mid_inside]
-    plain = scaled.mapping
-    pinhole = plain.homography if plain.lens_homography is None else plain.lens_homography   # the lens's straight part
-    square = squareness(pinhole, image_bgr.shape[1::-1], cfg.focal_range)
     if len(on) == 0 or len(mid) == 0:
-        return GridEvidence(0.0, 0.0, 0.0, len(on), squareness=square)
+        return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
-    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family, square)
+    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family)
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -201,9 +179,6 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if evidence.seen_share < cfg.min_seen_share:
         return Verdict(False, f"{100 * evidence.seen_share:.0f} % of its edges seen "
                               f"(a grid: ≥ {100 * cfg.min_seen_share:.0f} %)", evidence)
-    if evidence.squareness > cfg.max_squareness:
-        return Verdict(False, f"its cells are no squares on a plane for any camera (off by "
-                              f"{evidence.squareness:.2f}, at most {cfg.max_squareness:g})", evidence)
     gap = abs(evidence.family_seen[0] - evidence.family_seen[1])
     if gap > cfg.max_family_gap:
         return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
