@@ -191,6 +191,8 @@ class GridVerifyConfig:
     min_seen_share: float = 0.25       # ... and at least this share of the edges in the photo are seen
     min_contrast: float = 4.0          # Lab units: an edge below this is never seen (a blank wall's middles show ~0)
     max_long_side: int = 1600          # px: larger photos are read on a copy reduced to this
+    ruled_seen_share: float = 0.7      # seen on fewer edges (a board without lines inside: its colour borders
+    max_plain_middle: float = 4.0      # only), the squares' middles must be plain: median contrast ≤ this (Lab)
     max_family_gap: float = 0.25       # the two families' seen shares may differ by at most this (a facade's
                                        # panel joints run the whole height, its window rows show half the width)
 

@@ -14,9 +14,12 @@ whole length, against the same measure half a square away (the middle of the squ
   paper or one colour. Text, bricks, shutters and windows have as much contrast between the
   lattice's lines as on them.
 - **every line seen along its length** (`seen_share`): the share of the lattice's edges (one side
-  of one square) whose contrast stands out above the squares' middles. A grid's edges are seen
-  nearly everywhere but under pieces and tokens; a lattice fitted on window rows or staggered
-  bricks is seen only where the facade happens to line up with it.
+  of one square) whose contrast stands out above the squares' middles. A ruled grid's edges are
+  seen nearly everywhere but under pieces and tokens; a board without lines inside shows only its
+  colour borders (under half its edges), and then the middles of its squares must be plain; a
+  lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
+- **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
+  their edges; a facade's cladding joints run its whole height, its window rows half its width.
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -179,6 +182,10 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if evidence.seen_share < cfg.min_seen_share:
         return Verdict(False, f"{100 * evidence.seen_share:.0f} % of its edges seen "
                               f"(a grid: ≥ {100 * cfg.min_seen_share:.0f} %)", evidence)
+    if evidence.seen_share < cfg.ruled_seen_share and evidence.middle_contrast > cfg.max_plain_middle:
+        return Verdict(False, f"its lines are seen on {100 * evidence.seen_share:.0f} % of the edges and its squares' "
+                              f"middles are not plain ({evidence.middle_contrast:.1f} Lab units; a board without "
+                              f"lines inside: at most {cfg.max_plain_middle:g})", evidence)
     gap = abs(evidence.family_seen[0] - evidence.family_seen[1])
     if gap > cfg.max_family_gap:
         return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
