@@ -186,7 +186,7 @@ class GridVerifyConfig:
     reach: float = 0.06                # the line is searched within ±reach square of the fit (a fit is
                                        # good to ~0.05 square; a line is ~0.02-0.1 square wide)
     probe: float = 0.08                # contrast across the line: Lab difference at ±probe square ...
-    min_line_ratio: float = 1.3        # median contrast on the lines ≥ this × on the squares' middles
+    min_line_ratio: float = 1.1        # median contrast on the lines ≥ this × on the squares' middles
     seen_factor: float = 2.0           # an edge is seen when its contrast ≥ this × the middles' median ...
     min_seen_share: float = 0.25       # ... and at least this share of the edges in the photo are seen
     min_contrast: float = 4.0          # Lab units: an edge below this is never seen (a blank wall's middles show ~0)
