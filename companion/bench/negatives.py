@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tactical bench negatives", description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
     parser.add_argument("--limit", type=int, default=0, help="only the first N photos of each split (0: all)")
+    parser.add_argument("--only", default="", help="only the photos whose file name contains this (e.g. urban100)")
     parser.add_argument("--list", action="store_true", help="print every board found (photo, scan, size)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
           f"load average at start {os.getloadavg()[0]:.1f}")
     started = time.perf_counter()
     for split in (SPLITS if args.split == "all" else (args.split,)):
-        photos = negative_photos(split)
+        photos = [p for p in negative_photos(split) if args.only in p.file]
         photos = photos[:args.limit] if args.limit else photos
         rows = scan_all(photos, kinds)
         print_split(split, rows, kinds, verbose=args.list)
