@@ -248,6 +248,25 @@ class ChequerConfig:
 
 
 @dataclass(frozen=True)
+class GridVerifyConfig:
+    """Thresholds of the verification (tuned on the negative set's dev split and on every real and
+    synthetic board the finder's tests and benches use; never on its held-out split)."""
+    samples_per_edge: int = 5          # points read along each edge (one side of one square)
+    reach: float = 0.06                # the line is searched within ±reach square of the fit (a fit is
+                                       # good to ~0.05 square; a line is ~0.02-0.1 square wide)
+    probe: float = 0.08                # contrast across the line: Lab difference at ±probe square ...
+    min_line_ratio: float = 1.1        # median contrast on the lines ≥ this × on the squares' middles
+    seen_factor: float = 2.0           # an edge is seen when its contrast ≥ this × the middles' median ...
+    min_seen_share: float = 0.25       # ... and at least this share of the edges in the photo are seen
+    min_contrast: float = 4.0          # Lab units: an edge below this is never seen (a blank wall's middles show ~0)
+    max_long_side: int = 1600          # px: larger photos are read on a copy reduced to this
+    ruled_seen_share: float = 0.7      # seen on fewer edges (a board without lines inside: its colour borders
+    max_plain_middle: float = 4.0      # only), the squares' middles must be plain: median contrast ≤ this (Lab)
+    max_family_gap: float = 0.25       # the two families' seen shares may differ by at most this (a facade's
+                                       # panel joints run the whole height, its window rows show half the width)
+
+
+@dataclass(frozen=True)
 class GridFinderConfig:
     """Thresholds of the finder. Defaults are tuned on the real photos and the synthetic set."""
     working_size: int = 1000             # long side (px) of the image the finder works on ...
@@ -334,6 +353,7 @@ class GridFinderConfig:
     grow_tolerance: float = 0.15         # line points within this many squares of where the last fit puts them,
     grow_min_seen: float = 0.15          # seen on this share of the window's reads (every quarter square) at least
     lens: LensConfig = LensConfig()
+    verify: GridVerifyConfig = GridVerifyConfig()   # found only when proved (calibration.grid_verify)
 
 
 @dataclass(frozen=True)
@@ -390,20 +410,21 @@ class TrackingConfig:
 
 @dataclass(frozen=True)
 class VisionConfig:
-    """Every stage's section. The grid finder's own nested stages (`grid.chequer`, `grid.lens`) are
-    sections of their own here (`chequer`, `lens`), joined by `grid_finder()`."""
+    """Every stage's section. The grid finder's own nested stages (`grid.chequer`, `grid.lens`,
+    `grid.verify`) are sections of their own here (`chequer`, `lens`, `verify`), joined by `grid_finder()`."""
     registration: RegistrationConfig = field(default_factory=RegistrationConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)
     symbols: SymbolConfig = field(default_factory=SymbolConfig)
     grid: GridFinderConfig = field(default_factory=GridFinderConfig)
     chequer: ChequerConfig = field(default_factory=ChequerConfig)
     lens: LensConfig = field(default_factory=LensConfig)
+    verify: GridVerifyConfig = field(default_factory=GridVerifyConfig)
     tokens: TokenConfig = field(default_factory=TokenConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
 
     def grid_finder(self) -> GridFinderConfig:
-        """The markerless finder's configuration with its chequer and lens stages."""
-        return replace(self.grid, chequer=self.chequer, lens=self.lens)
+        """The markerless finder's configuration with its chequer, lens and verification stages."""
+        return replace(self.grid, chequer=self.chequer, lens=self.lens, verify=self.verify)
 
     @classmethod
     def from_dict(cls, data, *, source: str = "config") -> "VisionConfig":
@@ -423,7 +444,7 @@ class VisionConfig:
 
     @classmethod
     def load(cls, path: Path) -> "VisionConfig":
-        """Read a YAML file with sections registration, colour, symbols, grid, chequer, lens, tokens,
+        """Read a YAML file with sections registration, colour, symbols, grid, chequer, lens, verify, tokens,
         tracking (bounded reader, safe constructor only)."""
         return cls.from_dict(read_yaml_file(path, limits=Limits(max_bytes=256 << 10, max_depth=4), error=_error))
 

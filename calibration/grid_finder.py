@@ -50,6 +50,7 @@ from calibration.grid_lines import (
 )
 from calibration.chequer import ChequerFit, find_chequer
 from calibration.config import GridFinderConfig
+from calibration.grid_verify import Verdict, verify_grid
 from calibration.lens import LineEvidence, fit_mapping
 from calibration.mapping import GridMapping
 
@@ -78,7 +79,25 @@ def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
     `grid=(w, h)` asks for a grid w squares across and h down, whichever way it lies
     in the photo; the rotation returned is the one closest to upright. `grid=None`
     also finds the size. Raises only for a programming error (not an image)."""
+    return find_verified_grid(image_bgr, grid, config=config)[0]
+
+
+def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
+                       config: GridFinderConfig | None = None) -> tuple[GridFit | None, Verdict | None]:
+    """`find_grid`, with the verification's verdict (calibration.grid_verify): (the grid, its
+    verdict), (None, the verdict that refused the fit), or (None, None) when nothing was fitted.
+    The search proposes; only a grid the photo proves is returned (issue 28: with the size given,
+    the search laid boards over facades, brick and text)."""
     cfg = config or GridFinderConfig()
+    fit = _unverified_grid(image_bgr, grid, cfg)
+    if fit is None:
+        return None, None
+    verdict = verify_grid(image_bgr, fit.mapping, fit.width, fit.height, cfg.verify)
+    return (fit if verdict.found else None), verdict
+
+
+def _unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The search's best grid (size given or not), before verification."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
         raise TypeError("find_grid expects a BGR or grey image as a numpy array")
     if grid is not None:
@@ -1498,6 +1517,8 @@ def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     supported (`outline_inside`: colour borders); its score is its weakest border's support. A
     border line less than half in the photo (a board framed edge to edge) is not judged, but each
     family must show one of its two (with the size, they place the board)."""
+    if len(rects) == 0:   # no rectangle of the size fits the lattice's lines (a facade: ValueError before)
+        return None
     sv, kv, sh, kh = sums
     i0, i1, j0, j1 = rects.T
     weakest = np.full(len(rects), np.inf)

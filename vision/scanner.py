@@ -21,7 +21,7 @@ from boards.model import Board, order_colours, square_label
 from calibration.colour import (BIN_LAB, UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
                                 white_patch_field)
 from calibration.config import DEFAULT_CONFIG, ColourConfig, VisionConfig
-from calibration.grid_finder import find_grid
+from calibration.grid_finder import find_verified_grid
 from calibration.mapping import GridMapping
 from calibration.problems import Problem
 from calibration.registration import register_board
@@ -94,6 +94,7 @@ SCAN_PROBLEMS = {
     "too_small": "the image is {width}×{height} px: too small to show a board",
     "finder_failed": "grid finder failed on this photo ({error})",
     "no_board": "no markers of ours and no grid of squares in the photo",
+    "grid_not_proved": "a grid-like pattern, but not a grid of squares: {why}",
     "size_unknown": "board size unknown: give the board file or the grid size",
     "outside_photo": "the board found lies outside the photo",
     "not_a_board": "a grid-like pattern was found but its squares do not read as a board",
@@ -203,9 +204,11 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             mapping, size = registration.mapping, (registration.width, registration.height)
         else:
             try:
-                fit = find_grid(image_bgr, grid=size, config=config.grid_finder())
+                fit, verdict = find_verified_grid(image_bgr, grid=size, config=config.grid_finder())
             except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
                 return _not_found("finder_failed", size, started, error=f"{type(exc).__name__}: {exc}")
+            if fit is None and verdict is not None:   # a grid-like pattern the photo does not prove (issue 28)
+                return _not_found("grid_not_proved", size, started, why=verdict.reason)
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:
                 fit = None  # nobody said a board is there: a weak grid-like pattern is not one
             if fit is None:

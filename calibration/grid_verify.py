@@ -1,0 +1,194 @@
+"""Verification of a markerless grid fit (issue 28): `found` only when the photo proves the grid.
+
+The finder (calibration.grid_finder) searches for the lattice that best explains the photo's
+segments and then the rectangle whose edges it supports best; on a photo without any grid it
+still finds such a lattice — window frames of a facade, mortar of a brick wall, lines of text
+are straight, parallel and, somewhere, roughly equally spaced — and, told the size, a rectangle
+of that size on it. So the finder's own scores cannot say whether a grid is there. This stage
+measures what a grid of squares shows and a lattice laid over other things does not, on evidence
+the fit did not use: the contrast *across* every line of the lattice, sampled along each line's
+whole length, against the same measure half a square away (the middle of the squares):
+
+- **lines stand out from the squares' middles** (`line_ratio`): a grid's lines (ink lines or the
+  colour borders between squares) are where its contrast is; the middle of its squares is plain
+  paper or one colour. Text, bricks, shutters and windows have as much contrast between the
+  lattice's lines as on them.
+- **every line seen along its length** (`seen_share`): the share of the lattice's edges (one side
+  of one square) whose contrast stands out above the squares' middles. A ruled grid's edges are
+  seen nearly everywhere but under pieces and tokens; a board without lines inside shows only its
+  colour borders (under half its edges), and then the middles of its squares must be plain; a
+  lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
+- **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
+  their edges; a facade's cladding joints run its whole height, its window rows half its width.
+
+Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
+between green and red squares of its own brightness shows only in colour). Edges outside the
+photo are not judged. Thresholds: `GridVerifyConfig`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.config import GridVerifyConfig
+from calibration.mapping import GridMapping
+
+
+@dataclass(frozen=True)
+class GridEvidence:
+    """What the photo shows of a fitted grid (module docstring)."""
+    line_contrast: float    # median contrast across the lattice's edges (Lab units)
+    middle_contrast: float  # median contrast across the parallel lines half a square away
+    seen_share: float       # share of the edges in the photo seen (contrast well above the middles')
+    edges: int              # edges judged (inside the photo)
+    family_seen: tuple[float, float] = (0.0, 0.0)   # seen share of the edges of the x lines, of the y lines
+
+    @property
+    def line_ratio(self) -> float:
+        return self.line_contrast / max(self.middle_contrast, 1e-6)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`found` and, when not, why (words for a person and the figures behind them)."""
+    found: bool
+    reason: str
+    evidence: GridEvidence | None
+
+
+class _Scaled:
+    """A mapping read on a copy of the photo reduced by `scale` (a 12 MP photo's lines are read as
+    well on 1600 px: the contrast across a line is measured a fraction of a square either side)."""
+
+    def __init__(self, mapping: GridMapping, scale: float):
+        self.mapping, self.scale = mapping, scale
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        return self.mapping.to_image(points) * self.scale
+
+
+def _lab(image_bgr: np.ndarray) -> np.ndarray:
+    """Lab, float32, lightly smoothed (JPEG blocks and sensor noise are not lines)."""
+    if image_bgr.ndim == 2:
+        image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
+    lab = cv2.cvtColor(np.ascontiguousarray(image_bgr[..., :3]), cv2.COLOR_BGR2Lab).astype(np.float32)
+    return cv2.GaussianBlur(lab, (0, 0), 1.0)
+
+
+def _edge_points(width: int, height: int, offset: float, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points (grid units) along every edge of the width×height lattice shifted by `offset`
+    across its lines, and each point's unit normal in grid units. Shape (edges, samples, 2)."""
+    t = (np.arange(samples) + 0.5) / samples
+    # vertical lines x = i + offset, edges between rows j and j+1
+    xs = np.arange(width + 1, dtype=float) + offset
+    ys = np.arange(height, dtype=float)
+    vx = np.broadcast_to(xs[:, None, None], (width + 1, height, samples))
+    vy = ys[None, :, None] + t[None, None, :]
+    vertical = np.stack([vx, np.broadcast_to(vy, vx.shape)], -1).reshape(-1, samples, 2)
+    hx = np.arange(width, dtype=float)[:, None, None] + t[None, None, :]
+    hy = np.arange(height + 1, dtype=float)[None, :, None] + offset
+    hxb, hyb = np.broadcast_arrays(hx, hy)
+    horizontal = np.stack([hxb, hyb], -1).reshape(-1, samples, 2)
+    normals = np.concatenate([np.tile([1.0, 0.0], (len(vertical), samples, 1)),
+                              np.tile([0.0, 1.0], (len(horizontal), samples, 1))])
+    return np.concatenate([vertical, horizontal]), normals
+
+
+def _sample(image: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a 3-channel image at pixel points (N, 2) -> (N, 3); the points are laid
+    out in rows of 1024 (OpenCV's remap takes maps of fewer than 32767 rows and columns)."""
+    count = len(px)
+    rows = max(1, -(-count // 1024))
+    flat = np.full((rows * 1024, 2), -10.0, np.float32)
+    flat[:count] = px
+    maps = flat.reshape(rows, 1024, 2)
+    out = cv2.remap(image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(-1, image.shape[2])[:count]
+
+
+def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,
+              cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Per edge: the median over its samples of the strongest line contrast within ±reach of it
+    (a step, a colour border, or a ridge, a thin ink line: both in Lab, summed over channels),
+    and whether the edge lies in the photo."""
+    edges, samples = points.shape[:2]
+    shifts = np.linspace(-cfg.reach, cfg.reach, 5)
+    probes = np.array([-cfg.probe, 0.0, cfg.probe])
+    # (edges, samples, shifts, probes, 2) in grid units
+    at = (points[:, :, None, None, :]
+          + normals[:, :, None, None, :] * (shifts[None, None, :, None, None] + probes[None, None, None, :, None]))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        px = mapping.to_image(at.reshape(-1, 2)).astype(np.float32)
+    h, w = lab.shape[:2]
+    finite = np.isfinite(px).all(1)
+    px[~finite] = -10.0
+    inside = ((px[:, 0] >= 1) & (px[:, 0] <= w - 2) & (px[:, 1] >= 1) & (px[:, 1] <= h - 2)).reshape(
+        edges, samples, len(shifts), len(probes))
+    values = _sample(lab, px).reshape(edges, samples, len(shifts), len(probes), 3)
+    before, centre, after = values[..., 0, :], values[..., 1, :], values[..., 2, :]
+    step = np.abs(after - before).sum(-1)
+    ridge = np.abs(2 * centre - before - after).sum(-1) / 2
+    contrast = np.where(inside.all(-1), np.maximum(step, ridge), np.nan)
+    best = np.nanmax(np.where(np.isnan(contrast), -1.0, contrast), axis=2)   # over the shifts
+    best[best < 0] = np.nan
+    seen_in_photo = np.isfinite(best).mean(1) >= 0.6
+    per_edge = np.zeros(edges)
+    if seen_in_photo.any():
+        per_edge[seen_in_photo] = np.nanmedian(best[seen_in_photo], axis=1)
+    return per_edge, seen_in_photo
+
+
+def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
+                  cfg: GridVerifyConfig | None = None, *, lab: np.ndarray | None = None) -> GridEvidence:
+    """The evidence (module docstring) for a width×height grid placed by `mapping` in the photo."""
+    cfg = cfg or GridVerifyConfig()
+    scale = min(1.0, cfg.max_long_side / max(image_bgr.shape[:2]))
+    if lab is None:
+        small = image_bgr if scale == 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
+                                                            interpolation=cv2.INTER_AREA)
+        lab = _lab(small)
+    scaled = _Scaled(GridMapping.coerce(mapping), scale)
+    on_points, normals = _edge_points(width, height, 0.0, cfg.samples_per_edge)
+    on, on_inside = _contrast(lab, scaled, on_points, normals, cfg)
+    mid_points, mid_normals = _edge_points(width, height, 0.5, cfg.samples_per_edge)
+    # the lines x = width + 0.5 and y = height + 0.5 lie outside the grid
+    keep = np.concatenate([np.arange(width + 1).repeat(height) < width,
+                           np.tile(np.arange(height + 1), width) < height])
+    mid, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
+    vertical = np.arange(len(on_points)) < (width + 1) * height
+    on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
+    on, mid = on[on_inside], mid[mid_inside]
+    if len(on) == 0 or len(mid) == 0:
+        return GridEvidence(0.0, 0.0, 0.0, len(on))
+    line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
+    level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
+    family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
+    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family)
+
+
+def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
+                cfg: GridVerifyConfig | None = None) -> Verdict:
+    """`found` when the photo shows the grid's lines standing out from its squares along their
+    length; otherwise not found, with the reason."""
+    cfg = cfg or GridVerifyConfig()
+    evidence = grid_evidence(image_bgr, mapping, width, height, cfg)
+    if evidence.edges == 0:
+        return Verdict(False, "no edge of the grid lies in the photo", evidence)
+    if evidence.line_ratio < cfg.min_line_ratio:
+        return Verdict(False, f"its lines stand out {evidence.line_ratio:.2f}× from the squares' middles "
+                              f"(a grid: ≥ {cfg.min_line_ratio:g}×)", evidence)
+    if evidence.seen_share < cfg.min_seen_share:
+        return Verdict(False, f"{100 * evidence.seen_share:.0f} % of its edges seen "
+                              f"(a grid: ≥ {100 * cfg.min_seen_share:.0f} %)", evidence)
+    if evidence.seen_share < cfg.ruled_seen_share and evidence.middle_contrast > cfg.max_plain_middle:
+        return Verdict(False, f"its lines are seen on {100 * evidence.seen_share:.0f} % of the edges and its squares' "
+                              f"middles are not plain ({evidence.middle_contrast:.1f} Lab units; a board without "
+                              f"lines inside: at most {cfg.max_plain_middle:g})", evidence)
+    gap = abs(evidence.family_seen[0] - evidence.family_seen[1])
+    if gap > cfg.max_family_gap:
+        return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
+                              f"and {100 * max(evidence.family_seen):.0f} % the other (a grid of squares looks "
+                              f"alike both ways: at most {100 * cfg.max_family_gap:.0f} points apart)", evidence)
+    return Verdict(True, "", evidence)
