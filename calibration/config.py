@@ -48,6 +48,11 @@ RANGES = {
     "max_code_parts": (1, 1000), "track_markers": (1, 1000),
     "grow_factor": (1.1, 10.0),                         # at most 1: the window would never grow
     "border_step": (0.01, 0.5), "lens_step": (0.01, 0.5),   # 0: a search that never advances
+    # the verification (GridVerifyConfig): points per edge, how far from the fit a line is looked for and
+    # across it (in squares), contrasts in Lab units, ratios, shares of the edges
+    "samples_per_edge": (1, 100), "max_long_side": (100, 10_000), "reach": (0.0, 0.5), "probe": (0.01, 0.5),
+    "min_line_ratio": (0.0, 10.0), "seen_factor": (0.0, 100.0), "min_contrast": (0.0, 255.0),
+    "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
             "shade_max_grey_region min_hatch_reference min_colourless_reference min_family_segments "
