@@ -145,8 +145,9 @@ def test_an_older_save_replays_unchanged_and_then_takes_the_new_counters(saved):
     assert not {"monarch", "initiative", "day_night"} & set(state)
     assert all(not {"energy", "experience", "rad"} & set(player) for player in state["players"])
     assert game.history("en") == saved["history_en"]
-    if not game.state.over:
-        player = game.state.alive[0].id
-        game.change_counter(player, "energy", 2)
-        game.give_monarch(player)
-        assert game.state.player(player).energy == 2 and game.state.monarch == player
+    while game.state.over:   # a finished game takes no action: back to before its end
+        game.undo()
+    player = game.state.alive[0].id
+    game.change_counter(player, "energy", 2)
+    game.give_monarch(player)
+    assert game.state.player(player).energy == 2 and game.state.monarch == player
