@@ -262,6 +262,10 @@ class TableScreen(Screen):
                 "city_share": round(self._city.parent.parent.height / self.ids.seats.height, 3)  # its frame's
                 if self._city is not None and self.ids.seats.height else None,
                 "winner": self.winner, "horde_draw_due": self.horde_draw_due,
+                "counter": {str(pid): [panel.counter, panel.counter_value] for pid, panel in self._panels.items()},
+                "in_use": {str(pid): panel.in_use for pid, panel in self._panels.items()},
+                "badges": {str(pid): [which for which, *_ in panel.badges] for pid, panel in self._panels.items()},
+                "monarch": self.monarch_text, "initiative": self.initiative_text, "day_night": self.day_night_text,
                 "name_alone": {str(pid): panel.ids.turn.parent == panel.ids.tools for pid, panel in self._panels.items()},
                 "name_sp": {str(pid): round(panel.ids.name.font_size / sp(1), 1) for pid, panel in self._panels.items()}}
 
