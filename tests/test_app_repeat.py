@@ -88,3 +88,24 @@ def test_a_held_button_stops_once_disabled(held):
     button.disabled = True                     # the player left meanwhile
     clock.advance(5)
     assert len(steps) == 1 + 3
+
+
+def test_a_held_life_button_is_one_change_one_history_line_and_one_undo_step(held):
+    """The steps of a held −1 are taps that join (`join=True`, on the game's clock, here the test's): 21
+    steps are one change of −21, as a table holding the button expects."""
+    from datetime import UTC, datetime, timedelta
+
+    from test_game_counter_taps import new_game
+
+    button, clock, _ = held
+    start = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
+    game = new_game(lambda: start + timedelta(seconds=clock.now))
+    lines, actions = len(game.history()), len(game.actions)
+    button.bind(on_step=lambda _b: game.change_life(1, -1, join=True))
+    press(button)
+    clock.advance(REPEAT_DELAY_S + 20 * REPEAT_INTERVAL_S)
+    release(button)
+    assert game.state.player(1).life == 20 - 21
+    assert len(game.actions) == actions + 1 and len(game.history()) == lines + 1
+    game.undo()
+    assert game.state.player(1).life == 20
