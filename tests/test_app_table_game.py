@@ -298,3 +298,51 @@ def test_no_text_is_cut_on_any_screen(run, request):
     from the widget tree: the words Kivy laid out against the label's text)."""
     report, _ = request.getfixturevalue(run)
     assert {label: seen["cut"] for label, seen in report["inspected"].items() if seen["cut"]} == {}
+
+
+@pytest.fixture(scope="module")
+def counters(tmp_path_factory):
+    """Two players in English use the counters beside life (#27): energy in three quick taps, the monarch
+    given from the turn panel then passed on from its badge, day; then undo twice."""
+    tmp = tmp_path_factory.mktemp("counters")
+    steps = [
+        {"show": "newgame"}, {"type": ["newgame.player-1.name", "Anna"]}, {"type": ["newgame.player-2.name", "Bruno"]},
+        {"pick": ["newgame.starting_player", "Anna"]}, {"tap": "newgame.start"}, {"show": "table"},
+        {"tap": "table.next_phase"},
+        {"pick": ["table.seat-1.poison.counter", "Energy 0"]}, *[{"tap": "table.seat-1.poison.plus"}] * 3,
+        {"tap": "table.seat-1.poison.minus"}, {"report": "energy"},
+        {"pick": ["table.monarch", "Bruno becomes the monarch"]}, {"report": "bruno_monarch"},
+        {"pick": ["table.seat-2.badge_monarch", "Anna becomes the monarch"]}, {"tap": "table.day_night"},
+        {"report": "anna_monarch"}, {"inspect": "counters"},
+        {"tap": "undo"}, {"tap": "undo"}, {"report": "undone"},
+    ]
+    report = run_autopilot(tmp, steps, name="counters", lang="en", demo=False, screen="newgame", timeout=300)
+    return report, load_game(latest_game(tmp / "save"))
+
+
+def test_counter_taps_are_one_change_in_the_history_and_the_monarch_is_passed_by_its_badge(counters):
+    """#27: +1 three times and −1 on energy are one change of +2, one history line; the monarch is one
+    player at a time (CR 724.2): given to Bruno, its badge on his panel gives it to Anna."""
+    report, game = counters
+    energy = report["energy"]["screens"]["table"]
+    assert energy["counter"]["1"] == ["energy", 2] and energy["in_use"]["1"] == ""
+    assert [(a.kind, a.data) for a in game.actions if a.kind == "change_counter"] == [
+        ("change_counter", {"player": 1, "counter": "energy", "amount": 2})]
+    assert report["bruno_monarch"]["screens"]["table"]["badges"] == {"1": [], "2": ["monarch"]}
+    after = report["anna_monarch"]["screens"]["table"]
+    assert after["badges"] == {"1": ["monarch"], "2": []} and after["monarch"] == "Monarch: Anna"
+    assert after["day_night"] == "Day"
+    lines = report["anna_monarch"]["history"]
+    assert sum("energy" in line for line in lines) == 1 and lines[-4].endswith("Anna: +2 energy (2)")
+    assert [line[6:] for line in lines[-3:]] == ["Bruno becomes the monarch", "Anna becomes the monarch",
+                                                 "It becomes day"]
+    seen = report["inspected"]["counters"]
+    assert seen["cut"] == [] and [t for t in seen["targets"] if min(t["w"], t["h"]) < FINGER_DP] == []
+
+
+def test_undo_takes_back_day_then_the_monarch_passed_on(counters):
+    report, game = counters
+    undone = report["undone"]["screens"]["table"]
+    assert undone["day_night"] == "Day / night: not yet" and undone["monarch"] == "Monarch: Bruno"
+    assert game.state.day_night is None and game.state.monarch == 2 and game.state.player(1).energy == 2
+    assert game.history("en")[-1].endswith("Bruno becomes the monarch")   # the save holds the undo too

@@ -36,8 +36,8 @@ from companion.game.actions.horde import bosses_out
 from companion.game.actions.life import Elimination, commander_key, eliminations
 from companion.game.reducer import Action
 from companion.game.setup import board_warnings, seat_starts
-from companion.game.state import (ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER, PHASES,
-                                  PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeCard,
+from companion.game.state import (DAY_NIGHT, ENTRY_KINDS, FORMATS, HORDE_DIFFICULTIES, MOVEMENT_STEPS, PAWN_NUMBER,
+                                  PHASES, PLAYER_COUNTERS, PREGAME, STEP_OF_KIND, Entry, EventState, GameSetup, GameState, HordeCard,
                                   HordeState, HordeWave, Movement, PlanarState, PlanarTrigger, Player, PlayerSetup,
                                   Roll, Turn)
 from companion.game.store import GameStore, GameSummary, SavedGame, inspect_game, latest_game, list_games, load_game
@@ -52,6 +52,6 @@ __all__ = [
     "HistoryEntry", "describe", "GameError", "EventDeckError", "SaveError", "Message",
     "Entry", "ENTRY_KINDS", "Elimination", "eliminations", "bosses_out", "Movement", "commander_key", "board_warnings", "seat_starts",
     "FORMATS", "PHASES", "MOVEMENT_STEPS", "STEP_OF_KIND", "PAWN_NUMBER", "PREGAME", "HORDE_DIFFICULTIES",
-    "MOVEMENT_DICE", "PLANAR_FACES",
+    "MOVEMENT_DICE", "PLANAR_FACES", "PLAYER_COUNTERS", "DAY_NIGHT",
     "SAVE_VERSION",
 ]

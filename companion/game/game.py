@@ -557,6 +557,24 @@ class Game:
         data = {"player": player, "source": source, "amount": amount, "partner": partner}
         return self._record_joined("commander_damage", data) if join else self._record("commander_damage", data)
 
+    def change_counter(self, player: int, counter: str, amount: int, *, join: bool = False) -> GameState:
+        """A player's energy, experience or rad counters (`PLAYER_COUNTERS`), never below 0. `join`: a tap,
+        joined to the same change a moment ago (see `_record_joined`)."""
+        data = {"player": player, "counter": counter, "amount": amount}
+        return self._record_joined("change_counter", data) if join else self._record("change_counter", data)
+
+    def give_monarch(self, player: int) -> GameState:
+        """`player` becomes the monarch (CR 724): the only one; the last monarch is no longer."""
+        return self._record("give_designation", {"designation": "monarch", "player": player})
+
+    def give_initiative(self, player: int) -> GameState:
+        """`player` takes the initiative (CR 725): the only one to have it."""
+        return self._record("give_designation", {"designation": "initiative", "player": player})
+
+    def set_day_night(self, value: str) -> GameState:
+        """It becomes "day" or "night" (CR 726), for the whole table; unset until a card says so."""
+        return self._record("set_day_night", {"value": value})
+
     def mana_burn(self, player: int, mana: int) -> GameState:
         """BR mana burn, when the house rule is on: the player loses 1 life per unspent mana."""
         return self._record("mana_burn", {"player": player, "mana": mana})

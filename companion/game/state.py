@@ -133,6 +133,15 @@ class Player:
     left_reason: str = ""
     mulligans: int = 0
     kept: bool = False
+    # the counters tables keep beside life and poison (#27); 0 until used, and left out of `to_dict` at 0
+    energy: int = 0      # CR 122.1 (energy counters)
+    experience: int = 0  # CR 122.1 (experience counters)
+    rad: int = 0         # CR 122.1 (rad counters)
+
+
+# The player counters `change_counter` keeps (the names of `Player`'s fields), in the order the Table shows them.
+PLAYER_COUNTERS = ("energy", "experience", "rad")
+DAY_NIGHT = ("day", "night")  # CR 726: once it is day or night, it stays one of the two
 
 
 @dataclass
@@ -316,6 +325,12 @@ class GameState:
     last_known: dict[Token, Piece] = field(default_factory=dict)
     # who controlled a piece as it entered the battlefield, when not its owner (PC "Quitter la partie")
     entered_under: dict[Token, int] = field(default_factory=dict)
+    # table-wide designations (#27): who is the monarch (CR 724) and who has the initiative (CR 725), one
+    # player or nobody; day/night (CR 726), None until a card makes it day or night. Left out of `to_dict`
+    # while unset, so an older game exports as it always has.
+    monarch: int | None = None
+    initiative: int | None = None
+    day_night: str | None = None
 
     # -- queries ---------------------------------------------------------
     def player(self, player_id: int) -> Player:
@@ -434,7 +449,10 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         """A plain, JSON/YAML-ready picture of the state (for export and for people to read)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["players"] = [asdict(p) for p in self.players]
+        out["players"] = [_player_to_dict(p) for p in self.players]
+        for name in ("monarch", "initiative", "day_night"):
+            if out[name] is None:
+                del out[name]
         out["pieces"] = [piece_to_dict(p) for p in self.pieces.values()]
         out["turn"] = asdict(self.turn)
         out["bonus_choices"] = [{"token": list(k), "colour": v} for k, v in self.bonus_choices.items()]
@@ -469,6 +487,15 @@ def _copy(obj: Record, **changes: Any) -> Record:
 @lru_cache(maxsize=8)
 def _board(rows: tuple[str, ...], name: str) -> Board:
     return Board.from_rows(list(rows), name=name)
+
+
+def _player_to_dict(player: Player) -> dict[str, Any]:
+    """A player as saves and exports show them: the counters added in #27 only once used (not 0)."""
+    data = asdict(player)
+    for name in PLAYER_COUNTERS:
+        if not data[name]:
+            del data[name]
+    return data
 
 
 def piece_to_dict(piece: Piece) -> dict[str, Any]:

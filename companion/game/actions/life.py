@@ -1,5 +1,5 @@
 """Life, poison and commander damage (BR, CR 704.5c, 704.6b, 810, 903.10a; the City's life, HO 300), the
-eliminations the game proposes and players leaving (PC « Quitter la partie », HO 105)."""
+counters tables keep beside them (energy, experience, rad: CR 122.1), the eliminations the game proposes and players leaving (PC « Quitter la partie », HO 105)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -9,9 +9,10 @@ from companion.game.actions.common import (find_player, handles, life_holder, ne
                                            seat_after, words)
 from companion.game.actions.horde import horde_of
 from companion.game.actions.planechase import planeswalk_to_top
+from companion.game.actions.table import hand_on_designations
 from companion.game.actions.turns import side_key
 from companion.game.data import ActionData
-from companion.game.state import GameState, Player
+from companion.game.state import PLAYER_COUNTERS, GameState, Player
 from companion.rules.wording import Message
 
 
@@ -65,6 +66,17 @@ def _change_poison(state: GameState, d: ActionData) -> None:
     poison = max(0, player.poison + d.integer("amount", minimum=-1000, maximum=1000))
     for holder in life_holder(state, player) if shares_poison(state) else [player]:
         holder.poison = poison
+
+
+@handles("change_counter")
+def _change_counter(state: GameState, d: ActionData) -> None:
+    """A player's energy, experience or rad counters (CR 122.1): a player never has fewer than none."""
+    player = find_player(state, d.integer("player"))
+    counter = d.choice("counter", PLAYER_COUNTERS)
+    value = getattr(player, counter) + d.integer("amount", minimum=-1000, maximum=1000)
+    require(value >= 0, "game.error.counter_below_zero", name=player.name, counter_key=f"game.counter.{counter}",
+            have=getattr(player, counter))
+    setattr(player, counter, value)
 
 
 def commander_key(source: int, partner: str = "") -> str:
@@ -164,6 +176,8 @@ def _player_leaves(state: GameState, d: ActionData) -> None:
     reason = d.choice("reason", ("lost", "conceded"), default="lost")
     for leaver in life_holder(state, player):
         _leave(state, leaver, reason)
+    for leaver in life_holder(state, player):
+        hand_on_designations(state, leaver)
     if state.horde:
         if reason == "lost" or (not state.alive and state.rules_edition >= 3):
             state.horde.result = "city_defeated"  # HO 105.4; HO 105.1: every player gave up, the City falls
@@ -237,6 +251,13 @@ def _commander_damage_said(before: GameState, after: GameState, data: dict[str, 
 def _poison_changed(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
     return said("change_poison", player=player_name(after, data.get("player")), amount=f"{data['amount']:+d}",
                 poison=after.player(data["player"]).poison)
+
+
+@words("change_counter")
+def _counter_changed(before: GameState, after: GameState, data: dict[str, Any]) -> Message:
+    return said("change_counter", player=player_name(after, data.get("player")), amount=f"{data['amount']:+d}",
+                counter_key=f"game.counter.{data['counter']}", value=getattr(after.player(data["player"]),
+                                                                              data["counter"]))
 
 
 @words("keep_in_game")

@@ -1,5 +1,5 @@
-"""What the Table screen shows, from the game: one panel per seat (life, poison, commander damage,
-the elimination the game proposes), the Horde's City, the turn, the event and the plane; where each
+"""What the Table screen shows, from the game: one panel per seat (life, poison and the other counters,
+commander damage, the monarch and the initiative, the elimination the game proposes), day or night, the Horde's City, the turn, the event and the plane; where each
 panel sits, and the life change of the last seconds. Pure (no kivy)."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.app.words import player_rgba
-from companion.game import MOVEMENT_STEPS, PHASES, PREGAME, Game, GameState, HordeCard, bosses_out, commander_key
+from companion.game import (DAY_NIGHT, MOVEMENT_STEPS, PHASES, PLAYER_COUNTERS, PREGAME, Game, GameState, HordeCard,
+                            bosses_out, commander_key)
 from companion.i18n import translate
 
 # What the Table screen may do to the game, through `app.play` (which says a refusal): `Game`
@@ -17,6 +18,10 @@ change_life = Game.change_life
 set_life = Game.set_life
 change_poison = Game.change_poison
 commander_damage = Game.commander_damage
+change_counter = Game.change_counter      # energy, experience, rad
+give_monarch = Game.give_monarch
+give_initiative = Game.give_initiative
+set_day_night = Game.set_day_night
 mulligan = Game.mulligan
 keep_hand = Game.keep_hand
 keep_in_game = Game.keep_in_game          # a proposed elimination a card prevents
@@ -32,6 +37,8 @@ end_turn = Game.end_turn
 ROTATIONS = (0, 90, 180, 270)
 SEAT_LAYOUTS = ("upright", "facing", "ends")  # settings: quick ways to turn every panel at once
 RECENT_CHANGE_S = 8.0  # a life change is shown beside the total this long after the last tap
+COUNTERS = ("poison", *PLAYER_COUNTERS)   # a panel's counter row, poison first (the one that can make a player lose)
+DESIGNATIONS = ("monarch", "initiative")  # the badges one player holds at a time (CR 724, 725)
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,46 @@ class PanelView:
     sources: tuple[CommanderSource, ...]   # opponents in the game, or who already dealt damage
     default_source: int | None             # the active player's commander: who attacks now
     elimination: str          # the game proposes that this player leaves: why, worded ("" = no)
+    counters: tuple[tuple[str, int], ...] = ()   # (counter, value) for each of COUNTERS, in that order
+    badges: tuple[str, ...] = ()                 # the DESIGNATIONS this player holds
+
+    def counter(self, name: str) -> int:
+        return dict(self.counters).get(name, 0)
+
+
+def counter_choices(view: PanelView, lang: str) -> dict[str, str]:
+    """The counter row's menu: "Energy 3" -> "energy", each counter with its value, poison first."""
+    return {f"{translate(lang, f'table.counter_{name}')} {value}": name for name, value in view.counters}
+
+
+def counters_in_use(view: PanelView, picked: str, lang: str) -> str:
+    """The panel's other counters that are not 0 ("Energy 3 · Rad 1"): a counter unused stays hidden,
+    and one in use stays in sight while the row shows another."""
+    return " · ".join(f"{translate(lang, f'table.counter_{name}')} {value}"
+                      for name, value in view.counters if value and name != picked)
+
+
+def designation_text(state: GameState, which: str, lang: str) -> str:
+    """The turn panel's button for the monarch or the initiative: who holds it, or nobody yet."""
+    holder = getattr(state, which)
+    name = state.names.get(holder) if holder is not None else None
+    return translate(lang, f"table.{which}_held", name=name) if name else translate(lang, f"table.{which}_nobody")
+
+
+def give_choices(state: GameState, which: str, lang: str) -> dict[str, int]:
+    """Who may be given the monarch or the initiative (one tap): the players still in but its holder."""
+    holder = getattr(state, which)
+    return {translate(lang, f"table.give_{which}", name=p.name): p.id for p in state.alive if p.id != holder}
+
+
+def day_night_text(state: GameState, lang: str) -> str:
+    """Day, night, or neither yet (CR 726: unset until a card makes it day or night)."""
+    return translate(lang, f"table.day_night_{state.day_night or 'unset'}")
+
+
+def next_day_night(state: GameState) -> str:
+    """What one tap on day/night makes it: day when unset, then night and day in turn."""
+    return DAY_NIGHT[1] if state.day_night == DAY_NIGHT[0] else DAY_NIGHT[0]
 
 
 @dataclass(frozen=True)
@@ -108,7 +155,9 @@ def panels(game: Game, lang: str, partners: dict[int, set[str]] | None = None) -
             active=player.id in active, left=player.left, pregame=pregame and not player.left, kept=player.kept,
             hand=translate(lang, "table.hand", n=game.hand_size(player.id)) if pregame else "",
             sources=sources if not player.left else (), default_source=default,
-            elimination=" · ".join(reason.text(lang) for reason in out.reasons) if out else ""))
+            elimination=" · ".join(reason.text(lang) for reason in out.reasons) if out else "",
+            counters=tuple((name, getattr(player, name)) for name in COUNTERS),
+            badges=tuple(which for which in DESIGNATIONS if getattr(state, which) == player.id)))
     return views
 
 

@@ -1,6 +1,8 @@
 """Table screen: one panel per player — life (±1, ±5, or typed), the change of the last seconds,
-poison, commander damage from each opponent — readable from every seat of a table of 2 to 6;
-the Horde's City; the turn, the event, the plane; Next phase and End turn.
+poison and the other counters (energy, experience, rad), commander damage from each opponent, the
+monarch's and the initiative's badges — readable from every seat of a table of 2 to 6; the Horde's
+City; the turn, who is the monarch and has the initiative, day or night, the event, the plane; Next
+phase and End turn. A held ±1 repeats (`widgets.repeat`), its steps joined into one change.
 
 Each panel turns to face its player (0/90/180/270°, its turn button; kept per player between
 runs), and the whole table can be turned at once in the settings. What the panels say comes
@@ -15,13 +17,14 @@ from kivy.properties import (BooleanProperty, DictProperty, ListProperty, Numeri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
+from kivy.uix.spinner import Spinner
 from kivy.uix.widget import Widget
 
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
 from companion.app.screens.table import presenter
 from companion.app.screens.table.presenter import RecentChange
-from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
+from companion.app.widgets import card_search, controls, repeat  # noqa: F401  (kv classes)
 from companion.app.widgets.controls import BigButton, ConfirmPopup, NumberPad, TextPopup
 from companion.app.words import turn_header, turn_text
 
@@ -52,6 +55,13 @@ class PlayerPanel(BoxLayout):
     source = ObjectProperty(None, allownone=True)  # the commander picked: (player id, partner name "" or a name)
     source_label = StringProperty("")
     elimination = StringProperty("")         # why the game proposes that this player leaves
+    counter = StringProperty("poison")       # the counter the counter row's −/+ change (presenter.COUNTERS)
+    counter_value = NumericProperty(0)
+    counter_ids = DictProperty({})           # the counter menu: "Energy 3" -> "energy"
+    counter_labels = ListProperty([])
+    counter_label = StringProperty("")
+    in_use = StringProperty("")              # the other counters that are not 0, "Energy 3 · Rad 1"
+    badges = ListProperty([])                # [which, its words, who it may be given to] per badge held
 
     def on_kv_post(self, *_):
         # Horde: the players share the City's life (its own panel): no life of their own to show.
@@ -68,6 +78,26 @@ class PlayerPanel(BoxLayout):
             if button.parent != target:  # (kv ids are proxies: compare, not `is`)
                 button.parent.remove_widget(button)
                 target.add_widget(button)
+
+    def pick_counter(self, label: str) -> None:
+        """The counter menu: −/+ now change that counter (the screen refreshes its value)."""
+        if label in self.counter_ids and self.counter_ids[label] != self.counter:
+            self.counter = self.counter_ids[label]
+            running_app().screen("table").refresh()
+
+    def on_badges(self, *_):
+        """The monarch's or the initiative's badge on its holder's panel: a menu of the players it may go
+        to, one tap gives it (autopilot: 'seat-2.badge_monarch')."""
+        row = self.ids.badges
+        row.clear_widgets()
+        for key in [key for key in self.ids if key.startswith("badge_")]:
+            del self.ids[key]
+        for which, words, choices in self.badges:
+            badge = Spinner(text=words, values=choices, font_size=sp(15), bold=True, option_cls="BigOption",
+                            background_color=(0.85, 0.65, 0.2, 1), size_hint_x=None, width=dp(104))
+            badge.bind(text=lambda menu, text, w=which: running_app().screen("table").give(w, text, menu))
+            row.add_widget(badge)
+            self.ids[f"badge_{which}"] = badge
 
     def pick_source(self, label: str) -> None:
         if label not in self.source_ids:
@@ -187,6 +217,12 @@ class TableScreen(Screen):
     planar_pending = BooleanProperty(False)
     side_wide = BooleanProperty(False)   # the side column holds an event, a plane or the winner
     phase_track = StringProperty("")     # the turn's phases, the current one marked
+    monarch_text = StringProperty("")    # "Monarch: Anna" (CR 724)
+    monarch_choices = ListProperty([])   # "Bruno becomes the monarch", … : one tap gives it
+    initiative_text = StringProperty("")  # (CR 725)
+    initiative_choices = ListProperty([])
+    day_night_text = StringProperty("")  # day, night or not yet (CR 726)
+    next_day_night = StringProperty("day")  # what a tap on it makes it
     event_counter = NumericProperty(3)  # turn counter X the table enters for an event without one (MT 7.06.d)
 
     def on_kv_post(self, *_):
@@ -198,6 +234,7 @@ class TableScreen(Screen):
         self._city: CityPanel | None = None
         self._recent: dict[int, RecentChange] = {}
         self._partners: dict[int, set[str]] = {}  # partner commanders named at this table (damage apart)
+        self._give_choices: dict[str, dict[str, int]] = {}  # which -> the menu's words -> the player given it
         self._turn_seen = None
         self._fade = None
         self.refresh()
@@ -225,6 +262,10 @@ class TableScreen(Screen):
                 "city_share": round(self._city.parent.parent.height / self.ids.seats.height, 3)  # its frame's
                 if self._city is not None and self.ids.seats.height else None,
                 "winner": self.winner, "horde_draw_due": self.horde_draw_due,
+                "counter": {str(pid): [panel.counter, panel.counter_value] for pid, panel in self._panels.items()},
+                "in_use": {str(pid): panel.in_use for pid, panel in self._panels.items()},
+                "badges": {str(pid): [which for which, *_ in panel.badges] for pid, panel in self._panels.items()},
+                "monarch": self.monarch_text, "initiative": self.initiative_text, "day_night": self.day_night_text,
                 "name_alone": {str(pid): panel.ids.turn.parent == panel.ids.tools for pid, panel in self._panels.items()},
                 "name_sp": {str(pid): round(panel.ids.name.font_size / sp(1), 1) for pid, panel in self._panels.items()}}
 
@@ -283,6 +324,14 @@ class TableScreen(Screen):
         now = app.clock().timestamp()
         turn = (state.turn.number, tuple(state.turn.active), state.turn.horde)
         new_turn, self._turn_seen = turn != self._turn_seen, turn
+        self._give_choices = {which: presenter.give_choices(state, which, app.lang)
+                              for which in presenter.DESIGNATIONS}
+        self.monarch_text = presenter.designation_text(state, "monarch", app.lang)
+        self.initiative_text = presenter.designation_text(state, "initiative", app.lang)
+        self.monarch_choices = list(self._give_choices["monarch"])
+        self.initiative_choices = list(self._give_choices["initiative"])
+        self.day_night_text = presenter.day_night_text(state, app.lang)
+        self.next_day_night = presenter.next_day_night(state)
         for view in presenter.panels(app.game, app.lang, self._partners):
             panel = self._panels[view.player]
             panel.name, panel.rgba, panel.life = view.name, list(view.rgba), view.life
@@ -291,6 +340,13 @@ class TableScreen(Screen):
             panel.poison, panel.active, panel.left = view.poison, view.active, view.left
             panel.pregame, panel.kept, panel.hand = view.pregame, view.kept, view.hand
             panel.elimination = view.elimination
+            panel.counter_ids = presenter.counter_choices(view, app.lang)
+            panel.counter_labels = list(panel.counter_ids)
+            panel.counter_label = next(label for label, name in panel.counter_ids.items() if name == panel.counter)
+            panel.counter_value = view.counter(panel.counter)
+            panel.in_use = presenter.counters_in_use(view, panel.counter, app.lang)
+            panel.badges = [[which, app.t(f"table.{which}_badge"), list(self._give_choices[which])]
+                            for which in view.badges]
             labels = {source.label(app.lang): (source.player, source.partner) for source in view.sources}
             commanders = set(labels.values())
             for opponent in dict.fromkeys(source.player for source in view.sources
@@ -335,6 +391,27 @@ class TableScreen(Screen):
     def life_holder(self) -> int:
         """Horde: the City's life changes through any player still in (HO 300.3)."""
         return running_app().game.state.alive[0].id
+
+    def step_counter(self, player_id: int, counter: str, amount: int) -> None:
+        """A tap (or a held button's step) on a panel's counter row: joined to the taps a moment ago."""
+        app = running_app()
+        if counter == "poison":
+            app.play(presenter.change_poison, player_id, amount, join=True)
+        else:
+            app.play(presenter.change_counter, player_id, counter, amount, join=True)
+
+    def give(self, which: str, label: str, menu) -> None:
+        """A player picked in the monarch's or the initiative's menu (the turn panel's, or the badge on
+        its holder's panel) gets it; the menu goes back to its own words (who holds it, or the badge's),
+        refused or not."""
+        player = self._give_choices.get(which, {}).get(label)
+        if player is None:
+            return
+        app = running_app()
+        app.play(presenter.give_monarch if which == "monarch" else presenter.give_initiative, player)
+        self.refresh()
+        side = menu in (self.ids.monarch, self.ids.initiative)  # (kv ids are proxies: compare, not `is`)
+        menu.text = getattr(self, f"{which}_text") if side else app.t(f"table.{which}_badge")
 
     def type_life(self, player_id: int | None) -> None:
         """Tap on the total: type the new total ("12") or a change ("−7", "+3") on big keys."""
