@@ -39,7 +39,7 @@ def test_the_pieces_screen_says_the_damage_and_the_table_goes_on(tmp_path, lang,
     steps = [
         {"show": "pieces"}, {"type": [FIELD, "serra"]}, {"report": "searched"},
         {"type": [FIELD, "Soldat 1/1 blanc"]}, {"tap_text": translate(lang, "cards.token_name", name="Soldat")},
-        {"report": "token"},
+        {"tap_text": translate(lang, "pieces.add")}, {"report": "token"},   # a new token (#27), for its owner
     ]
     report = run_autopilot(tmp_path, steps, lang=lang, screen="pieces", options={"cards_dir": str(folder)})
     searched = report["searched"]["screens"]["pieces"]["search"]
