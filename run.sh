@@ -2,9 +2,9 @@
 # The README's two commands:  ./run.sh demo   and   ./run.sh test
 # Each sets everything up on first use (system libraries, .venv, the project) and then runs.
 #   ./run.sh demo [app options]   start the app on the bundled demo (no camera, no printed board)
-#   ./run.sh test [pytest args]   run the whole test suite: the type checks, the unit tests (on both
-#                                 cores), then the tests marked accuracy or slow (pyproject.toml),
-#                                 each step timed; with pytest arguments, one pytest run with them instead
+#   ./run.sh test [pytest args]   run the whole test suite: the type checks, the unit tests, then the
+#                                 tests marked accuracy or slow (pyproject.toml), each step timed and
+#                                 on both cores; with pytest arguments, one pytest run with them instead
 #   ./run.sh bench [rules|vision|app|all]   print the benchmark figures
 #   ./run.sh setup                only set up
 set -euo pipefail
@@ -38,31 +38,12 @@ step_done() {  # step_done LABEL STARTED STATUS: say how long a step took and ho
   echo "== $1: $(( (SECONDS - $2) / 60 )) min $(( (SECONDS - $2) % 60 )) s, $([ "$3" -eq 0 ] && echo passed || echo "FAILED (pytest exit code $3)") =="
 }
 
-timed_pytest() {  # timed_pytest LABEL MARKERS: run one step in one pytest process, timed
+timed_pytest() {  # timed_pytest LABEL MARKERS: run one step on both cores (pytest-xdist), timed
   local started=$SECONDS status=0
-  echo "== $1 (pytest -m \"$2\") =="
-  "$PY" -m pytest -q -m "$2" || status=$?
+  echo "== $1 (pytest -m \"$2\" on 2 workers) =="
+  "$PY" -m pytest -q -n 2 --dist loadfile -m "$2" || status=$?
   step_done "$1" "$started" "$status"
   return $status
-}
-
-# The unit step uses both cores: the app's tests (most of them wait on the real app, run in a child
-# process) go in a second pytest process beside all the others. The others' output shows as it
-# comes; the app tests' when they end.
-timed_pytest_side_by_side() {  # timed_pytest_side_by_side LABEL MARKERS
-  local started=$SECONDS others=0 app=0 app_log app_pid
-  app_log=$(mktemp)
-  echo "== $1 (pytest -m \"$2\"; tests/test_app_*.py in a second process beside the others) =="
-  "$PY" -m pytest -q -m "$2" tests/test_app_*.py > "$app_log" 2>&1 &
-  app_pid=$!
-  "$PY" -m pytest -q -m "$2" --ignore-glob='tests/test_app_*.py' || others=$?
-  wait "$app_pid" || app=$?
-  echo "-- the app's tests (tests/test_app_*.py):"
-  cat "$app_log"
-  rm -f "$app_log"
-  [ $others -ne 0 ] || others=$app
-  step_done "$1" "$started" "$others"
-  return $others
 }
 
 # Type checks (pyproject.toml's [tool.mypy]): the pure packages strictly, the lower layers in default mode.
@@ -79,7 +60,7 @@ run_tests() {
   if [ $# -gt 0 ]; then exec "$PY" -m pytest -q "$@"; fi
   local started=$SECONDS types=0 unit=0 marked=0
   type_checks || types=$?
-  timed_pytest_side_by_side "step 2 of 3: unit tests" "$UNIT" || unit=$?
+  timed_pytest "step 2 of 3: unit tests" "$UNIT" || unit=$?
   timed_pytest "step 3 of 3: accuracy over photo sets and slow tests" "$MARKED" || marked=$?
   echo "== all tests: $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s =="
   [ $types -eq 0 ] && [ $unit -eq 0 ] && [ $marked -eq 0 ]

@@ -264,6 +264,7 @@ def test_a_token_the_game_does_not_know_is_named_by_its_colour_and_number():
     assert presenter.move_lines(view, t, "fr", token_name) == ["orange 7 vu en C5, inconnu de la partie"]
 
 
+@pytest.mark.slow   # a run of the whole app
 def test_the_app_camera_takes_the_vision_yaml_of_its_data_folder_and_says_a_bad_field(tmp_path):
     """Issue 18: the Camera screen's watcher is set by the same vision YAML as `tactical watch`
     (vision.yaml in the app's data folder); a value it cannot use is said in the status line with

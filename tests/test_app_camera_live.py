@@ -20,6 +20,8 @@ from boards import square_label
 from camera_video import MjpegServer, record_table_video
 from test_app_drive import run_autopilot
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SHOTS = ("camera-live-fr.png", "camera-live-en.png", "board-seen-fr.png")
 PLAIN = "camera-nothing-selected.png"

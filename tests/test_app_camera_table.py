@@ -15,6 +15,8 @@ import pytest
 from companion.app.demo import demo_board, demo_pieces
 from test_app_drive import run_autopilot
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SHOTS = ("table-ends-fr.png", "table-leave-fr.png", "camera-confirm-fr.png", "camera-far-fr.png")
 

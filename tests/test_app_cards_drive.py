@@ -28,6 +28,8 @@ from companion.i18n import translate
 from test_app_drive import run_autopilot
 from test_app_table_game import _leaks, small_targets, visit_every_screen
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 ATOMIC = Path(__file__).parent / "fixtures" / "cards" / "AtomicCards.fixture.json"
 SHOTS = {lang: {part: f"cards-{part}-{lang}.png" for part in ("pieces", "settings", "newgame", "table")}

@@ -12,6 +12,8 @@ import pytest
 from companion.game import latest_game, load_game, load_event_deck
 from test_app_drive import run_autopilot
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 FIVE = [{"tap": f"newgame.player-{seat}.enabled"} for seat in (3, 4, 5)]
 BUNDLED_NAMES = 12  # MT 9.03: twelve cards; the table's own come after them in the builder
 # (name, rarity, copies): 4 + 4 + 2 + 1 = 11 more than the 26 of MT 9.03, each at its MT 7.02.c limit

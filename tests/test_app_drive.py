@@ -18,6 +18,8 @@ import pytest
 from companion.game import latest_game, load_game
 from companion.rules import action_zone, reachable
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 TOKEN = (1, 3)  # Anna's Savannah Lions (2/1, MV 1) in the demo: the active player's creature
 
 

@@ -14,6 +14,8 @@ import pytest
 
 from companion.i18n import translate
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 TACTICAL = [sys.executable, "-c", "import sys; from companion.cli.main import main; sys.exit(main())"]
 
 

@@ -21,6 +21,8 @@ from companion.i18n import translate
 from companion.rules import HouseRules
 from test_app_drive import run_autopilot
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 PLANES = "Naya, Sokenzan\nTazeem"
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SHOTS = ("newgame-deck-en.png", "newgame-scanned-en.png", "table-pregame-en.png")

@@ -13,6 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 COMPARED = ("pieces", "life", "rolls", "turn", "history")
 
 

@@ -19,6 +19,8 @@ from companion.game import PREGAME, latest_game, load_game, prebuilt_event_deck
 from companion.i18n import strings
 from test_app_drive import run_autopilot
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SHOTS = ("saved-games-fr.png", "table-horde-won-en.png")
 FINGER_DP = 48

@@ -15,6 +15,8 @@ from companion.game import load_game
 from companion.i18n import translate
 from test_app_drive import run_autopilot
 
+pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
+
 ATOMIC = Path(__file__).parent / "fixtures" / "cards" / "AtomicCards.fixture.json"
 FIELD = "pieces.card_search.field"
 
