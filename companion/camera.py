@@ -101,10 +101,11 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
     """Compare the camera's stable positions (token → square) with `game` (a `companion.game.Game`):
     each token seen elsewhere than recorded, judged as the game judges it (`Game.judge_move`:
     MT 3.02–3.08, 2.03.b, 6.03–6.10, with the roll and what the piece already moved this turn);
-    never changes the game. A token the table last moved by hand (`Game.last_move`) and still seen
+    never changes the game. A token the table last moved by hand (`Game.last_moves`) and still seen
     on the square it left is catching up, not a move: recording it would move it back."""
     state = game.state
     moves, unknown, catching = [], [], []
+    last_moves = None   # replayed once, and only when a token is seen away from its square
     for token, square in sorted(positions.items()):
         piece = state.pieces.get(token)
         if piece is None:
@@ -112,7 +113,9 @@ def seen_moves(game, positions: Mapping[Token, XY]) -> CameraView:
             continue
         if piece.at == square:
             continue
-        last = game.last_move(token)
+        if last_moves is None:
+            last_moves = game.last_moves()
+        last = last_moves.get(token)
         if piece.at is not None and last is not None and last.source == "hand" and last.frm == square:
             catching.append(Catching(token, square, piece.at))
             continue

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # store.py imports this module
 SNAPSHOT_EVERY = 16
 EXPORT_LIMITS = Limits(max_bytes=64 << 20, max_depth=32, max_values=4_000_000, max_text=8_000_000)
 JOIN_SECONDS = 3          # taps on a counter closer than this make one change ("−7"), one line, one undo
-LAST_MOVE_LOOKBACK = 32   # actions `last_move` replays: a hand move the camera has yet to see is recent (a few ms)
+LAST_MOVE_LOOKBACK = 32   # actions `last_moves` replays: a hand move the camera has yet to see is recent (a few ms)
 
 
 @dataclass(frozen=True)
@@ -511,22 +511,23 @@ class Game:
             return refused
         return None
 
-    def last_move(self, token: Token) -> LastMove | None:
-        """Where `token` stood before the last action in effect that moved it, where it went and who
-        moved it; None when no action of the last `LAST_MOVE_LOOKBACK` moved it. The camera needs it:
-        a token the table moved by hand on a screen is still seen at its old square until a hand
-        carries it — that is not a move back to record. Read by replaying those actions: nothing is
-        recorded."""
-        token = as_token(token)
+    def last_moves(self) -> dict[Token, LastMove]:
+        """For each token that an action among the last `LAST_MOVE_LOOKBACK` in effect moved: where it
+        stood before the last such action, where it went and who moved it. The camera needs it: a
+        token the table moved by hand on a screen is still seen at its old square until a hand carries
+        it — that is not a move back to record. Read by replaying those actions once for every token
+        (the camera asks on each view): nothing is recorded."""
         start = max(1, self._cursor - LAST_MOVE_LOOKBACK)
-        state, last = self._state_at(start), None
+        state, moves = self._state_at(start), {}
         for action in self._actions[start:self._cursor]:
             after = apply(state, action)
-            was, now = state.pieces.get(token), after.pieces.get(token)
-            if was is not None and now is not None and was.at != now.at:
-                last = LastMove(was.at, now.at, "camera" if action.data.get("source") == "camera" else "hand")
+            for token, now in after.pieces.items():
+                was = state.pieces.get(token)
+                if was is not None and was.at != now.at:
+                    moves[token] = LastMove(was.at, now.at,
+                                            "camera" if action.data.get("source") == "camera" else "hand")
             state = after
-        return last
+        return moves
 
     def roll_die(self, die: str = "D6", *, player: int | None = None, reason: str = "") -> int:
         """Roll any die for the log (the D6, a D20 ...) and return the result."""
