@@ -25,10 +25,27 @@ from typing import IO, TYPE_CHECKING, Callable, Iterator, cast
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
-from companion.cards.database import DATABASE_NAME, database_path, not_a_database_file, write_database
-from companion.cards.formats import NAME_CHARS, EntryError, mtgjson_faces, scryfall_faces
+from companion.cards.database import (
+    DATABASE_NAME,
+    database_path,
+    not_a_database_file,
+    write_database,
+)
+from companion.cards.formats import (
+    NAME_CHARS,
+    EntryError,
+    mtgjson_faces,
+    scryfall_faces,
+)
 from companion.cards.jsonstream import JsonReader, JsonStreamError
-from companion.cards.model import Card, CardDataError, ImportCancelled, ImportReport, Progress
+from companion.cards.model import (
+    Card,
+    CardDataError,
+    ImportCancelled,
+    ImportReport,
+    Progress,
+)
+from safeio.files import fsync_dir
 
 ProgressCallback = Callable[[Progress], None]
 READ_SHARE = 0.9          # reading the file is this share of the whole import; indexing the rest
@@ -217,7 +234,10 @@ def import_file(file: str | os.PathLike[str], folder: str | os.PathLike[str], *,
             temporary.unlink(missing_ok=True)
         except OSError:  # the folder refused the file too: nothing was left in it
             pass
-    _sync_folder(folder)
+    try:
+        fsync_dir(folder)   # the rename itself made durable
+    except OSError:         # the new cards are in place already; a folder that cannot be synced changes nothing
+        pass
     if progress:
         progress(Progress("cards.step.done", 1.0, {"cards": info["cards"]}))
     return ImportReport(path=str(target), source=info["source"], faces=info["faces"], cards=info["cards"],
@@ -287,17 +307,3 @@ def _alive(pid: int) -> bool:
     except OverflowError:  # not a process id at all
         return False
     return True
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
