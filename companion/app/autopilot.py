@@ -102,18 +102,6 @@ def _state_summary(app) -> dict:
     return summary
 
 
-def _shown(widget) -> bool:
-    """On screen for a person: in the window, with some size, and neither it nor a parent transparent."""
-    if widget.get_root_window() is None or widget.width <= 1 or widget.height <= 1:
-        return False
-    node = widget
-    while node is not None and node is not node.parent:
-        if node.opacity <= 0:
-            return False
-        node = node.parent
-    return True
-
-
 def _inspect(app) -> dict:
     """What a finger and an eye meet now: every touch target (Button, toggle, spinner, check box, text
     field) with its size in dp, and every text shown (labels, buttons, hints, spinner choices), on the
@@ -126,11 +114,13 @@ def _inspect(app) -> dict:
     from kivy.uix.spinner import Spinner
     from kivy.uix.textinput import TextInput
 
+    from companion.app.layout_audit import hint_cut, shown, text_cut
+
     roots = [app.root.ids.nav, app.root.ids.message, app.root.ids.manager.current_screen, *_popups(app)]
     targets, texts, cut = [], [], []
     for root in roots:
         for widget in root.walk(restrict=True):
-            if not _shown(widget):
+            if not shown(widget):
                 continue
             if isinstance(widget, (ButtonBehavior, TextInput)):
                 label = getattr(widget, "text", "") or getattr(widget, "hint_text", "") or getattr(widget, "id", "")
@@ -139,45 +129,16 @@ def _inspect(app) -> dict:
                                 "disabled": widget.disabled})
             if isinstance(widget, Label) and widget.text.strip():
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
-                if _cut(widget):
+                if text_cut(widget):
                     cut.append(texts[-1][:80])
             if isinstance(widget, TextInput):
                 texts.append(widget.text or widget.hint_text)
-                if _hint_cut(widget):
+                if hint_cut(widget):
                     cut.append(widget.hint_text[:80])
             if isinstance(widget, Spinner):
                 texts.extend(widget.values)
     return {"screen": app.root.ids.manager.current, "targets": targets, "texts": [t for t in texts if t.strip()],
             "cut": cut, "popups": [type(w).__name__ for w in _popups(app)]}
-
-
-def _cut(label) -> bool:
-    """Whether a label shows less than its text: shortened ("Alex…rine"), or fewer lines than its
-    text needs (Kivy drops the lines below a fixed `text_size` height without a sign): the words of
-    the lines it laid out are compared with its text."""
-    import re
-
-    if label.is_shortened:
-        return True
-    if label._label is None:
-        return False
-    label.texture_update()
-    drawn = "".join(word.text for line in label._label._cached_lines for word in line.words)
-    text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text) if label.markup else label.text
-    return len("".join(drawn.split())) < len("".join(text.split()))
-
-
-def _hint_cut(field) -> bool:
-    """Whether an empty text field shows less than its hint: wider than a one-line field, or wrapped
-    onto more lines than a multiline field's height shows (Kivy draws the first ones only)."""
-    if field.text or not field.hint_text.strip():
-        return False
-    left, top, right, bottom = field.padding
-    if not field.multiline:
-        return field._get_text_width(field.hint_text, field.tab_width, None) > field.width - left - right
-    field._refresh_hint_text()   # wrapped at the field's present width
-    lines = len(field._hint_text_lines)
-    return lines * field.line_height + (lines - 1) * field.line_spacing > field.height - top - bottom + 1
 
 
 def _popups(app) -> list:

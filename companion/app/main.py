@@ -17,12 +17,13 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion import i18n
 from companion.app import games
 from companion.app.card_library import DEMO_CARD_FILE, CardLibrary
+from companion.app.device import DEVICE_CLASSES, LARGE_TABLET, layout_for
 from companion.app.env import folder_problem
 from companion.app.kv import load_kv_beside
 from companion.app.platform_services import keep_screen_awake, system_language
@@ -75,6 +76,10 @@ class TacticalApp(App):
     camera_view = ObjectProperty(None, allownone=True)  # what the camera sees against the game (the Board
     # screen's "seen by the camera, to confirm"), set by the camera screen
     cards_revision = NumericProperty(0)    # bumped after a card import: searches, hints and plane texts reread
+    # The layout every screen follows (companion.app.device): the device class from the window's size in
+    # dp, and whether it is held upright; both change when the window does (the device turns).
+    device = OptionProperty(LARGE_TABLET, options=DEVICE_CLASSES)
+    portrait = BooleanProperty(False)
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,
                  start_screen: str | None = None, lang: str | None = None, data_dir: Path | None = None,
@@ -130,6 +135,10 @@ class TacticalApp(App):
         return self.cards_dir
 
     def build(self):
+        from kivy.core.window import Window
+
+        self._follow_window(Window, *Window.size)
+        Window.bind(size=lambda window, size: self._follow_window(window, *size))
         load_kv_beside(__file__)
         # A data folder nothing can be written in (read-only medium, immutable, permissions) still
         # opens: the table looks and plays, nothing is saved, and it is told once, below.
@@ -168,6 +177,13 @@ class TacticalApp(App):
         if self.shots:
             self._wait_then(self._next_shot)
         return root
+
+    def _follow_window(self, _window, width: float, height: float) -> None:
+        """Choose the layout for a window of `width` × `height` pixels (a turn, a resize)."""
+        from kivy.metrics import dp
+
+        layout = layout_for(width / dp(1), height / dp(1))
+        self.device, self.portrait = layout.device, layout.portrait
 
     def _build_root(self):
         from kivy.factory import Factory

@@ -1,0 +1,216 @@
+"""The device matrix of issue #27: every screen and pop-up of the real app, laid out for one device
+class at its real pixel size and density, held upright and turned, for 2, 4 and 5 players and the
+Horde, in French and in English; each point measured by `companion.app.layout_audit`.
+
+One process per device class, since Kivy reads the density once, at import::
+
+    python -m companion.app.layout_matrix phone REPORT.json [--shots DIR] [--only CASE] [--tables 2,horde]
+
+REPORT.json maps each point ("phone-portrait/5/fr/table") to its problems (empty: clean). `--shots DIR`
+writes one screenshot per orientation and case (4 players, French), the pictures of docs/screenshots.
+
+The cases are the screens (registry order) and what each screen's `layout_cases()` opens (its pop-ups,
+menus and sheets, each an opener that returns once it is shown), and the shell's own
+(`TacticalApp.layout_cases`). A screen's scrolling views are also measured scrolled to their end.
+The app is driven frame by frame (`EventLoop.idle`), not by its own main loop: each point is a few
+frames, and the whole matrix of a class takes a few minutes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from companion.app.device import DEVICE_POINTS
+
+SETTLE_FRAMES = 4
+SCREENSHOT_LONG_SIDE = 1280  # docs screenshots are scaled down to this (a phone at density 3 is 2340 px)
+
+# The tables measured: how many players, and the Horde (its City is a sixth panel beside five players).
+# At most five players: five token colours (MT 9.02.a).
+TABLES = ("2", "4", "5", "horde")
+# Long names, as real tables write them: the layouts must hold them.
+PLAYER_NAMES = ("Alexandrine", "Bartholomé", "Jean-Baptiste", "Marie-Thérèse", "Maximilien")
+PLANES = ("Naya", "Sokenzan", "Raven's Run", "The Great Forest", "Turri Island", "Agyrem", "Tazeem",
+          "Goldmeadow", "Velis Vel", "The Dark Barony")
+
+
+def table_setup(table: str):
+    """The game set up for the table `table` (a TABLES entry): Planechase and the events with players
+    only, the Horde with the City."""
+    from boards import library_boards, load_board
+    from companion.game import GameSetup, PlayerSetup
+    from companion.game.events import minimum_deck_size
+
+    count = 4 if table == "horde" else int(table)
+    board = load_board(library_boards()["duel-20x12" if count == 2 else "quatuor-40x25"])
+    if table == "horde":
+        players = [PlayerSetup(name, colour) for colour, name in enumerate(PLAYER_NAMES[:count], start=1)]
+        return GameSetup(players=players, board=board, format="horde", starting_player=1)
+    players = [PlayerSetup(name, colour, planar_deck=list(PLANES[colour - 1::count][:5] or PLANES[:5]))
+               for colour, name in enumerate(PLAYER_NAMES[:count], start=1)]
+    return GameSetup(players=players, board=board, planechase=True, starting_player=1,
+                     events=event_deck(minimum_deck_size(count)))
+
+
+def event_deck(size: int):
+    """The bundled event deck (MT 9.03), extended to `size` cards with the table's own common events,
+    four copies each (MT 7.02.c), as a table does in the deck builder."""
+    from companion.game import prebuilt_event_deck
+    from companion.game.events import EventCard, EventDeckList
+
+    bundled = prebuilt_event_deck()
+    missing = max(size - len(bundled.cards), 0)
+    own = [EventCard(f"Orage {index // 4 + 1}", "common") for index in range(missing)]
+    return EventDeckList(bundled.name, (*bundled.cards, *own))
+
+
+def settle(frames: int = SETTLE_FRAMES) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def close_popups(app) -> None:
+    """Dismiss every pop-up, menu and drop-down over the app."""
+    from kivy.core.window import Window
+    from kivy.uix.dropdown import DropDown
+    from kivy.uix.modalview import ModalView
+
+    for widget in [w for w in Window.children if w is not app.root]:
+        if isinstance(widget, ModalView):
+            widget.dismiss(animation=False)
+        elif isinstance(widget, DropDown):
+            widget.dismiss()
+        else:
+            Window.remove_widget(widget)
+    settle(2)
+
+
+def cases(app) -> Iterator[tuple[str, Callable[[], object]]]:
+    """(name, opener) of every case: each screen, then what it opens; the shell's last."""
+    from companion.app.screens import SCREENS
+
+    for name in SCREENS:
+        yield name, lambda name=name: app.show(name)
+        screen = app.screen(name)
+        for case, opener in getattr(screen, "layout_cases", dict)().items():
+            yield f"{name}.{case}", lambda name=name, opener=opener: (app.show(name), settle(2), opener())
+    for case, opener in getattr(app, "layout_cases", dict)().items():
+        yield f"shell.{case}", opener
+
+
+def _scroll_ends(app) -> list:
+    """The scrolling views shown whose content is longer than they are."""
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.app.layout_audit import audit_roots, shown
+
+    views = []
+    for root in audit_roots(app):
+        for widget in root.walk(restrict=True):
+            if isinstance(widget, ScrollView) and shown(widget) and widget.children and \
+                    (widget.children[0].height > widget.height + 1 or widget.children[0].width > widget.width + 1):
+                views.append(widget)
+    return views
+
+
+def measure(app) -> list[str]:
+    """The problems of the window now, and again with every scrolling view at its end."""
+    from companion.app.layout_audit import audit
+
+    problems = [str(problem) for problem in audit(app)]
+    views = _scroll_ends(app)
+    if views:
+        for view in views:
+            view.scroll_y, view.scroll_x = 0, 1
+        settle(2)
+        problems += [str(p) for p in audit(app) if str(p) not in problems]
+        for view in views:
+            view.scroll_y, view.scroll_x = 1, 0
+        settle(1)
+    return problems
+
+
+def screenshot(path: Path) -> None:
+    """The window as a person sees it, pop-ups included, scaled down for the docs."""
+    import cv2
+
+    from companion.app.autopilot import _export_window
+    from companion.app.main import compact_png
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _export_window(path)
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    scale = SCREENSHOT_LONG_SIDE / max(image.shape[:2])
+    if scale < 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(path), image)
+    compact_png(path)
+
+
+def run(device: str, report_path: Path, *, shots: Path | None = None, only: str | None = None,
+        tables: tuple[str, ...] = TABLES, langs: tuple[str, ...] = ("fr", "en")) -> int:
+    point = DEVICE_POINTS[device]
+    os.environ["KIVY_METRICS_DENSITY"] = str(point.density)
+    from companion.app.env import log_to_file, prepare_kivy
+
+    prepare_kivy(headless=True, size=point.window(portrait=True))
+    log_to_file(report_path.with_suffix(".log"))  # Kivy's own lines (providers probed…) out of the report
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    from companion.app import games
+    from companion.app.main import TacticalApp
+
+    data_dir = Path(tempfile.mkdtemp(prefix="tactical-matrix-"))
+    app = TacticalApp(demo=False, lang=langs[0], data_dir=data_dir, start_screen="newgame", demo_cards=True)
+    app._run_prepare()
+    EventLoop.start()
+    settle()
+    report: dict[str, list[str]] = {}
+    for portrait in (True, False):
+        Window.size = point.window(portrait)
+        settle()
+        for table in tables:
+            app._switch_to(games.start(table_setup(table), data_dir))
+            for lang in langs:
+                app.lang = lang
+                for name, opener in cases(app):
+                    if only and not name.startswith(only):
+                        continue
+                    close_popups(app)
+                    opener()
+                    settle()
+                    key = f"{device}-{'portrait' if portrait else 'landscape'}/{table}/{lang}/{name}"
+                    report[key] = measure(app)
+                    if shots is not None and table == "4" and lang == "fr":
+                        screenshot(shots / f"{device}-{'portrait' if portrait else 'landscape'}" / f"{name}.png")
+                close_popups(app)
+    report_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    app.stop()
+    bad = {key: problems for key, problems in report.items() if problems}
+    print(f"{device}: {len(report) - len(bad)} of {len(report)} points clean")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("device", choices=sorted(DEVICE_POINTS))
+    parser.add_argument("report", type=Path)
+    parser.add_argument("--shots", type=Path, help="write one screenshot per orientation and case here")
+    parser.add_argument("--only", help="only the cases whose name starts with this (e.g. table)")
+    parser.add_argument("--tables", default=",".join(TABLES), help="comma-separated: 2,4,5,horde")
+    parser.add_argument("--langs", default="fr,en")
+    args = parser.parse_args(argv)
+    return run(args.device, args.report, shots=args.shots, only=args.only,
+               tables=tuple(args.tables.split(",")), langs=tuple(args.langs.split(",")))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
