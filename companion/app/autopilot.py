@@ -10,7 +10,8 @@ the card database's folder, "demo_cards": false for a demo without the fixture's
 "window": [width, height] in pixels, 1280×800 unless said); steps are
 {"tap_token": [player, number]}, {"tap_square": [x, y]}, {"tap_drawn": layer} (the first
 square drawn in that overlay layer, the selected token's own square excepted), {"tap": id}
-('undo'/'redo' of the top bar, '<screen>.<kv id>', '<screen>.<kv id>.<kv id inside that widget>',
+('undo'/'redo' of the top bar, '<screen>.<kv id>' — a layout that hides it behind a bar, sheet or menu opens
+it first, through the screen's `reveal(widget)` —, '<screen>.<kv id>.<kv id inside that widget>',
 or '<screen>.<part>.<kv id>' for a part the screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
 showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
 (a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
@@ -157,6 +158,16 @@ def _tap_window_point(x: float, y: float) -> bool:
     delayed = any(isinstance(grabbed(), ScrollView) for grabbed in touch.grab_list)
     touch.touch_up()
     return delayed
+
+
+def _reveal(app, target: str, widget) -> bool:
+    """Open what hides `widget` in this layout (a phone's collapsed turn bar, a sheet, a menu), as a
+    person opens it before tapping: the screen's `reveal(widget)` says whether it had to (True: tap on
+    the next step, once shown). Scripts name the same widgets on every device class."""
+    if "." not in target:
+        return False
+    reveal = getattr(app.screen(target.split(".", 1)[0]), "reveal", None)
+    return bool(reveal(widget)) if reveal is not None else False
 
 
 def _scroll_into_view(widget) -> bool:
@@ -332,7 +343,7 @@ def run_script(script: dict, report_path: Path) -> int:
             delayed = _tap_square(app, min(at for at in view.surface.drawn[value] if at != own))
         elif kind == "tap":
             widget = _find_target(app, value)
-            if _scroll_into_view(widget):  # as a person scrolls to a button first; tap once it has moved
+            if _reveal(app, value, widget) or _scroll_into_view(widget):  # as a person scrolls to a button first; tap once it has moved
                 steps.insert(0, step)
                 retrying = True
             else:

@@ -34,14 +34,16 @@ SLACK_PX = 1.0  # rounding of layouts: a pixel of overlap or overflow is not a d
 
 @dataclass(frozen=True)
 class Problem:
-    """One defect: `kind` is small / overlap / cut / outside; `what` names the widget(s)."""
+    """One defect: `kind` is small / overlap / cut / outside; `what` names the widget(s); `part` is
+    "shell" for the navigation and top bar around the screens, else "screen" (a screen or pop-up)."""
 
     kind: str
     what: str
     detail: str
+    part: str = "screen"
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.what} ({self.detail})"
+        return f"{'[shell] ' if self.part == 'shell' else ''}{self.kind}: {self.what} ({self.detail})"
 
 
 def shown(widget) -> bool:
@@ -141,11 +143,12 @@ def audit(app) -> list[Problem]:
 
     problems: list[Problem] = []
     window = (0.0, 0.0, float(Window.width), float(Window.height))
-    targets: list[tuple[object, tuple[float, float, float, float]]] = []
+    targets: list[tuple[object, tuple[float, float, float, float], str]] = []
     for root in audit_roots(app):
         for widget in root.walk(restrict=True):
             if not shown(widget):
                 continue
+            part = _part(app, widget)
             rect = _window_rect(widget)
             clip = _clip(widget)
             seen = rect if clip is None else _intersection(rect, clip)
@@ -154,39 +157,56 @@ def audit(app) -> list[Problem]:
             if clip is None and (rect[0] < -SLACK_PX or rect[1] < -SLACK_PX or rect[2] > window[2] + SLACK_PX
                                  or rect[3] > window[3] + SLACK_PX):
                 problems.append(Problem("outside", describe(widget),
-                                        f"{_dp_rect(rect)} in a window of {_dp_rect(window)}"))
+                                        f"{_dp_rect(rect)} in a window of {_dp_rect(window)}", part=part))
             if is_touch_target(widget):
                 width, height = widget.width / dp(1), widget.height / dp(1)
                 if min(width, height) < MIN_TOUCH_DP - 0.5:
-                    problems.append(Problem("small", describe(widget), f"{width:.1f}×{height:.1f} dp"))
-                targets.append((widget, seen))
+                    problems.append(Problem("small", describe(widget), f"{width:.1f}×{height:.1f} dp", part=part))
+                targets.append((widget, seen, part))
             if getattr(widget, "whole_text_on_tap", False):
                 continue
             if isinstance(widget, Label) and widget.text.strip():
                 if text_cut(widget):
-                    problems.append(Problem("cut", describe(widget), "text cut"))
+                    problems.append(Problem("cut", describe(widget), "text cut", part=part))
                 elif widget.text_size == [None, None] and text_overflows(widget):
                     problems.append(Problem("cut", describe(widget),
                                             f"text {widget.texture_size[0] / dp(1):.0f}×"
                                             f"{widget.texture_size[1] / dp(1):.0f} dp in a box of "
-                                            f"{widget.width / dp(1):.0f}×{widget.height / dp(1):.0f} dp"))
+                                            f"{widget.width / dp(1):.0f}×{widget.height / dp(1):.0f} dp", part=part))
             if isinstance(widget, TextInput) and hint_cut(widget):
-                problems.append(Problem("cut", describe(widget), "hint cut"))
+                problems.append(Problem("cut", describe(widget), "hint cut", part=part))
     problems.extend(_overlaps(targets))
     return problems
 
 
 def _overlaps(targets) -> list[Problem]:
     found = []
-    for index, (first, first_rect) in enumerate(targets):
-        for second, second_rect in targets[index + 1:]:
+    for index, (first, first_rect, first_part) in enumerate(targets):
+        for second, second_rect, second_part in targets[index + 1:]:
+            part = "shell" if first_part == second_part == "shell" else "screen"
             if _related(first, second):
                 continue
             common = _intersection(first_rect, second_rect)
             if common is not None:
                 found.append(Problem("overlap", f"{describe(first)} × {describe(second)}",
-                                     f"{(common[2] - common[0]) / dp(1):.1f}×{(common[3] - common[1]) / dp(1):.1f} dp"))
+                                     f"{(common[2] - common[0]) / dp(1):.1f}×{(common[3] - common[1]) / dp(1):.1f} dp",
+                                     part=part))
     return found
+
+
+def _part(app, widget) -> str:
+    """'screen' for a widget of the screens or a pop-up, 'shell' for the navigation around them (kv ids
+    are weak proxies, never `is` the widget: the screen manager is known by its class)."""
+    from kivy.uix.screenmanager import ScreenManager
+
+    node = widget
+    while node is not None and node is not node.parent:
+        if isinstance(node, ScreenManager):
+            return "screen"
+        if node is app.root:
+            return "shell"
+        node = node.parent
+    return "screen"  # in a pop-up
 
 
 def _related(first, second) -> bool:

@@ -70,10 +70,15 @@ def event_deck(size: int):
 
 
 def settle(frames: int = SETTLE_FRAMES) -> None:
+    """Let layouts and texts settle: `frames` turns of the clock (triggers, layouts, label textures) and
+    one drawn frame at the end; drawing every turn at 2340 px in software costs more than the rest."""
     from kivy.base import EventLoop
+    from kivy.clock import Clock
 
-    for _ in range(frames):
-        EventLoop.idle()
+    for _ in range(frames - 1):
+        EventLoop.dispatch_input()
+        Clock.tick()
+    EventLoop.idle()
 
 
 def close_popups(app) -> None:
@@ -120,9 +125,13 @@ def _scroll_ends(app) -> list:
     return views
 
 
-def measure(app) -> list[str]:
-    """The problems of the window now, and again with every scrolling view at its end."""
-    from companion.app.layout_audit import audit
+def measure(app, *, skip_shell: bool = False) -> list[str]:
+    """The problems of the window now, and again with every scrolling view at its end (`skip_shell`:
+    leave out the navigation's own, to work on one screen)."""
+    from companion.app.layout_audit import audit as audit_all
+
+    def audit(app):
+        return [p for p in audit_all(app) if not (skip_shell and p.part == "shell")]
 
     problems = [str(problem) for problem in audit(app)]
     views = _scroll_ends(app)
@@ -155,7 +164,8 @@ def screenshot(path: Path) -> None:
 
 
 def run(device: str, report_path: Path, *, shots: Path | None = None, only: str | None = None,
-        tables: tuple[str, ...] = TABLES, langs: tuple[str, ...] = ("fr", "en")) -> int:
+        tables: tuple[str, ...] = TABLES, langs: tuple[str, ...] = ("fr", "en"), skip_shell: bool = False,
+        orientations: tuple[bool, ...] = (True, False)) -> int:
     point = DEVICE_POINTS[device]
     os.environ["KIVY_METRICS_DENSITY"] = str(point.density)
     from companion.app.env import log_to_file, prepare_kivy
@@ -174,7 +184,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
     EventLoop.start()
     settle()
     report: dict[str, list[str]] = {}
-    for portrait in (True, False):
+    for portrait in orientations:
         Window.size = point.window(portrait)
         settle()
         for table in tables:
@@ -188,7 +198,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
                     opener()
                     settle()
                     key = f"{device}-{'portrait' if portrait else 'landscape'}/{table}/{lang}/{name}"
-                    report[key] = measure(app)
+                    report[key] = measure(app, skip_shell=skip_shell)
                     if shots is not None and table == "4" and lang == "fr":
                         screenshot(shots / f"{device}-{'portrait' if portrait else 'landscape'}" / f"{name}.png")
                 close_popups(app)
@@ -207,9 +217,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="only the cases whose name starts with this (e.g. table)")
     parser.add_argument("--tables", default=",".join(TABLES), help="comma-separated: 2,4,5,horde")
     parser.add_argument("--langs", default="fr,en")
+    parser.add_argument("--orientation", choices=("portrait", "landscape", "both"), default="both")
+    parser.add_argument("--skip-shell", action="store_true", help="leave out the navigation bar's problems")
+    parser.add_argument("--print", action="store_true", help="print every problem found")
     args = parser.parse_args(argv)
-    return run(args.device, args.report, shots=args.shots, only=args.only,
-               tables=tuple(args.tables.split(",")), langs=tuple(args.langs.split(",")))
+    orientations = {"portrait": (True,), "landscape": (False,), "both": (True, False)}[args.orientation]
+    code = run(args.device, args.report, shots=args.shots, only=args.only, tables=tuple(args.tables.split(",")),
+               langs=tuple(args.langs.split(",")), skip_shell=args.skip_shell, orientations=orientations)
+    if args.print:
+        from boards.terminal import printable
+
+        report = json.loads(args.report.read_text(encoding="utf-8"))
+        for key, problems in report.items():
+            for problem in problems:
+                print(printable(f"{key}: {problem}"))
+    return code
 
 
 if __name__ == "__main__":
