@@ -10,7 +10,7 @@ error names the file, the line and the field ("colour.px_per_square").
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 
 from safeio.yamlfile import (FileError, Flag, Kind, Limits, Number, Record, Text, Whole, YamlDocument, file_error,
@@ -272,8 +272,9 @@ class GridVerifyConfig:
 
 
 @dataclass(frozen=True)
-class GridFinderConfig:
-    """Thresholds of the finder. Defaults are tuned on the real photos and the synthetic set."""
+class GridSegmentsConfig:
+    """Stage 1, segments: the working image (its scale, its contrast normalisation) and the line
+    segments found on it, each weighed by its sharpness in the plain photo."""
     working_size: int = 1000             # long side (px) of the image the finder works on ...
     min_square_px: float = 20.0          # ... or more when a requested grid would otherwise have squares
     min_board_fraction: float = 0.45     #     smaller than this while spanning this share of the short side
@@ -281,30 +282,63 @@ class GridFinderConfig:
     min_segment_squares: float = 0.6     # shortest segment kept is also at most this many such squares
     clahe_clip: float = 3.0              # local contrast normalisation, for faint drawn grids
     min_segment_frac: float = 0.012      # shortest segment kept, fraction of the working long side
+    sharp_edge_contrast: float = 8.0     # grey levels/px across a segment (plain photo) for full weight
+    min_colour_range: int = 8            # a photo whose CIELAB a*, b* span less than this has no colour edges to read
+
+
+@dataclass(frozen=True)
+class GridFamiliesConfig:
+    """Stage 2, line families and vanishing points: the strongest directions of crossed segments,
+    a vanishing point for each, and each family kept where the other one is."""
     family_separation_deg: float = 12.0  # candidate directions (histogram peaks) at least this far apart
     direction_candidates: int = 4        # strongest line directions considered
     min_pair_angle_deg: float = 25.0     # two directions closer than this are not a grid's two families
     uncrossed_weight: float = 0.1        # weight, in the direction histogram, of segments that segments of
     crossing_share: float = 0.15         # another direction do not cross (their weight around is under this
                                          # share of their own direction's: a grained table beside the board)
-    skew_ratio: float = 0.85             # a lattice whose cell diagonal is under this share of its longer side is a
-                                         # grid's corners on a skewed basis (one family diagonals): searched last
-    max_hypotheses: int = 4              # pairs of directions searched for a grid, most lattice lines first
     family_tolerance_deg: float = 20.0   # first assignment of a segment to a direction
     vp_tolerance_deg: float = 1.5        # segment agrees with a vanishing point within this angle
     min_family_segments: int = 6
-    sharp_edge_contrast: float = 8.0     # grey levels/px across a segment (plain photo) for full weight
     cross_family_gap: float = 0.2        # a segment counts only where the other family is: its segments, gaps
     cross_family_reach: float = 0.03     # up to this share of the long side closed, widened by this share
                                          # (wood grain beside a board is not a grid line)
-    max_squares: int = 40                # largest grid side searched for
-    min_squares: int = 3                 # smallest grid side accepted when the size is unknown
+
+
+@dataclass(frozen=True)
+class GridLatticeConfig:
+    """Stage 3, lattice fit (through the lens): the comb fitted to each family after rectification,
+    its refinement on the segments, and the lattice followed where its lines bend; with the size given,
+    the other lattices tried when that size is not seen (half period, outline, grown from the middle)."""
+    skew_ratio: float = 0.85             # a lattice whose cell diagonal is under this share of its longer side is a
+                                         # grid's corners on a skewed basis (one family diagonals): searched last
     min_periodicity: float = 0.5         # share of lattice lines present between the outer ones, each axis
     comb_tolerance: float = 0.15         # a line within this many periods of a comb tooth is on it
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
+    half_period_min_support: float = 0.2 # size given, not found: lines supported this much (median), alternating
+    half_period_ratio: float = 0.5       # with lines under this share of it (medians), are a comb on half the period
+    outline_candidates: int = 8          # size given, no lattice of that size: the outline is two of a family's
+    outline_line_separation: float = 0.2 # this many strongest lines (this far apart, in lattice units) whose
+    outline_min_excess: float = 0.05     # period puts this share of the weight between them on lines beyond chance
+    outline_pairs: int = 2               # the best pairs of lines per family and size ...
+    outline_tries: int = 4               # ... combined, best first: this many outlines tried at most
+    fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
+    line_smooth_tolerance: float = 0.04  # ... on the points (squares) of a smooth curve along each line
+    lens_reach: float = 0.2              # size given, not seen on the straight lattice: edges up to this many
+                                         # squares off it (a strong lens's bending) place the part to follow,
+    lens_step: float = 0.08              # ... looked for on parallels this far apart (each edge is searched
+                                         # within ±0.05 square of its own)
+    grow_start: int = 8                  # size given, not seen otherwise: the lattice refitted from a window of this
+    grow_factor: float = 1.6             # many squares at its middle, widened this many times each round, on the
+    grow_tolerance: float = 0.15         # line points within this many squares of where the last fit puts them,
+    grow_min_seen: float = 0.15          # seen on this share of the window's reads (every quarter square) at least
+
+
+@dataclass(frozen=True)
+class GridExtentConfig:
+    """Stage 4, extent: which lattice edges the photo supports, and the rectangle of them that is
+    the board (its borders, its separators, the whole grid or none when the size is unknown)."""
     min_edge_contrast: float = 3.0       # grey levels per px (after CLAHE); weaker edges never count as lines
     min_plain_contrast: float = 1.8      # ... nor edges weaker than this in the photo itself (before CLAHE)
-    min_colour_range: int = 8            # a photo whose CIELAB a*, b* span less than this has no colour edges to read
     relative_edge_contrast: float = 0.12 # ... nor edges weaker than this share of the strong ones
     empty_edge_cost: float = 0.5         # cost of an unsupported edge inside the grid (a supported one gains 1 - this)
     min_border_support: float = 0.3      # share of supported edges on each border line (a chequer's
@@ -316,14 +350,6 @@ class GridFinderConfig:
     border_step: float = 0.04            # ... on parallels this far apart (an edge is searched within ±0.05)
     subdivision_strong: float = 0.75     # lines supported this much, alternating with lines ...
     subdivision_weak: float = 0.5        # ... supported less than this: the weak ones subdivide squares
-    half_period_min_support: float = 0.2 # size given, not found: lines supported this much (median), alternating
-    half_period_ratio: float = 0.5       # with lines under this share of it (medians), are a comb on half the period
-    min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
-    min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
-    min_score: float = 0.6               # below this confidence: no grid
-    chequer_edge_support: float = 0.8    # size unknown: share of a chequer fit's inner edges that must show
-                                         # (a lattice on the squares' diagonals shows half of them)
-    good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
     min_known_edges: int = 12            # fewer measurable edges than this: no grid
     continuation_support: float = 0.4    # size unknown: the grid goes on past a border when the next line
                                          # and the separators across the strip are both supported this much;
@@ -334,29 +360,41 @@ class GridFinderConfig:
                                          # groups of the true squares (a too coarse comb): no board ...
     finer_comb_support: float = 0.5      # ... when that share of their edges is supported ...
     finer_comb_window: int = 6           # ... in the middle 6x6 squares (time)
+    outline_support: float = 0.8         # size given, few inside edges seen (no lines inside): a rectangle whose
+    outline_inside: float = 0.1          # border lines are this supported, with this share of inside edges
+
+
+@dataclass(frozen=True)
+class GridResultConfig:
+    """Stage 6, result: the rectangle's squares must look like printed squares."""
+    min_square_side_px: float = 4.0      # a square seen smaller than this (working image) is no square ...
+    min_square_aspect: float = 0.25      # ... nor one whose short side is under this share of its long side
+
+
+@dataclass(frozen=True)
+class GridFinderConfig:
+    """Thresholds of the markerless finder (calibration.grid_finder), one section per stage: segments,
+    families, lattice, extent, result, and the chequer candidate, the lens and the verification. Defaults
+    are tuned on the real photos and the synthetic set. The settings here are the search's own (the
+    sizes searched, the confidence floor, when to stop trying hypotheses, the chequer candidate)."""
+    max_hypotheses: int = 4              # pairs of directions searched for a grid, most lattice lines first
+    max_squares: int = 40                # largest grid side searched for
+    min_squares: int = 3                 # smallest grid side accepted when the size is unknown
+    min_score: float = 0.6               # below this confidence: no grid
+    chequer_edge_support: float = 0.8    # size unknown: share of a chequer fit's inner edges that must show
+                                         # (a lattice on the squares' diagonals shows half of them)
+    good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
     recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
     recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
                                          # over the squares) is searched again where its size would put its
-                                         # squares at min_square_px (a 40x25 at 1080p: the full frame)
-    outline_support: float = 0.8         # size given, few inside edges seen (no lines inside): a rectangle whose
-    outline_inside: float = 0.1          # border lines are this supported, with this share of inside edges
-    outline_candidates: int = 8          # size given, no lattice of that size: the outline is two of a family's
-    outline_line_separation: float = 0.2 # this many strongest lines (this far apart, in lattice units) whose
-    outline_min_excess: float = 0.05     # period puts this share of the weight between them on lines beyond chance
-    outline_pairs: int = 2               # the best pairs of lines per family and size ...
-    outline_tries: int = 4               # ... combined, best first: this many outlines tried at most
+                                         # squares at segments.min_square_px (a 40x25 at 1080p: the full frame)
     chequer_candidate: bool = True       # chequers (no ink lines): OpenCV's findChessboardCornersSB first
+    segments: GridSegmentsConfig = GridSegmentsConfig()
+    families: GridFamiliesConfig = GridFamiliesConfig()
+    lattice: GridLatticeConfig = GridLatticeConfig()
+    extent: GridExtentConfig = GridExtentConfig()
+    result: GridResultConfig = GridResultConfig()
     chequer: ChequerConfig = ChequerConfig()
-    fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
-    line_smooth_tolerance: float = 0.04  # ... on the points (squares) of a smooth curve along each line
-    lens_reach: float = 0.2              # size given, not seen on the straight lattice: edges up to this many
-                                         # squares off it (a strong lens's bending) place the part to follow,
-    lens_step: float = 0.08              # ... looked for on parallels this far apart (each edge is searched
-                                         # within ±0.05 square of its own)
-    grow_start: int = 8                  # size given, not seen otherwise: the lattice refitted from a window of this
-    grow_factor: float = 1.6             # many squares at its middle, widened this many times each round, on the
-    grow_tolerance: float = 0.15         # line points within this many squares of where the last fit puts them,
-    grow_min_seen: float = 0.15          # seen on this share of the window's reads (every quarter square) at least
     lens: LensConfig = LensConfig()
     verify: GridVerifyConfig = GridVerifyConfig()   # found only when proved (calibration.grid_verify)
 
@@ -415,8 +453,9 @@ class TrackingConfig:
 
 @dataclass(frozen=True)
 class VisionConfig:
-    """Every stage's section. The grid finder's own nested stages (`grid.chequer`, `grid.lens`,
-    `grid.verify`) are sections of their own here (`chequer`, `lens`, `verify`), joined by `grid_finder()`."""
+    """Every stage's section. The grid finder's stages are its section's own (`grid.segments`,
+    `grid.families`, `grid.lattice`, `grid.extent`, `grid.result`), except three shared with other
+    stages, which are sections of their own here (`chequer`, `lens`, `verify`), joined by `grid_finder()`."""
     registration: RegistrationConfig = field(default_factory=RegistrationConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)
     symbols: SymbolConfig = field(default_factory=SymbolConfig)
@@ -441,10 +480,7 @@ class VisionConfig:
             raise document.fail(f"expected a mapping of sections, got {type(document.data).__name__}")
         config = cls()
         for name, values in _schema(cls).check(document.data, document).items():
-            current = getattr(config, name)
-            typed = {key: float(value) if isinstance(getattr(current, key), float) else value
-                     for key, value in values.items()}
-            config = replace(config, **{name: replace(current, **typed)})
+            config = replace(config, **{name: _set(getattr(config, name), values, document, (name,))})
         return config
 
     @classmethod
@@ -478,16 +514,55 @@ def _settable(value) -> bool:
     return isinstance(value, (bool, int, float, str))
 
 
+def _stages(section) -> dict[str, object]:
+    """The stages nested in a section that are set inside it, by name (the grid finder's `grid.segments`,
+    `grid.families`, ...); a nested stage that is a section of its own (`chequer`, `lens`, `verify`,
+    joined by `VisionConfig.grid_finder`) is not one."""
+    own_sections = {f.name for f in fields(VisionConfig)}
+    return {f.name: getattr(section, f.name) for f in fields(section)
+            if is_dataclass(getattr(section, f.name)) and f.name not in own_sections}
+
+
+def _record(section, name: str) -> Record:
+    """The checks of one section: its own fields, a mapping for each of its stages and, so that a file
+    written before the grid finder's settings were grouped by stage (#28) still reads, each stage's fields
+    at the section's level too (`grid.min_segment_frac` for `grid.segments.min_segment_frac`)."""
+    checks: dict[str, Kind] = {f.name: _kind(f.name, getattr(section, f.name)) for f in fields(section)
+                               if _settable(getattr(section, f.name))}
+    stages = _stages(section)
+    checks.update({stage: _record(nested, f"{name}.{stage}") for stage, nested in stages.items()})
+    for nested in stages.values():
+        checks.update({key: kind for key, kind in _record(nested, name).fields.items() if key not in checks})
+    return Record(checks, say=f"a mapping of {name} settings")
+
+
+def _set(section, values: dict, document: YamlDocument, at: tuple[str, ...]):
+    """The section with the checked `values` set: its own fields, its stages' mappings, and a stage's
+    field given at the section's level (an earlier file, `_record`) set in that stage."""
+    stages = _stages(section)
+    nested: dict[str, dict] = {stage: dict(values.get(stage, {})) for stage in stages}
+    own = {}
+    for key, value in values.items():
+        if key in stages:
+            continue
+        if hasattr(section, key):
+            own[key] = float(value) if isinstance(getattr(section, key), float) else value
+            continue
+        stage = next(stage for stage, fields_ in stages.items() if hasattr(fields_, key))
+        if key in nested[stage]:
+            raise document.fail(f"set twice: here and as {'.'.join((*at, stage, key))}", (*at, key))
+        nested[stage][key] = value
+    own.update({stage: _set(stages[stage], given, document, (*at, stage)) for stage, given in nested.items() if given})
+    return replace(section, **own)
+
+
 def _schema(config_cls) -> Record:
     """Sections → fields → checks, derived from the dataclasses (a new stage's section is checked too)."""
     sections = {}
     for section in fields(config_cls):
         if not callable(section.default_factory):
             raise TypeError(f"config section {section.name}: needs a default_factory (its default settings)")
-        instance = section.default_factory()
-        sections[section.name] = Record({f.name: _kind(f.name, getattr(instance, f.name)) for f in fields(instance)
-                                         if _settable(getattr(instance, f.name))},
-                                        say=f"a mapping of {section.name} settings")
+        sections[section.name] = _record(section.default_factory(), section.name)
     return Record(sections)
 
 

@@ -202,68 +202,6 @@ def test_foreign_style_boards_on_grained_tables_with_size_given():
     assert found.count >= 7, found.line()
 
 
-def test_a_lattice_squashed_to_a_sliver_is_no_board():
-    """Issue 5, never invent a board (a no-board bench photo, rng 2028 #28, gave a 4x7 'grid' one
-    pixel tall on table grain): squares seen thinner than a few pixels, or a quarter as wide as
-    tall, or folded over, are not a printed grid's squares."""
-    from calibration.grid_finder import _Lattice, _plausible_squares
-
-    cfg = GridFinderConfig()
-    upright = _Lattice(np.diag([1 / 30, 1 / 30, 1.0]))          # 30 px squares
-    sliver = _Lattice(np.diag([1 / 30, 1 / 0.8, 1.0]))          # 30 x 0.8 px
-    stretched = _Lattice(np.diag([1 / 30, 1 / 6, 1.0]))         # 30 x 6 px
-    folded = _Lattice(np.linalg.inv(np.array([[30, 0, 0], [0, 30, 0], [0.02, 0, 1.0]])))  # horizon inside
-    assert _plausible_squares(upright, (0, 8, 0, 8), cfg)
-    assert not _plausible_squares(sliver, (0, 4, 0, 7), cfg)
-    assert not _plausible_squares(stretched, (0, 4, 0, 7), cfg)
-    assert not _plausible_squares(folded, (-80, 8, 0, 8), cfg)
-
-
-def _flat_grid_finder(grid: tuple[int, int], config: GridFinderConfig):
-    """A finder on a top-down coloured grid laid on a table, and the grid's exact lattice
-    (image -> lattice coordinates, line a = k is the grid's k-th column line)."""
-    from calibration.grid_finder import _Finder, _Lattice, _working_gray
-    from calibration.grid_synth import render_flat_grid, table_texture
-
-    rng = np.random.default_rng(4)
-    px, offset = 24, 60
-    flat, margin = render_flat_grid(rng, grid, px, "coloured")
-    canvas = table_texture(rng, (flat.shape[1] + 2 * offset, flat.shape[0] + 2 * offset))
-    canvas[offset:offset + flat.shape[0], offset:offset + flat.shape[1]] = flat
-    gray, plain, _ = _working_gray(canvas, max(canvas.shape), config)
-    origin = offset + margin
-    lattice = _Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
-    return _Finder(gray, plain, None, config), lattice
-
-
-def test_a_grid_going_on_past_a_border_is_seen_and_followed():
-    """Issue 5, size unknown (a sub-grid is a wrong board): past a border of PART of a 20x12
-    grid, the next lattice line and the separators across the strip are supported, so the
-    grid goes on; past the printed grid's outer border (paper margin, table) it does not.
-    From a 10x6 part, the outward search ends on the whole 20x12."""
-    from calibration.grid_lines import Segments
-
-    cfg = GridFinderConfig()
-    finder, lattice = _flat_grid_finder((20, 12), cfg)
-    assert finder._continuing_sides(lattice, (4, 14, 3, 9)) == (True, True, True, True)
-    assert finder._continuing_sides(lattice, (0, 14, 3, 12)) == (False, True, True, False)
-    assert finder._continuing_sides(lattice, (0, 20, 0, 12)) == (False, False, False, False)
-    no_segments = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
-    whole = finder._whole_grid(lattice, no_segments, no_segments, (4, 14, 3, 9), 1.0)
-    assert whole is not None and whole[1] == (0, 20, 0, 12)
-
-
-def test_a_grid_going_on_beyond_the_largest_size_searched_is_refused():
-    """Issue 5, size unknown: a grid whose lines go on past every border the search may reach
-    (here a 20x12 grid searched with at most 15 squares a side) is refused, not cut to a part."""
-    from calibration.grid_lines import Segments
-
-    cfg = GridFinderConfig(max_squares=15)
-    finder, lattice = _flat_grid_finder((20, 12), cfg)
-    no_segments = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
-    assert finder._whole_grid(lattice, no_segments, no_segments, (4, 14, 3, 9), 1.0) is None
-
-
 @pytest.fixture(scope="module")
 def big_board_fits():
     """seed -> (photo, size-unknown fit), shared by the tests that read them (~1 s each)."""
@@ -299,19 +237,6 @@ def test_big_board_with_its_size_given_is_still_found():
     assert figure.count == figure.total, figure.line()
 
 
-def test_squares_holding_a_finer_comb_are_not_the_grid_squares():
-    """Issue 5, size unknown (a wrong board is worse than none): a lattice 2 or 3 times too coarse
-    (its squares hold the grid's own lines at 1/2 or 1/3 of a square) is seen as such; the true
-    lattice is not."""
-    cfg = GridFinderConfig()
-    finder, lattice = _flat_grid_finder((20, 12), cfg)
-    assert not finder._lines_inside_squares(lattice, (0, 20, 0, 12))
-    from calibration.grid_finder import _Lattice
-    for k in (2, 3):
-        coarse = _Lattice(np.diag([1 / k, 1 / k, 1.0]) @ lattice.to_lattice)
-        assert finder._lines_inside_squares(coarse, (0, 20 // k, 0, 12 // k)), f"{k}x too coarse not seen"
-
-
 @pytest.mark.accuracy
 def test_size_unknown_gives_no_wrong_foreign_big_board():
     """Issue 5, MT 1.02.a, size unknown: other makers' 40x25 boards (vision.synth.photograph_foreign,
@@ -319,29 +244,6 @@ def test_size_unknown_gives_no_wrong_foreign_big_board():
     (6x9 and 3x7 "grids", scores 0.81-0.84) now give the whole board or None, never a wrong one."""
     figure = grid_sets.foreign_big_boards_size_unknown()
     assert figure.count == 0, figure.line()
-
-
-def test_line_directions_come_from_segments_that_cross_others_not_from_a_grained_table():
-    """Issue 18 (foreign boards, size given): a grained table's direction beside the board, sharp
-    enough to count, swallowed the grid direction a few degrees off it (the broadened bench's
-    photo 1: peaks at 0.5° for a grid at 5.8°). Only segments crossed by segments of another
-    direction count fully for the direction peaks and vanishing points."""
-    from calibration.grid_finder import _Finder
-    from calibration.grid_lines import Segments
-
-    gray = np.zeros((600, 1000), np.uint8)
-    finder = _Finder(gray, gray, None, GridFinderConfig())
-    grid_p, grid_q = [], []
-    for k in range(11):   # a 10x10 grid of 30 px squares, each line in 10 pieces, at x 600-900, y 100-400
-        for piece in range(10):
-            grid_p += [(600 + 30 * k, 100 + 30 * piece), (600 + 30 * piece, 100 + 30 * k)]
-            grid_q += [(600 + 30 * k, 128 + 30 * piece), (628 + 30 * piece, 100 + 30 * k)]
-    grain_p = [(20.0, 10.0 + 14 * k) for k in range(40)]   # long grain 2° off horizontal, at the left
-    grain_q = [(420.0, 10.0 + 14 * k + 400 * np.tan(np.radians(2))) for k in range(40)]
-    segs = Segments(np.array(grid_p + grain_p, float), np.array(grid_q + grain_q, float))
-    crossed = finder._crossed(segs)
-    assert crossed[: len(grid_p)].mean() > 0.9
-    assert crossed[len(grid_p):].mean() < 0.1
 
 
 # the broadened photographer's photos the tests below look at (bench sets: seed 1819, the bench's own;
@@ -567,35 +469,6 @@ def test_a_board_running_out_of_the_frame_keeps_its_lines_outside_the_photo_in_t
 
 
 
-def test_a_grey_line_between_squares_of_its_own_brightness_is_seen_in_colour():
-    """Issue 18 (no square the photo does not show): grey ink lines between green and red squares of
-    their own brightness give no grey edge at all, so a board's outer columns looked undivided and the
-    rectangle one square off won. A colour edge (CIELAB a*, b*) counts as an edge: every edge between
-    the squares is supported in colour, none in grey alone."""
-    from calibration.grid_finder import _Finder, _Lattice, _working_chroma, _working_gray
-
-    px, line, origin = 30, 4, 40
-    canvas = np.full((origin * 2 + 8 * px, origin * 2 + 8 * px, 3), 200, np.uint8)
-    grey = np.array([76, 76, 76], np.uint8)   # the brightness of the green and the red below
-    for i in range(8):
-        for j in range(8):
-            colour = (0, 130, 0) if (i + j) % 2 else (0, 0, 255)
-            y, x = origin + i * px, origin + j * px
-            canvas[y:y + px, x:x + px] = colour
-    for k in range(9):
-        c = origin + k * px
-        canvas[c - line // 2:c + line // 2, origin:origin + 8 * px] = grey
-        canvas[origin:origin + 8 * px, c - line // 2:c + line // 2] = grey
-    gray, plain, _ = _working_gray(canvas, max(canvas.shape), GridFinderConfig())
-    assert np.ptp(gray[origin + 5:origin + 8 * px - 5, origin + 5:origin + 8 * px - 5]) < 6   # no grey edge inside
-    lattice = _Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
-    inner = np.s_[1:-1, :]
-    for chroma, expected in ((None, 0.0), (_working_chroma(canvas, gray.shape, GridFinderConfig()), 1.0)):
-        vert, horiz = _Finder(gray, plain, None, GridFinderConfig(), chroma)._edge_support(lattice, 0, 8, 0, 8)
-        assert np.nanmean(vert[inner]) == pytest.approx(expected, abs=0.05)
-        assert np.nanmean(horiz.T[inner]) == pytest.approx(expected, abs=0.05)
-
-
 @pytest.mark.slow
 def test_a_board_whose_border_line_leaves_the_photo_only_where_the_board_is_keeps_it_in_the_search():
     """Issue 18 (no square the photo does not show): photo 26 of seed 2034 (ruled 20x12, grey lines 16 %
@@ -637,30 +510,6 @@ def test_size_unknown_a_board_that_shows_going_on_past_a_side_is_said_partial_th
     assert fit is not None
     if {fit.width, fit.height} != {board.width, board.height}:
         assert "top" in fit.partial, f"{fit.width}x{fit.height} said whole"
-
-
-def test_a_chequer_of_small_squares_is_not_taken_for_groups_of_finer_squares():
-    """Issue 18 (the free path: the whole grid, or none): on a chequer of 12 px squares (a 31x18 board
-    at the frame's scale, 1819 #87 of the broadened bench set), lines at a fifth of a square lie 2.4 px
-    from the squares' own edges, inside the band the edge measure reads beside a line: they read those
-    edges, and the whole board was refused as groups of 5x5 finer squares. Such a comb is not measured
-    there; a lattice twice too coarse is still seen (its finer lines are 12 px apart)."""
-    from calibration.grid_finder import _Finder, _Lattice, _working_gray
-
-    px, origin, (w, h) = 12, 36, (20, 12)
-    canvas = np.full((2 * origin + h * px, 2 * origin + w * px, 3), 235, np.uint8)
-    for y in range(h):
-        for x in range(w):
-            if (x + y) % 2:
-                canvas[origin + y * px:origin + (y + 1) * px, origin + x * px:origin + (x + 1) * px] = 25
-    canvas = cv2.GaussianBlur(canvas, (0, 0), 1.6)   # a soft lens, and the photo scaled down
-    cfg = GridFinderConfig()
-    gray, plain, _ = _working_gray(canvas, max(canvas.shape), cfg)
-    finder = _Finder(gray, plain, None, cfg)
-    lattice = _Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
-    assert not finder._lines_inside_squares(lattice, (0, w, 0, h))
-    coarse = _Lattice(np.diag([0.5, 0.5, 1.0]) @ lattice.to_lattice)
-    assert finder._lines_inside_squares(coarse, (0, w // 2, 0, h // 2))
 
 
 @pytest.mark.slow

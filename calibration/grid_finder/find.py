@@ -1,0 +1,205 @@
+"""The markerless finder's top: the stages in order (docs/grid-finding.md).
+
+segments → line families and vanishing points → lattice fit (through the lens) → extent → result →
+verification. Each stage is a function of its own module, with its own section of the configuration
+(`grid.segments`, `grid.families`, `grid.lattice`, `grid.extent`, `grid.result`, `verify`); the
+verification is calibration.grid_verify. A chequer (no ink lines) is asked of OpenCV's
+findChessboardCornersSB first (calibration.chequer), and judged by the same verification.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from calibration.chequer import ChequerFit, find_chequer
+from calibration.config import GridFinderConfig
+from calibration.grid_finder.edges import edge_support, supported_share
+from calibration.grid_finder.extent import continuing_sides, find_extent
+from calibration.grid_finder.families import line_families
+from calibration.grid_finder.lattice import Lattice, LatticeHypothesis, ScaledMapping, fit_lattice, lattice_hypothesis
+from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_result, open_sides, square_side_px,
+                                            upright_mapping)
+from calibration.grid_finder.segments import WorkingImage, find_segments, working_image, working_long_side
+from calibration.grid_verify import Verdict, verify_grid
+
+
+def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
+              config: GridFinderConfig | None = None) -> GridFit | None:
+    """Find a grid of squares in a photo, or None when there is none.
+
+    `grid=(w, h)` asks for a grid w squares across and h down, whichever way it lies
+    in the photo; the rotation returned is the one closest to upright. `grid=None`
+    also finds the size. Raises only for a programming error (not an image)."""
+    return find_verified_grid(image_bgr, grid, config=config)[0]
+
+
+def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
+                       config: GridFinderConfig | None = None) -> tuple[GridFit | None, Verdict | None]:
+    """`find_grid`, with the verification's verdict (calibration.grid_verify): (the grid, its
+    verdict), (None, the verdict that refused the fit), or (None, None) when nothing was fitted.
+    The search proposes; only a grid the photo proves is returned (issue 28: with the size given,
+    the search laid boards over facades, brick and text)."""
+    cfg = config or GridFinderConfig()
+    fit = unverified_grid(image_bgr, grid, cfg)          # stages 1-4 and 6, or the chequer candidate
+    if fit is None:
+        return None, None
+    verdict = verification(image_bgr, fit, cfg)         # stage 5
+    return (fit if verdict.found else None), verdict
+
+
+def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | None:
+    """The line finder's stages on one working image; the best-scoring grid of every hypothesis.
+
+    Early scoring: the families of the two strongest directions are searched first, and a fit scoring
+    `good_enough_score` ends the search before the other pairs' lattices are even built. Otherwise the
+    other hypotheses are ranked by the lattice lines they explain (1-D comb fits; a skewed lattice last)
+    and searched best first, up to `max_hypotheses` searches in all."""
+    segments = find_segments(work)                                      # 1. segments
+    best: GridFit | None = None
+    searched, waiting = 0, []
+    for families in line_families(work, segments):                      # 2. line families, vanishing points
+        hypothesis = lattice_hypothesis(work, families)                  # 3. the combs' lattice ...
+        if hypothesis is None:
+            continue
+        if families.strongest and not hypothesis.skewed:
+            searched += 1
+            best = _better(best, _grid_of(work, hypothesis, grid))
+            if best is not None and best.score >= work.cfg.good_enough_score:
+                return best
+        else:
+            waiting.append(hypothesis)
+    waiting.sort(key=lambda h: (h.skewed, -h.lines_seen))
+    for hypothesis in waiting[: work.cfg.max_hypotheses - searched]:
+        best = _better(best, _grid_of(work, hypothesis, grid))
+        if best is not None and best.score >= work.cfg.good_enough_score:
+            break
+    return best
+
+
+def _grid_of(work: WorkingImage, hypothesis: LatticeHypothesis, grid: tuple[int, int] | None) -> GridFit | None:
+    """One hypothesis through the stages that follow it, on the working image."""
+    lattice = fit_lattice(work, hypothesis)                              # 3. ... refined
+    extent = find_extent(work, lattice, hypothesis.families, grid)       # 4. extent
+    return None if extent is None else grid_result(extent, grid, work.cfg)   # 6. result
+
+
+def _better(best: GridFit | None, fit: GridFit | None) -> GridFit | None:
+    """The better scoring of two fits (the first one on a tie)."""
+    return fit if fit is not None and (best is None or fit.score > best.score) else best
+
+
+def verification(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> Verdict:
+    """Stage 5: does the photo prove the fit (calibration.grid_verify, its section `verify`)?"""
+    return verify_grid(image_bgr, fit.mapping, fit.width, fit.height, cfg.verify)
+
+
+def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The search's best grid (size given or not), before verification."""
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
+        raise TypeError("find_grid expects a BGR or grey image as a numpy array")
+    if grid is not None:
+        w, h = (int(v) for v in grid)
+        if w < 1 or h < 1:
+            raise ValueError(f"grid size must be positive, got {grid!r}")
+        grid = (w, h)
+    fit = _search(image_bgr, grid, cfg)
+    if grid is not None:
+        if fit is None:   # never worse than the free search: a grid of this size found without it is kept
+            free = _search(image_bgr, None, cfg)
+            turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
+            if free is not None and turned is not None:
+                fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
+        return fit
+    if fit is None:
+        return None
+    open_ = open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1])
+    maybe = _maybe_going_on(image_bgr, fit, cfg) if fit.method == "lines" else ()   # a chequer ends with its corners
+    return replace(fit, partial=tuple(side for side in SIDES if side in open_ or side in maybe))
+
+
+def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The chequer candidate, then the line finder (docs/grid-finding.md). Size given: SB at that size,
+    the lines, and only then SB's "larger" mode (a chequer partly out of view; it costs as much as
+    SB itself on every photo that is no chequer); size unknown: SB's "larger" mode first (a chessboard
+    read by its lines comes out in parts where a lens bends it)."""
+    if cfg.chequer_candidate:
+        fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
+        if fit is not None and (grid is not None or not _not_the_board(image_bgr, fit, cfg)):
+            return fit
+    found = _line_search(image_bgr, grid, cfg)
+    if found is None and grid is not None and cfg.chequer_candidate:
+        return _chequer_candidate(image_bgr, grid, cfg, exact=False, larger=True)
+    return found
+
+
+def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig, *, exact: bool, larger: bool
+                       ) -> GridFit | None:
+    chequer = find_chequer(image_bgr, grid, config=cfg.chequer, exact=exact, larger=larger)
+    fit = None if chequer is None else _chequer_fit(chequer, grid)
+    return fit if fit is not None and fit.score >= cfg.min_score else None
+
+
+def _chequer_fit(chequer: ChequerFit, grid: tuple[int, int] | None) -> GridFit | None:
+    """The chequer as a GridFit turned upright, or None when it is not the size asked for."""
+    width, height = chequer.squares
+    if grid is not None and sorted(grid) != sorted((width, height)):
+        return None
+    upright = upright_mapping(chequer.mapping, width, height, grid)
+    if upright is None:
+        return None
+    mapping, width, height = upright
+    seen = float(np.isfinite(chequer.corners[..., 0]).mean())
+    return GridFit(mapping, width, height, seen, method="chequer")
+
+
+def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+    """The line finder on its working image (and, size unknown, again where small squares need)."""
+    work = working_image(image_bgr, grid, cfg)
+    found = search_lines(work, grid)
+    if found is not None and grid is None:
+        # a size found on small squares is checked where they are big enough: the same
+        # search (size still unknown) on the working image that size would have asked for
+        size = (found.width, found.height)
+        big_and_fine = max(size) >= cfg.recheck_min_squares and square_side_px(found) < cfg.recheck_square_px
+        if big_and_fine and working_long_side(image_bgr.shape[:2], size, cfg) > max(work.gray.shape) and work.scale < 1.0:
+            # the size found only sets the shortest segment kept; the search is for any size
+            work = working_image(image_bgr, size, cfg)
+            found = search_lines(work, None)
+    if found is None:
+        return None
+    return full_size(found, work.scale, image_bgr.shape, cfg)
+
+
+def _not_the_board(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> bool:
+    """Size unknown: is a chequer fit not a whole board? SB grows a chequer only as far as its corners stay
+    regular, and on a big board bent by a lens, or a tiled board whose dark region alone reads as a
+    chequer, it stops on part of it: the grid goes on past a side (`extent.continuing_sides`). Or its
+    lattice runs along the squares' diagonals, where a chequer's edges are not: under
+    `chequer_edge_support` of its inner edges show (a real chequer shows nearly all of them). The line
+    finder is asked instead."""
+    work, lattice, rect = _measuring(image_bgr, fit, cfg)
+    vert, horiz = edge_support(work, lattice, *rect)
+    inner = np.concatenate([vert[1:-1].ravel(), horiz[:, 1:-1].ravel()])
+    return supported_share(inner) < cfg.chequer_edge_support or any(continuing_sides(work, lattice, rect))
+
+
+def _maybe_going_on(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> tuple[str, ...]:
+    """Size unknown: the sides past which the grid shows, if weakly (`maybe_continuing_support` of the
+    next line and of the separators across the strip; a board's margin shows no separators at all):
+    dark squares divided by dark lines, tiles merging with the paper. The line search could not close the
+    board there, so the answer is partial on that side, not a smaller board said whole. (A chequer's
+    corners end where it ends, and `_not_the_board` has judged it: past a real chessboard, a striped shirt
+    would read as a grid going on.)"""
+    work, lattice, rect = _measuring(image_bgr, fit, cfg)
+    going = continuing_sides(work, lattice, rect, cfg.extent.maybe_continuing_support, as_tiles=True)
+    return tuple(side for side, on in zip(("left", "right", "top", "bottom"), going) if on)
+
+
+def _measuring(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
+               ) -> tuple[WorkingImage, Lattice, tuple[int, int, int, int]]:
+    """The photo's working image for the fit's size, the fit as its lattice there, and its rectangle."""
+    work = working_image(image_bgr, (fit.width, fit.height), cfg)
+    lattice = Lattice(np.linalg.inv(np.diag([work.scale, work.scale, 1.0]) @ fit.homography),
+                      ScaledMapping(fit.mapping, work.scale))
+    return work, lattice, (0, fit.width, 0, fit.height)

@@ -1,0 +1,320 @@
+"""The markerless finder's stages, each on its own small fixture (issue #28: the finder is a package whose
+top function reads as its stages; each stage has typed input and output and its own tests).
+
+segments → line families and vanishing points → lattice fit (through the lens) → extent → verification →
+result. Every fixture is drawn here: a grid of ink lines on paper, on a wood-like table, seen from above or
+through a perspective whose truth (grid units -> pixels) the test knows.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.config import GridFinderConfig
+from calibration.grid_finder.edges import edge_support
+from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
+from calibration.grid_finder.families import crossed_share, line_families
+from calibration.grid_finder.find import verification
+from calibration.grid_finder.lattice import Lattice, fit_lattice, lattice_hypothesis
+from calibration.grid_finder.result import grid_result, plausible_squares
+from calibration.grid_finder.segments import WorkingImage, find_segments, working_chroma, working_gray, working_image
+from calibration.grid_lines import Segments, apply_h
+from calibration.grid_synth import render_flat_grid, table_texture
+from calibration.mapping import GridMapping
+
+CFG = GridFinderConfig()
+NO_SEGMENTS = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
+
+
+def _drawn_grid(size: tuple[int, int], corners: list[tuple[float, float]], frame=(960, 720), margin=0.6,
+                seed=3) -> tuple[np.ndarray, np.ndarray]:
+    """(photo, truth): a size[0]×size[1] grid of dark ink lines on white paper (a `margin` square wide),
+    its outer corners at `corners` (top-left, top-right, bottom-right, bottom-left) on a wood-like table;
+    truth: grid units -> photo pixels."""
+    w, h = size
+    px = 40
+    pad = int(margin * px)
+    sheet = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 245, np.uint8)
+    for k in range(w + 1):
+        cv2.line(sheet, (pad + k * px, pad), (pad + k * px, pad + h * px), (40, 40, 40), 2)
+    for k in range(h + 1):
+        cv2.line(sheet, (pad, pad + k * px), (pad + w * px, pad + k * px), (40, 40, 40), 2)
+    truth = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners))
+    sheet_to_grid = np.array([[1 / px, 0, -pad / px], [0, 1 / px, -pad / px], [0, 0, 1.0]])
+    to_photo = truth @ sheet_to_grid
+    photo = table_texture(np.random.default_rng(seed), frame)
+    warped = cv2.warpPerspective(sheet, to_photo, frame, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full(sheet.shape[:2], 255, np.uint8), to_photo, frame) > 128
+    photo[mask] = warped[mask]
+    return photo, truth
+
+
+TOP_DOWN = [(160, 120), (800, 120), (800, 600), (160, 600)]          # 8x6 squares of 80 px
+SLANTED = [(230, 140), (760, 170), (850, 620), (120, 590)]           # the same grid in perspective
+
+
+def _lattice_stages(photo: np.ndarray):
+    """Stages 1 to 3 on a photo: (working image, the strongest pair's families, its fitted lattice)."""
+    work = working_image(photo, None, CFG)
+    families = next(line_families(work, find_segments(work)))
+    hypothesis = lattice_hypothesis(work, families)
+    assert hypothesis is not None
+    return work, families, fit_lattice(work, hypothesis)
+
+
+def _to_grid(truth: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return apply_h(np.linalg.inv(truth), points)
+
+
+# -- stage 1: segments ------------------------------------------------------------------------------
+def test_segments_stage_finds_the_drawn_lines_and_weighs_ink_fully():
+    """#28, stage 1: on a drawn 8x6 grid seen from above, the segments lie on the grid's lines (most of
+    their length within 0.05 square of one), every one of its 9 + 7 lines has some, and ink is sharp:
+    those segments weigh nearly fully (clarity), the table's soft grain far less."""
+    photo, truth = _drawn_grid((8, 6), TOP_DOWN)
+    work = working_image(photo, None, CFG)
+    assert work.scale == 1.0 and work.gray.shape == photo.shape[:2]
+    segs = find_segments(work)
+    middle = _to_grid(truth, (segs.p + segs.q) / 2)
+    vertical = np.abs(segs.q[:, 0] - segs.p[:, 0]) < np.abs(segs.q[:, 1] - segs.p[:, 1])
+    across = np.where(vertical, middle[:, 0], middle[:, 1])
+    on_line = (np.abs(across - np.round(across)) < 0.05) & np.all((middle > -0.1) & (middle < [8.1, 6.1]), axis=1)
+    assert segs.length[on_line].sum() > 0.9 * segs.length[np.all((middle > -0.1) & (middle < [8.1, 6.1]), axis=1)].sum()
+    assert set(np.round(across[on_line & vertical]).astype(int)) == set(range(9))
+    assert set(np.round(across[on_line & ~vertical]).astype(int)) == set(range(7))
+    assert segs.clarity is not None
+    assert np.median(segs.clarity[on_line]) > 0.9
+    assert np.median(segs.clarity[~on_line]) < 0.5 * np.median(segs.clarity[on_line])
+
+
+def test_segments_stage_works_where_a_requested_boards_squares_are_big_enough():
+    """#28, stage 1 (`segments.working_size`, `min_square_px`): a photo larger than the working size is
+    searched on a copy; a 40x25 board asked for needs its squares at `min_square_px`, so a larger copy."""
+    photo = np.zeros((2160, 3840, 3), np.uint8)
+    assert working_image(photo, None, CFG).gray.shape[1] == CFG.segments.working_size
+    big = working_image(photo, (40, 25), CFG)
+    assert big.gray.shape[1] == CFG.segments.max_working_size and big.min_segment_px < working_image(
+        photo, None, CFG).min_segment_px * 2
+
+
+# -- stage 2: line families and vanishing points ---------------------------------------------------
+def _direction_to(point: np.ndarray, origin: np.ndarray) -> float:
+    """Angle (degrees, modulo 180) of the line from `origin` to a homogeneous point (finite or not)."""
+    d = point[:2] - point[2] * origin
+    return float(np.degrees(np.arctan2(d[1], d[0])) % 180)
+
+
+def test_families_stage_gives_the_vanishing_points_of_a_drawn_perspective_grid():
+    """#28, stage 2: on a drawn grid in perspective, the strongest pair of directions is the grid's; family
+    x (the more vertical) holds the lines of constant grid x, and each vanishing point lies where the
+    truth's lines meet (seen from the board's middle, within half a degree)."""
+    photo, truth = _drawn_grid((8, 6), SLANTED)
+    work = working_image(photo, None, CFG)
+    families = next(line_families(work, find_segments(work)))
+    assert families.strongest
+    centre = apply_h(truth, np.array([[4.0, 3.0]]))[0]
+    # lines of constant x run along grid y: their point is the image of y's point at infinity
+    for vp, direction in ((families.vp_x, truth[:, 1]), (families.vp_y, truth[:, 0])):
+        apart = abs(_direction_to(vp, centre) - _direction_to(direction, centre))
+        assert min(apart, 180 - apart) < 0.5
+    for family, axis in ((families.x, 0), (families.y, 1)):
+        middle = _to_grid(truth, (family.p + family.q) / 2)[:, axis]
+        assert np.mean(np.abs(middle - np.round(middle)) < 0.05) > 0.9
+
+
+def test_families_stage_counts_only_segments_crossed_by_others():
+    """Issue 18 (foreign boards, size given), #28 stage 2: a grained table's direction beside the board,
+    sharp enough to count, swallowed the grid direction a few degrees off it (the broadened bench's
+    photo 1: peaks at 0.5° for a grid at 5.8°). Only segments crossed by segments of another
+    direction count fully for the direction peaks and vanishing points."""
+    gray = np.zeros((600, 1000), np.uint8)
+    work = WorkingImage.of(gray, gray, None, CFG)
+    grid_p, grid_q = [], []
+    for k in range(11):   # a 10x10 grid of 30 px squares, each line in 10 pieces, at x 600-900, y 100-400
+        for piece in range(10):
+            grid_p += [(600 + 30 * k, 100 + 30 * piece), (600 + 30 * piece, 100 + 30 * k)]
+            grid_q += [(600 + 30 * k, 128 + 30 * piece), (628 + 30 * piece, 100 + 30 * k)]
+    grain_p = [(20.0, 10.0 + 14 * k) for k in range(40)]   # long grain 2° off horizontal, at the left
+    grain_q = [(420.0, 10.0 + 14 * k + 400 * np.tan(np.radians(2))) for k in range(40)]
+    segs = Segments(np.array(grid_p + grain_p, float), np.array(grid_q + grain_q, float))
+    crossed = crossed_share(work, segs)
+    assert crossed[: len(grid_p)].mean() > 0.9
+    assert crossed[len(grid_p):].mean() < 0.1
+
+
+# -- stage 3: lattice fit ----------------------------------------------------------------------------
+def test_lattice_stage_puts_every_drawn_line_on_a_whole_number():
+    """#28, stage 3: the lattice fitted on a drawn grid in perspective (combs after rectification, refined
+    on the segments) maps every grid corner to whole lattice numbers within 0.03 square, one lattice step
+    per square (grid x along lattice a, the lines of family x)."""
+    photo, truth = _drawn_grid((8, 6), SLANTED)
+    _, _, lattice = _lattice_stages(photo)
+    gx, gy = np.meshgrid(np.arange(9.0), np.arange(7.0), indexing="ij")
+    corners = apply_h(truth, np.stack([gx.ravel(), gy.ravel()], axis=1))
+    at = lattice.lattice_of(corners).reshape(9, 7, 2)
+    assert np.abs(at - np.round(at)).max() < 0.03
+    steps_x, steps_y = np.round(np.diff(at, axis=0)), np.round(np.diff(at, axis=1))
+    assert np.all(np.abs(steps_x[..., 0]) == 1) and np.all(steps_x[..., 1] == 0)
+    assert np.all(steps_y[..., 0] == 0) and np.all(np.abs(steps_y[..., 1]) == 1)
+
+
+# -- stage 4: extent ---------------------------------------------------------------------------------
+def test_extent_stage_is_the_drawn_grid_not_its_paper_margin():
+    """#28, stage 4: on a drawn 8x6 grid whose paper shows a margin 1.5 squares wide (its edge a line on
+    the table), the extent, size unknown, is the grid's 8x6 lines: its corners within 0.03 square of the
+    truth's, not the sheet's edge."""
+    photo, truth = _drawn_grid((8, 6), SLANTED, margin=1.5)
+    work, families, lattice = _lattice_stages(photo)
+    extent = find_extent(work, lattice, families, None)
+    assert extent is not None
+    a0, a1, b0, b1 = extent.rect
+    assert (a1 - a0, b1 - b0) == (8, 6)
+    corners = extent.lattice.image_of(np.array([[a0, b0], [a1, b0], [a1, b1], [a0, b1]], float))
+    in_grid = _to_grid(truth, corners)
+    assert {tuple(c) for c in np.round(in_grid).astype(int)} == {(0, 0), (8, 0), (8, 6), (0, 6)}
+    assert np.abs(in_grid - np.round(in_grid)).max() < 0.03
+    assert extent.score > 0.9
+
+
+def _flat_grid(grid: tuple[int, int], config: GridFinderConfig) -> tuple[WorkingImage, Lattice]:
+    """A working image of a top-down coloured grid laid on a table, and the grid's exact lattice
+    (image -> lattice coordinates, line a = k is the grid's k-th column line)."""
+    rng = np.random.default_rng(4)
+    px, offset = 24, 60
+    flat, margin = render_flat_grid(rng, grid, px, "coloured")
+    canvas = table_texture(rng, (flat.shape[1] + 2 * offset, flat.shape[0] + 2 * offset))
+    canvas[offset:offset + flat.shape[0], offset:offset + flat.shape[1]] = flat
+    gray, plain, _ = working_gray(canvas, max(canvas.shape), config)
+    origin = offset + margin
+    lattice = Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
+    return WorkingImage.of(gray, plain, None, config), lattice
+
+
+def test_extent_stage_sees_a_grid_going_on_past_a_border_and_follows_it():
+    """Issue 5, size unknown (a sub-grid is a wrong board), #28 stage 4: past a border of PART of a 20x12
+    grid, the next lattice line and the separators across the strip are supported, so the
+    grid goes on; past the printed grid's outer border (paper margin, table) it does not.
+    From a 10x6 part, the outward search ends on the whole 20x12."""
+    work, lattice = _flat_grid((20, 12), CFG)
+    assert continuing_sides(work, lattice, (4, 14, 3, 9)) == (True, True, True, True)
+    assert continuing_sides(work, lattice, (0, 14, 3, 12)) == (False, True, True, False)
+    assert continuing_sides(work, lattice, (0, 20, 0, 12)) == (False, False, False, False)
+    whole = whole_grid(work, lattice, NO_SEGMENTS, NO_SEGMENTS, (4, 14, 3, 9), 1.0)
+    assert whole is not None and whole[1] == (0, 20, 0, 12)
+
+
+def test_extent_stage_refuses_a_grid_going_on_beyond_the_largest_size_searched():
+    """Issue 5, size unknown, #28 stage 4: a grid whose lines go on past every border the search may reach
+    (here a 20x12 grid searched with at most 15 squares a side) is refused, not cut to a part."""
+    cfg = GridFinderConfig(max_squares=15)
+    work, lattice = _flat_grid((20, 12), cfg)
+    assert whole_grid(work, lattice, NO_SEGMENTS, NO_SEGMENTS, (4, 14, 3, 9), 1.0) is None
+
+
+def test_extent_stage_sees_squares_holding_a_finer_comb():
+    """Issue 5, size unknown (a wrong board is worse than none), #28 stage 4: a lattice 2 or 3 times too
+    coarse (its squares hold the grid's own lines at 1/2 or 1/3 of a square) is seen as such; the true
+    lattice is not."""
+    work, lattice = _flat_grid((20, 12), CFG)
+    assert not lines_inside_squares(work, lattice, (0, 20, 0, 12))
+    for k in (2, 3):
+        coarse = Lattice(np.diag([1 / k, 1 / k, 1.0]) @ lattice.to_lattice)
+        assert lines_inside_squares(work, coarse, (0, 20 // k, 0, 12 // k)), f"{k}x too coarse not seen"
+
+
+def test_extent_stage_takes_a_chequer_of_small_squares_for_its_own_squares():
+    """Issue 18 (the free path: the whole grid, or none), #28 stage 4: on a chequer of 12 px squares (a
+    31x18 board at the frame's scale, 1819 #87 of the broadened bench set), lines at a fifth of a square
+    lie 2.4 px from the squares' own edges, inside the band the edge measure reads beside a line: they
+    read those edges, and the whole board was refused as groups of 5x5 finer squares. Such a comb is not
+    measured there; a lattice twice too coarse is still seen (its finer lines are 12 px apart)."""
+    px, origin, (w, h) = 12, 36, (20, 12)
+    canvas = np.full((2 * origin + h * px, 2 * origin + w * px, 3), 235, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            if (x + y) % 2:
+                canvas[origin + y * px:origin + (y + 1) * px, origin + x * px:origin + (x + 1) * px] = 25
+    canvas = cv2.GaussianBlur(canvas, (0, 0), 1.6)   # a soft lens, and the photo scaled down
+    gray, plain, _ = working_gray(canvas, max(canvas.shape), CFG)
+    work = WorkingImage.of(gray, plain, None, CFG)
+    lattice = Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
+    assert not lines_inside_squares(work, lattice, (0, w, 0, h))
+    coarse = Lattice(np.diag([0.5, 0.5, 1.0]) @ lattice.to_lattice)
+    assert lines_inside_squares(work, coarse, (0, w // 2, 0, h // 2))
+
+
+def test_extent_stage_reads_a_grey_line_between_squares_of_its_own_brightness_in_colour():
+    """Issue 18 (no square the photo does not show), #28 stage 4's edges: grey ink lines between green and
+    red squares of their own brightness give no grey edge at all, so a board's outer columns looked
+    undivided and the rectangle one square off won. A colour edge (CIELAB a*, b*) counts as an edge: every
+    edge between the squares is supported in colour, none in grey alone."""
+    px, line, origin = 30, 4, 40
+    canvas = np.full((origin * 2 + 8 * px, origin * 2 + 8 * px, 3), 200, np.uint8)
+    grey = np.array([76, 76, 76], np.uint8)   # the brightness of the green and the red below
+    for i in range(8):
+        for j in range(8):
+            colour = (0, 130, 0) if (i + j) % 2 else (0, 0, 255)
+            y, x = origin + i * px, origin + j * px
+            canvas[y:y + px, x:x + px] = colour
+    for k in range(9):
+        c = origin + k * px
+        canvas[c - line // 2:c + line // 2, origin:origin + 8 * px] = grey
+        canvas[origin:origin + 8 * px, c - line // 2:c + line // 2] = grey
+    gray, plain, _ = working_gray(canvas, max(canvas.shape), CFG)
+    assert np.ptp(gray[origin + 5:origin + 8 * px - 5, origin + 5:origin + 8 * px - 5]) < 6   # no grey edge inside
+    lattice = Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
+    inner = np.s_[1:-1, :]
+    for chroma, expected in ((None, 0.0), (working_chroma(canvas, gray.shape, CFG), 1.0)):
+        vert, horiz = edge_support(WorkingImage.of(gray, plain, None, CFG, chroma), lattice, 0, 8, 0, 8)
+        assert np.nanmean(vert[inner]) == pytest.approx(expected, abs=0.05)
+        assert np.nanmean(horiz.T[inner]) == pytest.approx(expected, abs=0.05)
+
+
+# -- stage 5: verification ---------------------------------------------------------------------------
+def test_verification_stage_proves_a_drawn_grid_and_refuses_the_same_fit_on_a_blank_page():
+    """#28, stage 5 (calibration.grid_verify, section `verify`): the fit of a drawn grid is proved by its
+    lines; the same fit laid on a blank page (no line stands out from the squares) is refused, with why."""
+    from calibration.grid_finder import GridFit
+
+    photo, truth = _drawn_grid((8, 6), SLANTED)
+    fit = GridFit(GridMapping(truth), 8, 6, 1.0)
+    assert verification(photo, fit, CFG).found
+    refused = verification(np.full_like(photo, 200), fit, CFG)
+    assert not refused.found and refused.reason
+
+
+# -- stage 6: result ---------------------------------------------------------------------------------
+def test_result_stage_numbers_the_rectangle_upright_in_the_working_images_pixels():
+    """#28, stage 6: the extent's rectangle of a lattice of 30 px squares becomes a fit whose (0, 0) is the
+    rectangle's top-left corner in the image, read upright (x to the right) however the lattice numbers
+    its lines, of the size asked when given (a 8x6 rectangle read as 6x8 is the same board turned)."""
+    straight = Lattice(np.diag([1 / 30, 1 / 30, 1.0]))
+    mirrored = Lattice(np.array([[-1 / 30, 0, 12], [0, 1 / 30, 0], [0, 0, 1.0]]))   # a counted right to left
+    for lattice, rect in ((straight, (2, 10, 1, 7)), (mirrored, (2, 10, 1, 7))):
+        extent = GridExtent(lattice, rect, 0.97)
+        fit = grid_result(extent, None, CFG)
+        assert fit is not None and (fit.width, fit.height, fit.score) == (8, 6, 0.97)
+        corners = fit.mapping.to_image(np.array([[0, 0], [8, 0], [8, 6]], float))
+        top_left = lattice.image_of(np.array([[rect[0], rect[2]], [rect[1], rect[2]]], float)).min(axis=0)
+        assert corners[0] == pytest.approx(top_left)
+        assert corners[1][0] > corners[0][0] and corners[2][1] > corners[1][1]
+    turned = grid_result(GridExtent(straight, (2, 10, 1, 7), 0.97), (6, 8), CFG)
+    assert turned is not None and (turned.width, turned.height) == (6, 8)
+    assert grid_result(GridExtent(straight, (2, 10, 1, 7), 0.97), (5, 5), CFG) is None
+
+
+def test_result_stage_refuses_a_lattice_squashed_to_a_sliver():
+    """Issue 5, never invent a board (a no-board bench photo, rng 2028 #28, gave a 4x7 'grid' one
+    pixel tall on table grain), #28 stage 6 (`result.min_square_side_px`, `min_square_aspect`): squares
+    seen thinner than a few pixels, or a quarter as wide as tall, or folded over, are not a printed
+    grid's squares."""
+    upright = Lattice(np.diag([1 / 30, 1 / 30, 1.0]))          # 30 px squares
+    sliver = Lattice(np.diag([1 / 30, 1 / 0.8, 1.0]))          # 30 x 0.8 px
+    stretched = Lattice(np.diag([1 / 30, 1 / 6, 1.0]))         # 30 x 6 px
+    folded = Lattice(np.linalg.inv(np.array([[30, 0, 0], [0, 30, 0], [0.02, 0, 1.0]])))  # horizon inside
+    assert plausible_squares(upright, (0, 8, 0, 8), CFG)
+    assert not plausible_squares(sliver, (0, 4, 0, 7), CFG)
+    assert not plausible_squares(stretched, (0, 4, 0, 7), CFG)
+    assert not plausible_squares(folded, (-80, 8, 0, 8), CFG)
+    assert grid_result(GridExtent(sliver, (0, 4, 0, 7), 1.0), None, CFG) is None
