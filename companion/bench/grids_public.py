@@ -102,7 +102,7 @@ def print_split(split: str, rows: list[dict], *, verbose: bool) -> None:
                      "not found" if not g.found else f"MISPLACED ({g.corner_error:.2f} sq)")
             free = "none" if not f.found else f"{r['free_size'][0]}x{r['free_size'][1]}" + (
                 " WRONG" if wrong_board(f) else " right")
-            print(f"    {r['photo'].name:42s} given: {given:24s} phantom {g.phantom:3d}   unknown: {free}")
+            print(f"    {r["photo"].name:44s} given: {given:24s} phantom {g.phantom:3d}   unknown: {free}")
 
 
 def _kinds(rows: list[dict]) -> dict[str, int]:
@@ -121,8 +121,8 @@ def chessboard_cases(split: str | None) -> list:
     return shared + [p for p in public_photos(split) if is_chessboard(p)]
 
 
-def speed_rows(photos: list, repeat: int) -> list[tuple[str, tuple[int, int], float, float]]:
-    """(photo, its pixel size, findChessboardCornersSB CPU ms, scan CPU ms): medians of `repeat`
+def speed_rows(photos: list, repeat: int) -> list[tuple[str, str, tuple[int, int], float, float]]:
+    """(photo, its set, its pixel size, findChessboardCornersSB CPU ms, scan CPU ms): medians of `repeat`
     interleaved runs (`companion.bench.vision._interleaved_cpu_ms`: the two under the same load)."""
     from companion.bench.vision import _interleaved_cpu_ms
     from vision import scan
@@ -134,23 +134,26 @@ def speed_rows(photos: list, repeat: int) -> list[tuple[str, tuple[int, int], fl
         w, h = photo.grid
         sb, ours = _interleaved_cpu_ms([lambda: cv2.findChessboardCornersSB(gray, (w - 1, h - 1)),
                                         lambda: scan(image, grid=(w, h))], repeat)
-        rows.append((photo.name, (image.shape[1], image.shape[0]), sb, ours))
+        rows.append((photo.name, photo.set, (image.shape[1], image.shape[0]), sb, ours))
     return rows
 
 
 def print_speed(rows: list, repeat: int, *, verbose: bool) -> None:
-    ratios = [ours / sb for _, _, sb, ours in rows]
-    sizes = sorted({size for _, size, _, _ in rows}, key=lambda s: s[0] * s[1])
+    ratios = [ours / sb for *_, sb, ours in rows]
+    sizes = sorted({size for _, _, size, _, _ in rows}, key=lambda s: s[0] * s[1])
     print(f"\nspeed: scan ÷ findChessboardCornersSB on {len(rows)} real chessboard photos "
           f"({sizes[0][0]}×{sizes[0][1]} to {sizes[-1][0]}×{sizes[-1][1]}), CPU medians of {repeat} interleaved runs, "
           f"one OpenCV thread")
     worst = max(range(len(rows)), key=lambda k: ratios[k])
-    print(f"  median {statistics.median(ratios):.2f}× (goal ≤ {SPEED_MEDIAN_GOAL:g}×), worst {ratios[worst]:.2f}× "
-          f"on {rows[worst][0]} (goal ≤ {SPEED_WORST_GOAL:g}×); SB median {statistics.median(r[2] for r in rows):.1f} ms, "
-          f"scan median {statistics.median(r[3] for r in rows):.1f} ms")
-    for (name, (w, h), sb, ours), ratio in sorted(zip(rows, ratios), key=lambda t: -t[1]):
+    print(f"  all: median {statistics.median(ratios):.2f}× (goal ≤ {SPEED_MEDIAN_GOAL:g}×), worst {ratios[worst]:.2f}× "
+          f"on {rows[worst][0]} (goal ≤ {SPEED_WORST_GOAL:g}×); SB median {statistics.median(r[3] for r in rows):.1f} ms, "
+          f"scan median {statistics.median(r[4] for r in rows):.1f} ms")
+    for group in dict.fromkeys(r[1] for r in rows):
+        mine = [ratio for r, ratio in zip(rows, ratios) if r[1] == group]
+        print(f"  {group}: {len(mine)} photos, median {statistics.median(mine):.2f}×, worst {max(mine):.2f}×")
+    for (name, _, (w, h), sb, ours), ratio in sorted(zip(rows, ratios), key=lambda t: -t[1]):
         if verbose or ratio > SPEED_WORST_GOAL:
-            print(f"    {name:42s} {w}×{h}  SB {sb:7.1f} ms  scan {ours:7.1f} ms  {ratio:5.2f}×")
+            print(f"    {name:44s} {w}×{h}  SB {sb:7.1f} ms  scan {ours:7.1f} ms  {ratio:5.2f}×")
 
 
 def main(argv: list[str] | None = None) -> int:
