@@ -102,7 +102,7 @@ def print_split(split: str, rows: list[dict], *, verbose: bool) -> None:
                      "not found" if not g.found else f"MISPLACED ({g.corner_error:.2f} sq)")
             free = "none" if not f.found else f"{r['free_size'][0]}x{r['free_size'][1]}" + (
                 " WRONG" if wrong_board(f) else " right")
-            print(f"    {r["photo"].name:44s} given: {given:24s} phantom {g.phantom:3d}   unknown: {free}")
+            print(f"    {r['photo'].name:44s} given: {given:24s} phantom {g.phantom:3d}   unknown: {free}")
 
 
 def _kinds(rows: list[dict]) -> dict[str, int]:
