@@ -87,7 +87,7 @@ def write_section(path: Path, name: str, body: str, order: tuple[str, ...]) -> N
     """Put `body` as benchmark `name`'s section of `path`, keeping the other sections; sections follow
     `order` (that of `tactical bench all`)."""
     text = path.read_text(encoding="utf-8") if path.exists() else HEADER
-    pattern = re.compile(r"<!-- bench:(\w+) -->\n.*?<!-- /bench:\1 -->\n", re.DOTALL)
+    pattern = re.compile(r"<!-- bench:([\w-]+) -->\n.*?<!-- /bench:\1 -->\n", re.DOTALL)
     sections = {m.group(1): m.group(0) for m in pattern.finditer(text)}
     preamble = pattern.split(text, maxsplit=1)[0] if sections else text.rstrip("\n") + "\n\n"
     sections[name] = f"<!-- bench:{name} -->\n{body}\n<!-- /bench:{name} -->\n"

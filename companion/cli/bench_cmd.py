@@ -1,4 +1,4 @@
-"""`tactical bench rules|game|vision|tokens|app|camera|cards|inputs|negatives|all`: run the benchmark modules, imported only when asked.
+"""`tactical bench rules|game|vision|tokens|app|camera|cards|inputs|negatives|grids-public|all`: run the benchmark modules, imported only when asked.
 
 Each benchmark is `companion.bench.<name>:main(argv) -> int`; a part of the project that
 is not installed or not written yet prints "not available" instead of failing the others.
@@ -12,7 +12,7 @@ import importlib
 
 from companion.cli.output import say
 
-BENCHES = ("rules", "game", "vision", "tokens", "app", "camera", "cards", "inputs", "negatives")
+BENCHES = ("rules", "game", "vision", "tokens", "app", "camera", "cards", "inputs", "negatives", "grids-public")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,8 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(name: str):
-    """The benchmark's main function, or None when its module (or a dependency) is missing."""
-    module_name = f"companion.bench.{name}"
+    """The benchmark's main function, or None when its module (or a dependency) is missing
+    (`grids-public` lives in `companion.bench.grids_public`)."""
+    module_name = f"companion.bench.{name.replace('-', '_')}"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
