@@ -123,8 +123,8 @@ def chessboard_cases(split: str | None) -> list:
 
 def speed_rows(photos: list, repeat: int) -> list[tuple[str, str, tuple[int, int], float, float]]:
     """(photo, its set, its pixel size, findChessboardCornersSB CPU ms, scan CPU ms): medians of `repeat`
-    interleaved runs (`companion.bench.vision._interleaved_cpu_ms`: the two under the same load)."""
-    from companion.bench.vision import _interleaved_cpu_ms
+    interleaved runs (`companion.bench.vision.interleaved_cpu_ms`: the two under the same load)."""
+    from companion.bench.vision import interleaved_cpu_ms
     from vision import scan
 
     rows = []
@@ -132,7 +132,7 @@ def speed_rows(photos: list, repeat: int) -> list[tuple[str, str, tuple[int, int
         image = photo.image()
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         w, h = photo.grid
-        sb, ours = _interleaved_cpu_ms([lambda: cv2.findChessboardCornersSB(gray, (w - 1, h - 1)),
+        sb, ours = interleaved_cpu_ms([lambda: cv2.findChessboardCornersSB(gray, (w - 1, h - 1)),
                                         lambda: scan(image, grid=(w, h))], repeat)
         rows.append((photo.name, photo.set, (image.shape[1], image.shape[0]), sb, ours))
     return rows

@@ -253,14 +253,14 @@ def chessboard_speed(repeat: int) -> list[tuple[str, float, float, float]]:
     rows = []
     for name, image, (w, h) in cases:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        sb, ours, base = _interleaved_cpu_ms([lambda: cv2.findChessboardCornersSB(gray, (w - 1, h - 1)),
+        sb, ours, base = interleaved_cpu_ms([lambda: cv2.findChessboardCornersSB(gray, (w - 1, h - 1)),
                                               lambda: scan(image, grid=(w, h)),
                                               lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)], repeat)
         rows.append((name, sb, ours, base))
     return rows
 
 
-def _interleaved_cpu_ms(calls: list, repeat: int) -> list[float]:
+def interleaved_cpu_ms(calls: list, repeat: int) -> list[float]:
     """CPU ms medians of `calls`, run in turn `repeat` times after one warm-up each: a ratio of two
     of them is taken under the same load (one after the other, a burst on the shared machine
     inflated one side only: the same 640×480 photo read 1.15× then 1.57× of SB in two runs)."""
