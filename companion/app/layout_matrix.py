@@ -69,6 +69,30 @@ def event_deck(size: int):
     return EventDeckList(bundled.name, (*bundled.cards, *own))
 
 
+def into_play(game) -> None:
+    """Turn 1 in full swing, so that every panel shows what a game in progress shows: hands kept, every
+    pawn on the grid, the first player in the movement phase with a roll, life, poison, commander
+    damage and counters changed, the monarch given; the Horde has drawn."""
+    state = game.state
+    for player in state.players:
+        if not player.kept:
+            game.keep_hand(player.id)
+    for player in game.unplaced_pawns:
+        game.place_pawn(player, min(game.pawn_squares(player)))
+    game.next_phase()
+    others = [player.id for player in game.state.players[1:]]
+    for number, player in enumerate(others, start=1):
+        game.change_life(player, -3 * number)
+        game.change_poison(player, number)
+        game.commander_damage(player, game.state.players[0].id, 7)
+        game.change_counter(player, "energy", number)
+    game.give_monarch(game.state.players[0].id)
+    while game.state.turn.phase != "movement":
+        game.next_phase()
+    pawn = next(piece for piece in game.state.pieces_of(game.state.turn.active[0]) if piece.kind == "player")
+    game.roll_movement(pawn.token)
+
+
 def settle(frames: int = SETTLE_FRAMES) -> None:
     """Let layouts and texts settle: `frames` turns of the clock (triggers, layouts, label textures) and
     one drawn frame at the end; drawing every turn at 2340 px in software costs more than the rest."""
@@ -189,19 +213,25 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
         settle()
         for table in tables:
             app._switch_to(games.start(table_setup(table), data_dir))
-            for lang in langs:
-                app.lang = lang
-                for name, opener in cases(app):
-                    if only and not name.startswith(only):
-                        continue
+            # before turn 1 (mulligans: the Table's own layout), then in play (every screen)
+            for stage, prefix in (("pregame", "table"), ("play", "")):
+                if stage == "play":
+                    into_play(app.game)
+                    app.revision += 1
+                for lang in langs:
+                    app.lang = lang
+                    for name, opener in cases(app):
+                        if not name.startswith(prefix) or (only and not name.startswith(only)):
+                            continue
+                        close_popups(app)
+                        opener()
+                        settle()
+                        at = f"{device}-{'portrait' if portrait else 'landscape'}"
+                        key = f"{at}/{table}/{lang}/{name}{'@pregame' if stage == 'pregame' else ''}"
+                        report[key] = measure(app, skip_shell=skip_shell)
+                        if shots is not None and table == "4" and lang == "fr" and stage == "play":
+                            screenshot(shots / at / f"{name}.png")
                     close_popups(app)
-                    opener()
-                    settle()
-                    key = f"{device}-{'portrait' if portrait else 'landscape'}/{table}/{lang}/{name}"
-                    report[key] = measure(app, skip_shell=skip_shell)
-                    if shots is not None and table == "4" and lang == "fr":
-                        screenshot(shots / f"{device}-{'portrait' if portrait else 'landscape'}" / f"{name}.png")
-                close_popups(app)
     report_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     app.stop()
     bad = {key: problems for key, problems in report.items() if problems}
