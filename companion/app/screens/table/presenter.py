@@ -308,13 +308,17 @@ CITY_ROW = 0.62           # Horde: the City's share of the seats' height, player
 HORDE_PLAYERS_MIN = 0.22  # … the players' least share when every panel is upright (or turned 180°)
 
 
-def horde_rows(free: float, player_needs: list[float], *, turned: bool, player_rows: int = 1) -> list[float]:
+def horde_rows(free: float, player_needs: list[float], *, turned: bool, player_rows: int = 1,
+               city_need: float | None = None) -> list[float]:
     """The heights of the City's row and the players' row (HO 300.3: the City's life is the big number;
     the players have no life of their own to show). Upright panels need only their rows (name, poison,
     mulligans: `player_needs`); a panel turned 90° lays its name along the row's height, so any turned
-    panel keeps the players' full share."""
+    panel keeps the players' full share. `player_rows` rows of players (a phone) share their height;
+    `city_need`: the City's least height, the players may take the rest."""
     full = free * (1 - CITY_ROW)
     players = full if turned else min(full, max(free * HORDE_PLAYERS_MIN, max(player_needs, default=0) * player_rows))
+    if city_need is not None and not turned:  # players in rows (a phone): all they need, the City keeps its least
+        players = max(players, min(max(player_needs, default=0) * player_rows, free - city_need))
     return [free - players, *[players / player_rows] * player_rows]
 
 

@@ -384,7 +384,8 @@ class SeatGrid(Widget):
             heights = presenter.horde_rows(free,
                                            [frame.panel.minimum_height for frame in players],
                                            turned=any(frame.seat_rotation % 180 for frame in players),
-                                           player_rows=len(rows) - 1)
+                                           player_rows=len(rows) - 1,
+                                           city_need=self.frames[0].panel.minimum_height if len(rows) > 2 else None)
         else:
             heights = [free / len(rows)] * len(rows)
         frames = iter(self.frames)
@@ -441,10 +442,15 @@ class TableScreen(Screen):
         self.refresh()
 
     def find_widget(self, path: str):
-        """'seat-2.leave': a widget of player 2's panel; 'city.life.plus_1' of the City's (driven by the
-        autopilot like a tap)."""
+        """'seat-2.leave': a widget of player 2's panel; 'city.life.plus_1' of the City's;
+        'seat-2.commander-1.minus_5' of the row of player 1's commander in player 2's commander grid
+        (driven by the autopilot like a tap)."""
         head, *rest = path.split(".")
         widget = self._city if head == "city" else self._panels[int(head.split("-")[1])]
+        if rest and rest[0].startswith("commander-"):  # 'seat-2.commander-1.minus_5': the sheet's grid, the
+            opponent = int(rest.pop(0).split("-")[1])   # row of player 1's commander
+            widget = next(row for row in widget.sheet.ids.grid.children
+                          if isinstance(row, CommanderRow) and row.source == (opponent, ""))
         for name in rest:  # 'seat-2.life.minus_5': ids of the parts inside the panel too
             widget = widget.ids[name]
         return widget
@@ -515,6 +521,7 @@ class TableScreen(Screen):
         if side.parent != body:
             side.parent.remove_widget(side)
             body.add_widget(side)
+            side.width = self.side_width  # the sheet's width it had: the column's again
         if bar.parent is not None:
             body.remove_widget(bar)
 
