@@ -30,6 +30,8 @@ def test_the_hordes_city_keeps_a_row_of_its_own_above_rows_of_two_players_in_por
     """HO 300.3 (the City's life is the big number) on a phone: City, then the players two by two."""
     assert table.seat_rows(4, PHONE, True, city=True) == [1, 2, 2]
     assert table.seat_rows(4, LARGE_TABLET, False, city=True) == [1, 4]
+    assert table.seat_rows(4, PHONE, False, city=True) == [1, 2, 2] and table.city_beside(PHONE, False)
+    assert not table.city_beside(PHONE, True) and not table.city_beside(SMALL_TABLET, False)
 
 
 @pytest.mark.parametrize("count, expected", [(2, [180, 0]), (4, [180, 180, 0, 0]), (5, [180, 180, 0, 0, 0])])

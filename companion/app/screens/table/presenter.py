@@ -304,6 +304,7 @@ def grid_shape(count: int, city: bool = False) -> list[int]:
     return [far, count - far]
 
 
+CITY_COLUMN = 0.4        # a phone turned sideways: the City's share of the seats' width
 CITY_ROW = 0.62           # Horde: the City's share of the seats' height, players' panels turned across their row
 HORDE_PLAYERS_MIN = 0.22  # … the players' least share when every panel is upright (or turned 180°)
 
@@ -325,13 +326,20 @@ def horde_rows(free: float, player_needs: list[float], *, turned: bool, player_r
 def seat_rows(count: int, device: str, portrait: bool, city: bool = False) -> list[int]:
     """Panels per row, far row first, for a device class held one way (issue #27). Landscape keeps
     `grid_shape`; portrait stacks rows, one panel wide on a phone (two from 4 players, and for the
-    Horde's players under the City), two wide on a tablet from 3 players, the far rows fuller."""
-    if not portrait:
+    Horde's players under the City), two wide on a tablet from 3 players, the far rows fuller. A phone
+    turned sideways puts the Horde's players two by two beside the City (`city_beside`)."""
+    if not portrait and not (city and device == PHONE):
         return grid_shape(count, city)
     columns = 2 if city or count > (3 if device == PHONE else 2) else 1
     rows = math.ceil(count / columns)
     shape = [count // rows + (1 if row < count % rows else 0) for row in range(rows)]
     return [1, *shape] if city else shape
+
+
+def city_beside(device: str, portrait: bool) -> bool:
+    """A phone turned sideways is too short for the City's row above the players': the City takes a
+    column on the left, the players two by two beside it."""
+    return device == PHONE and not portrait
 
 
 def phone_portrait(device: str, portrait: bool) -> bool:

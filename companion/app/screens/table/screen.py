@@ -211,7 +211,7 @@ class PlayerPanel(BoxLayout):
                                                      "commander_row", "life")})
         # Horde: the players share the City's life (its own panel): no life of their own to show.
         self.remove_widget(self.parts.life if self.horde else self.ids.horde_filler)
-        self.bind(width=self.arrange, name=self.arrange, compact=self.arrange)
+        self.bind(size=self.arrange, name=self.arrange, compact=self.arrange)
         self.arrange()
 
     def on_name(self, *_):
@@ -228,7 +228,8 @@ class PlayerPanel(BoxLayout):
         to a row below), and the counters sit in the panel. Compact panel: the name and the sheet's
         button; turning, leaving and the counters in the player's sheet."""
         ids, sheet = self.parts, self.sheet.ids
-        self.pregame_stacked = self.compact and self.width < dp(250)
+        # Mulligan over Keep in a narrow panel, when its height has room for both (else side by side, wrapped)
+        self.pregame_stacked = self.compact and self.width < dp(250) and self.height >= dp(48 + 108 + 30)
         self._show_life(not self.horde and not (self.compact and self.pregame))
         if self.compact:
             places = {ids.more_button: ids.header, ids.turn: sheet.tools, ids.leave: sheet.tools,
@@ -276,7 +277,7 @@ class PlayerPanel(BoxLayout):
         for key in [key for key in self.ids if key.startswith("badge_")]:
             del self.ids[key]
         for which, words, choices in self.badges:
-            badge = Spinner(text=words, values=choices, font_size=sp(15), bold=True, option_cls="BigOption",
+            badge = Spinner(text=words, values=choices, font_size=sp(15), bold=True, option_cls="TableOption",
                             background_color=(0.85, 0.65, 0.2, 1), size_hint_x=None, width=dp(104))
             badge.bind(text=lambda menu, text, w=which: running_app().screen("table").give(w, text, menu))
             row.add_widget(badge)
@@ -355,6 +356,10 @@ class SeatGrid(Widget):
     frames = ListProperty([])
     city = BooleanProperty(False)   # the first frame is the Horde's City: a row of its own
     rows = ListProperty([])         # panels per row, far row first (`presenter.seat_rows`)
+    city_beside = BooleanProperty(False)  # the City in a column on the left, the players' rows beside it
+
+    def on_city_beside(self, *_):
+        self._layout()
 
     def on_rows(self, *_):
         self._layout()
@@ -378,6 +383,26 @@ class SeatGrid(Widget):
         rows = list(self.rows) or presenter.grid_shape(len(self.frames) - self.city, self.city)
         if sum(rows) != len(self.frames):
             return  # the frames of a new table, the rows of the one before: laid out once both are set
+        left, width, frames = self.x, self.width, list(self.frames)
+        if self.city and self.city_beside:
+            city, *frames = frames
+            city.size = (width * presenter.CITY_COLUMN - GAP / 2, self.height)
+            city.pos = (left, self.y)
+            left, width, rows = left + city.width + GAP, width - city.width - GAP, rows[1:]
+            heights = [(self.height - GAP * (len(rows) - 1)) / len(rows)] * len(rows)
+        else:
+            heights = self._row_heights(rows)
+        frames = iter(frames)
+        top = self.top
+        for row_height, count in zip(heights, rows):
+            cell = (width - GAP * (count - 1)) / count
+            for column in range(count):
+                frame = next(frames)
+                frame.size = (cell, row_height)
+                frame.pos = (left + column * (cell + GAP), top - row_height)
+            top -= row_height + GAP
+
+    def _row_heights(self, rows: list[int]) -> list[float]:
         free = self.height - GAP * (len(rows) - 1)
         if self.city:
             players = self.frames[1:]
@@ -386,17 +411,8 @@ class SeatGrid(Widget):
                                            turned=any(frame.seat_rotation % 180 for frame in players),
                                            player_rows=len(rows) - 1,
                                            city_need=self.frames[0].panel.minimum_height if len(rows) > 2 else None)
-        else:
-            heights = [free / len(rows)] * len(rows)
-        frames = iter(self.frames)
-        top = self.top
-        for row_height, count in zip(heights, rows):
-            width = (self.width - GAP * (count - 1)) / count
-            for column in range(count):
-                frame = next(frames)
-                frame.size = (width, row_height)
-                frame.pos = (self.x + column * (width + GAP), top - row_height)
-            top -= row_height + GAP
+            return heights
+        return [free / len(rows)] * len(rows)
 
 
 class TableScreen(Screen):
@@ -495,6 +511,7 @@ class TableScreen(Screen):
         self.side_width = self._side_width()
         if app.game is not None and self._panels:
             players = app.game.state.players
+            self.ids.seats.city_beside = presenter.city_beside(app.device, app.portrait)
             self.ids.seats.rows = presenter.seat_rows(len(players), app.device, app.portrait, self._city is not None)
             for seat, player in enumerate(players):
                 if player.id in self._frames:
