@@ -305,8 +305,21 @@ class CityPanel(BoxLayout):
     result = StringProperty("")
     draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
     revealed = StringProperty("")            # what its last draw or damage revealed
+    narrow = BooleanProperty(False)          # a phone turned sideways: the City in a column
     bosses = ListProperty([])                # (which, words) of each boss on the battlefield: its leaving is a
     # button (HO 202.2)
+
+    def on_width(self, *_):
+        """A narrow City (a phone turned sideways) draws on a row of its own: its damage buttons keep
+        their words."""
+        if "horde_draw" not in self.ids:
+            return  # before its kv rule
+        draw = self.ids.horde_draw.__self__
+        self.narrow = self.width < dp(360)
+        target = self.ids.draw_row if self.narrow else self.ids.actions
+        if draw.parent != target:
+            draw.parent.remove_widget(draw)
+            target.add_widget(draw, index=len(target.children))
 
     def on_bosses(self, *_):
         row = self.ids.bosses
