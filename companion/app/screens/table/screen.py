@@ -208,9 +208,7 @@ class PlayerPanel(BoxLayout):
         # the parts that move between the panel and its sheet, held (kv ids are weak)
         self.parts = SimpleNamespace(**{name: self.ids[name].__self__
                                         for name in ("more_button", "turn", "leave", "more", "header", "tools",
-                                                     "commander_row", "life")})
-        # Horde: the players share the City's life (its own panel): no life of their own to show.
-        self.remove_widget(self.parts.life if self.horde else self.ids.horde_filler)
+                                                     "commander_row", "life", "filler")})
         self.bind(size=self.arrange, name=self.arrange, compact=self.arrange)
         self.arrange()
 
@@ -254,14 +252,18 @@ class PlayerPanel(BoxLayout):
             self.arrange()
 
     def _show_life(self, shown: bool) -> None:
-        """A compact panel before the game shows the mulligans where its life goes (it does not change
-        yet): the small panels of a phone keep buttons of a finger's size."""
-        life = self.parts.life
-        if shown and life.parent is None:
+        """The life box, or a filler that keeps the rows at the top: the Horde's players share the City's
+        life (its own panel), and a compact panel before the game shows the mulligans where its life
+        goes (it does not change yet): the small panels of a phone keep buttons of a finger's size."""
+        life, filler = self.parts.life, self.parts.filler
+        present, absent = (life, filler) if shown else (filler, life)
+        if absent.parent is not None:
+            self.remove_widget(absent)
+        if present.parent is None and shown:
             after = self.parts.more if self.parts.more.parent == self else self.parts.commander_row
             self.add_widget(life, index=self.children.index(after) + 1)
-        elif not shown and life.parent is not None:
-            self.remove_widget(life)
+        elif present.parent is None:
+            self.add_widget(filler)  # the last row
 
     def pick_counter(self, label: str) -> None:
         """The counter menu: −/+ now change that counter (the screen refreshes its value)."""
