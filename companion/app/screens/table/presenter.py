@@ -347,9 +347,9 @@ def phone_portrait(device: str, portrait: bool) -> bool:
     return device == PHONE and portrait
 
 
-def turn_in_bar(device: str, portrait: bool) -> bool:
-    """Portrait windows keep their width for the panels: the turn, the phase and the events go in a
-    bar below them that opens a sheet; landscape windows keep them in a side column."""
+def turn_in_bar(portrait: bool) -> bool:
+    """Portrait windows keep their width for the panels, on every device class: the turn, the phase and
+    the events go in a bar below them that opens a sheet; landscape windows keep them in a side column."""
     return portrait
 
 

@@ -116,8 +116,6 @@ class SourcePicker(Button):
     """The commander whose damage the panel's −1 +1 +5 count (a script picks it by its words); a tap
     opens every opponent's commander in one grid (the player's sheet), not one source at a time."""
 
-    values = ListProperty([])
-
 
 class CommanderRow(BoxLayout):
     """One row of the commander grid: an opponent's commander (or partner) and its damage so far."""
@@ -522,7 +520,7 @@ class TableScreen(Screen):
         compact = presenter.compact_panels(app.device, app.portrait)
         for panel in self._panels.values():
             panel.compact = compact
-        self._place_side(presenter.turn_in_bar(app.device, app.portrait))
+        self._place_side(presenter.turn_in_bar(app.portrait))
         self.side_width = self._side_width()
         if app.game is not None and self._panels:
             players = app.game.state.players
