@@ -70,8 +70,8 @@ class LifeBox(BoxLayout):
             if widget.parent is not None:
                 widget.parent.remove_widget(widget)
         self.clear_widgets()
-        for small in (ids.minus_5, ids.plus_5):
-            small.font_size = sp(22)
+        for small in (ids.minus_5, ids.plus_5):  # beside ±1 rather than under them: a little smaller
+            small.font_size = sp(26) if self.arrangement == "columns" else sp(22)
         if self.arrangement == "columns":
             self.orientation = "horizontal"
             for big, small in ((ids.minus_1, ids.minus_5), (ids.plus_1, ids.plus_5)):
