@@ -99,8 +99,10 @@ def is_touch_target(widget) -> bool:
 
 
 def _window_rect(widget) -> tuple[float, float, float, float]:
-    x, y = widget.to_window(widget.x, widget.y)
-    return x, y, x + widget.width, y + widget.height
+    """Where the widget lies in the window, from two opposite corners: a widget in a turned Scatter
+    (a Table panel facing its player, 90° or 180°) has its own bottom-left corner anywhere."""
+    (x1, y1), (x2, y2) = widget.to_window(widget.x, widget.y), widget.to_window(widget.right, widget.top)
+    return min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)
 
 
 def _intersection(a, b) -> tuple[float, float, float, float] | None:

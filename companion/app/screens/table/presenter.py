@@ -7,7 +7,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.app.words import player_rgba
+from companion.app.device import LARGE_TABLET, PHONE
+from companion.app.words import player_rgba, turn_header
 from companion.game import (DAY_NIGHT, MOVEMENT_STEPS, PHASES, PLAYER_COUNTERS, PREGAME, Game, GameState, HordeCard,
                             bosses_out, commander_key)
 from companion.i18n import translate
@@ -303,25 +304,111 @@ def grid_shape(count: int, city: bool = False) -> list[int]:
     return [far, count - far]
 
 
+CITY_COLUMN = 0.4        # a phone turned sideways: the City's share of the seats' width
 CITY_ROW = 0.62           # Horde: the City's share of the seats' height, players' panels turned across their row
 HORDE_PLAYERS_MIN = 0.22  # … the players' least share when every panel is upright (or turned 180°)
 
 
-def horde_rows(free: float, player_needs: list[float], *, turned: bool) -> list[float]:
+def horde_rows(free: float, player_needs: list[float], *, turned: bool, player_rows: int = 1,
+               city_need: float | None = None) -> list[float]:
     """The heights of the City's row and the players' row (HO 300.3: the City's life is the big number;
     the players have no life of their own to show). Upright panels need only their rows (name, poison,
     mulligans: `player_needs`); a panel turned 90° lays its name along the row's height, so any turned
-    panel keeps the players' full share."""
+    panel keeps the players' full share. `player_rows` rows of players (a phone) share their height;
+    `city_need`: the City's least height, the players may take the rest."""
     full = free * (1 - CITY_ROW)
-    players = full if turned else min(full, max([free * HORDE_PLAYERS_MIN, *player_needs]))
-    return [free - players, players]
+    players = full if turned else min(full, max(free * HORDE_PLAYERS_MIN, max(player_needs, default=0) * player_rows))
+    if city_need is not None and not turned:  # players in rows (a phone): all they need, the City keeps its least
+        players = max(players, min(max(player_needs, default=0) * player_rows, free - city_need))
+    return [free - players, *[players / player_rows] * player_rows]
 
 
-def default_rotation(seat: int, count: int, layout: str) -> int:
-    """The turn of seat `seat` (0-based) for a quick layout: all upright; the far row facing its
-    players (180°); or, with "ends", also the first and last seats turned to the table's ends."""
-    rows = grid_shape(count)
-    far_row = len(rows) == 2 and seat < rows[0] or (len(rows) == 1 and count == 2 and seat == 0)
+def seat_rows(count: int, device: str, portrait: bool, city: bool = False) -> list[int]:
+    """Panels per row, far row first, for a device class held one way (issue #27). Landscape keeps
+    `grid_shape`; portrait stacks rows, one panel wide on a phone (two from 4 players, and for the
+    Horde's players under the City), two wide on a tablet from 3 players, the far rows fuller. A phone
+    turned sideways puts the Horde's players two by two beside the City (`city_beside`)."""
+    if not portrait and not (city and device == PHONE):
+        return grid_shape(count, city)
+    columns = 2 if city or count > (3 if device == PHONE else 2) else 1
+    rows = math.ceil(count / columns)
+    shape = [count // rows + (1 if row < count % rows else 0) for row in range(rows)]
+    return [1, *shape] if city else shape
+
+
+def city_beside(device: str, portrait: bool) -> bool:
+    """A phone turned sideways is too short for the City's row above the players': the City takes a
+    column on the left, the players two by two beside it."""
+    return device == PHONE and not portrait
+
+
+def phone_portrait(device: str, portrait: bool) -> bool:
+    """The phone held upright: panels stacked, each facing its player, and the turn in a bar."""
+    return device == PHONE and portrait
+
+
+def turn_in_bar(portrait: bool) -> bool:
+    """Portrait windows keep their width for the panels, on every device class: the turn, the phase and
+    the events go in a bar below them that opens a sheet; landscape windows keep them in a side column."""
+    return portrait
+
+
+def compact_panels(device: str, portrait: bool) -> bool:
+    """Every window but the large tablet in landscape (today's layout) shows compact panels: the name,
+    the life and its buttons; the counters, the commander damage and leaving open in the player's sheet."""
+    return not (device == LARGE_TABLET and not portrait)
+
+
+def seat_layout_for(layout: str, device: str, portrait: bool) -> str:
+    """A phone held upright between the players faces each of them, as every life counter does: its
+    far half is turned 180° from the start, even with the panels set "upright" in the settings."""
+    return "facing" if layout == "upright" and phone_portrait(device, portrait) else layout
+
+
+LIFE_COLUMN_DP = 64      # a ±1 over a ±5 on each side of the total
+LIFE_STEP_DP = 52        # one button beside or under the total
+LIFE_NUMBER_MIN_DP = 96  # the total's least width beside its buttons
+FINGER_DP = 48           # the least side of a button
+
+
+def life_arrangement(width_dp: float, height_dp: float) -> str:
+    """Where a panel's life buttons go around its total: "columns" (−1 over −5 each side, the large
+    tablet's), "row" (−5 −1 total +1 +5: a wide, short panel), "under" (the total on top, the buttons
+    in a row below it: a narrow panel, the big number first) or "pair" (−1 total +1: small and short)."""
+    if width_dp >= 2 * LIFE_COLUMN_DP + LIFE_NUMBER_MIN_DP and height_dp >= 2 * LIFE_STEP_DP + 4:
+        return "columns"
+    if width_dp >= 4 * LIFE_STEP_DP + LIFE_NUMBER_MIN_DP:
+        return "row"
+    if height_dp >= LIFE_STEP_DP + 4 + 56:
+        return "under"
+    return "pair"
+
+
+def life_fives_under(width_dp: float) -> bool:
+    """Whether −5 and +5 fit beside −1 and +1 in the row under the total (else the keypad types them)."""
+    return width_dp >= 4 * FINGER_DP + 3 * 4
+
+
+def turn_bar_text(state: GameState, lang: str) -> str:
+    """The portrait bar, one line: the winner once the game is over, else the turn, who plays and the
+    phase ("Turn 3 — Anna · Combat")."""
+    over = winner_text(state, lang)
+    if over:
+        return over
+    if state.turn.phase == PREGAME:
+        return translate(lang, "turn.pregame")
+    step = f" ({translate(lang, f'steps.{state.turn.step}')})" if state.turn.phase == "movement" and \
+        state.turn.step in MOVEMENT_STEPS else ""
+    return f"{turn_header(state, lang)} · {translate(lang, f'phases.{state.turn.phase}')}{step}"
+
+
+def default_rotation(seat: int, count: int, layout: str, rows: Sequence[int] | None = None) -> int:
+    """The turn of seat `seat` (0-based) for a quick layout: all upright; the far half facing its
+    players (180°: the first half of the rows, or the first seat of a row of two); or, with "ends",
+    also the first and last seats turned to the table's ends. `rows`: the panels per row (`seat_rows`)."""
+    rows = list(rows or grid_shape(count))
+    far_seats = sum(rows[:len(rows) // 2])
+    far_row = len(rows) >= 2 and seat < far_seats or (len(rows) == 1 and count == 2 and seat == 0)
     if layout == "ends" and count >= 2 and seat in (0, count - 1):
         return 270 if seat == 0 else 90
     return 180 if layout != "upright" and far_row else 0

@@ -10,11 +10,17 @@ from `presenter`; the buttons call `companion.game` through `app.play`.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
 from kivy.uix.spinner import Spinner
@@ -32,6 +38,135 @@ load_kv_beside(__file__)
 
 GAP = dp(8)
 NAME_MIN_SP = 20  # a player's name is never drawn smaller (see PlayerPanel._fit_name)
+
+
+class LifeBox(BoxLayout):
+    """The total (tap to type it) with −1 −5 +1 +5 around it, placed as the panel's size allows
+    (`presenter.life_arrangement`): columns each side on a large tablet, one row in a wide short
+    panel, the buttons under the total in a narrow one — the big number first."""
+
+    arrangement = StringProperty("")
+
+    def on_kv_post(self, *_):
+        # the parts, held: kv ids are weak, and a part between two places has no parent
+        self.parts = SimpleNamespace(**{name: self.ids[name].__self__
+                                        for name in ("minus_1", "minus_5", "number", "plus_1", "plus_5")})
+        self.bind(size=self._choose)
+        self._choose()
+
+    def _choose(self, *_):
+        arrangement = presenter.life_arrangement(self.width / dp(1), self.height / dp(1))
+        fives = presenter.life_fives_under(self.width / dp(1))
+        if (arrangement, fives) != (self.arrangement, getattr(self, "_fives", None)):
+            self._fives = fives
+            if arrangement == self.arrangement:
+                self.on_arrangement()
+            self.arrangement = arrangement
+
+    def on_arrangement(self, *_):
+        ids = self.parts
+        steps = (ids.minus_5, ids.minus_1, ids.plus_1, ids.plus_5)
+        for widget in (*steps, ids.number):
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+        self.clear_widgets()
+        for small in (ids.minus_5, ids.plus_5):  # beside ±1 rather than under them: a little smaller
+            small.font_size = sp(26) if self.arrangement == "columns" else sp(22)
+        if self.arrangement == "columns":
+            self.orientation = "horizontal"
+            for big, small in ((ids.minus_1, ids.minus_5), (ids.plus_1, ids.plus_5)):
+                column = BoxLayout(orientation="vertical", size_hint_x=None, width=dp(presenter.LIFE_COLUMN_DP),
+                                   spacing=dp(4))
+                big.size_hint, small.size_hint, small.height = (1, 1), (1, None), dp(presenter.LIFE_STEP_DP)
+                column.add_widget(big)
+                column.add_widget(small)
+                self.add_widget(column)
+                if big == ids.minus_1:
+                    self.add_widget(ids.number)
+        elif self.arrangement == "row":
+            self.orientation = "horizontal"
+            for widget in steps:
+                widget.size_hint, widget.width = (None, 1), dp(presenter.LIFE_STEP_DP)
+            for widget in (ids.minus_5, ids.minus_1, ids.number, ids.plus_1, ids.plus_5):
+                self.add_widget(widget)
+        elif self.arrangement == "under":
+            self.orientation = "vertical"
+            self.add_widget(ids.number)
+            row = BoxLayout(size_hint_y=None, height=dp(presenter.LIFE_STEP_DP), spacing=dp(4))
+            for widget in steps if presenter.life_fives_under(self.width / dp(1)) else (ids.minus_1, ids.plus_1):
+                widget.size_hint = (1, 1)
+                row.add_widget(widget)
+            self.add_widget(row)
+        else:  # "pair": −5 and +5 left out (the keypad types any change)
+            self.orientation = "horizontal"
+            for widget in (ids.minus_1, ids.number, ids.plus_1):
+                if widget != ids.number:
+                    widget.size_hint, widget.width = (None, 1), dp(presenter.LIFE_STEP_DP)
+                self.add_widget(widget)
+
+
+class NameButton(ButtonBehavior, Label):
+    """A player's name: a tap opens the player's sheet, whose title shows the whole name (a compact
+    panel may shorten it)."""
+
+    whole_text_on_tap = True
+
+
+class SourcePicker(Button):
+    """The commander whose damage the panel's −1 +1 +5 count (a script picks it by its words); a tap
+    opens every opponent's commander in one grid (the player's sheet), not one source at a time."""
+
+
+class CommanderRow(BoxLayout):
+    """One row of the commander grid: an opponent's commander (or partner) and its damage so far."""
+
+    label = StringProperty("")
+    player_id = NumericProperty(0)     # who takes the damage
+    source = ObjectProperty(None)      # (opponent, partner name "" or a name)
+
+    def change(self, amount: int) -> None:
+        running_app().screen("table").commander(self.player_id, amount, source=self.source)
+
+    def typed(self) -> None:
+        running_app().screen("table").type_commander(self.player_id, source=self.source)
+
+
+class PlayerSheet(ModalView):
+    """A player's sheet (#27): on a compact panel, its counters, turning it and leaving; on every
+    panel, each opponent's commander damage in one grid (±1, ±5 and the keypad, partners apart)."""
+
+    title = StringProperty("")
+    rgba = ListProperty([1, 1, 1, 1])
+    commanders = ListProperty([])   # [(label, (opponent, partner))] of the grid, then ("name a partner", …)
+
+    def on_commanders(self, *_):
+        grid = self.ids.grid
+        keys = [key for _label, key in self.commanders]
+        if keys != [getattr(row, "key", None) for row in reversed(grid.children)]:
+            grid.clear_widgets()  # the sources changed (a partner named, a player out): the rows again
+            for label, key in self.commanders:
+                grid.add_widget(self._row(label, key))
+        for row, (label, _key) in zip(reversed(grid.children), self.commanders):
+            if isinstance(row, CommanderRow):
+                row.label = label
+            else:
+                row.text = label
+
+    def _row(self, label: str, key):
+        opponent, partner = key
+        if partner is None:  # "partner of …": the table names one first (CR 702.124)
+            button = BigButton(text=label, font_size=sp(17), background_color=(0.3, 0.35, 0.45, 1))
+            button.bind(on_release=lambda *_: running_app().screen("table").name_partner(self.player_id, opponent))
+            button.key = key
+            return button
+        row = CommanderRow(label=label, player_id=self.player_id, source=key)
+        row.key = key
+        return row
+
+
+class TurnSheet(ModalView):
+    """Portrait: the side column (turn, phases, monarch, initiative, day/night, event, plane, Next
+    phase, End turn) in a sheet the turn bar opens."""
 
 
 class PlayerPanel(BoxLayout):
@@ -62,22 +197,71 @@ class PlayerPanel(BoxLayout):
     counter_label = StringProperty("")
     in_use = StringProperty("")              # the other counters that are not 0, "Energy 3 · Rad 1"
     badges = ListProperty([])                # [which, its words, who it may be given to] per badge held
+    compact = BooleanProperty(False)         # name and life only; the rest in the player's sheet
+    pregame_stacked = BooleanProperty(False)  # Mulligan over Keep: a narrow panel
 
     def on_kv_post(self, *_):
-        # Horde: the players share the City's life (its own panel): no life of their own to show.
-        self.remove_widget(self.ids.life if self.horde else self.ids.horde_filler)
-        self.bind(width=self._fit_name, name=self._fit_name)
+        self.sheet = PlayerSheet()
+        self.sheet.player_id = self.player_id
+        # the parts that move between the panel and its sheet, held (kv ids are weak)
+        self.parts = SimpleNamespace(**{name: self.ids[name].__self__
+                                        for name in ("more_button", "turn", "leave", "more", "header", "tools",
+                                                     "commander_row", "life", "filler")})
+        self.bind(size=self.arrange, name=self.arrange, compact=self.arrange)
+        self.arrange()
 
-    def _fit_name(self, *_) -> None:
-        """A name that would be smaller than NAME_MIN_SP beside the turn and leave buttons gets the
-        header to itself (the buttons go to a row below): readable from across the table."""
-        beside = self.width - self.padding[0] - self.padding[2] - dp(52 + 100 + 12)
-        narrow = beside / max(1, len(self.name)) * 1.6 < sp(NAME_MIN_SP)
-        target = self.ids.tools if narrow else self.ids.header
-        for button in (self.ids.turn, self.ids.leave):
-            if button.parent != target:  # (kv ids are proxies: compare, not `is`)
-                button.parent.remove_widget(button)
-                target.add_widget(button)
+    def on_name(self, *_):
+        if hasattr(self, "sheet"):
+            self.sheet.title = self.name
+
+    def on_rgba(self, *_):
+        if hasattr(self, "sheet"):
+            self.sheet.rgba = self.rgba
+
+    def arrange(self, *_) -> None:
+        """Where the panel's parts go. Full panel (large tablet, landscape): a name that would be smaller
+        than NAME_MIN_SP beside the turn and leave buttons gets the header to itself (the buttons go
+        to a row below), and the counters sit in the panel. Compact panel: the name and the sheet's
+        button; turning, leaving and the counters in the player's sheet."""
+        ids, sheet = self.parts, self.sheet.ids
+        # Mulligan over Keep in a narrow panel, when its height has room for both (else side by side, wrapped)
+        self.pregame_stacked = self.compact and self.width < dp(250) and self.height >= dp(48 + 108 + 30)
+        self._show_life(not self.horde and not (self.compact and self.pregame))
+        if self.compact:
+            places = {ids.more_button: ids.header, ids.turn: sheet.tools, ids.leave: sheet.tools,
+                      ids.more: sheet.counters}
+        else:
+            beside = self.width - self.padding[0] - self.padding[2] - dp(52 + 100 + 12)
+            narrow = beside / max(1, len(self.name)) * 1.6 < sp(NAME_MIN_SP)
+            target = ids.tools if narrow else ids.header
+            places = {ids.more_button: None, ids.turn: target, ids.leave: target, ids.more: self}
+        for widget, target in places.items():
+            if widget.parent == target:  # (kv ids are proxies: compare, not `is`)
+                continue
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            if target is self:  # the counters: back above the commander row
+                self.add_widget(widget, index=self.children.index(ids.commander_row) + 1)
+            elif target is not None:
+                target.add_widget(widget)
+
+    def on_pregame(self, *_):
+        if hasattr(self, "parts"):
+            self.arrange()
+
+    def _show_life(self, shown: bool) -> None:
+        """The life box, or a filler that keeps the rows at the top: the Horde's players share the City's
+        life (its own panel), and a compact panel before the game shows the mulligans where its life
+        goes (it does not change yet): the small panels of a phone keep buttons of a finger's size."""
+        life, filler = self.parts.life, self.parts.filler
+        present, absent = (life, filler) if shown else (filler, life)
+        if absent.parent is not None:
+            self.remove_widget(absent)
+        if present.parent is None and shown:
+            after = self.parts.more if self.parts.more.parent == self else self.parts.commander_row
+            self.add_widget(life, index=self.children.index(after) + 1)
+        elif present.parent is None:
+            self.add_widget(filler)  # the last row
 
     def pick_counter(self, label: str) -> None:
         """The counter menu: −/+ now change that counter (the screen refreshes its value)."""
@@ -93,7 +277,7 @@ class PlayerPanel(BoxLayout):
         for key in [key for key in self.ids if key.startswith("badge_")]:
             del self.ids[key]
         for which, words, choices in self.badges:
-            badge = Spinner(text=words, values=choices, font_size=sp(15), bold=True, option_cls="BigOption",
+            badge = Spinner(text=words, values=choices, font_size=sp(15), bold=True, option_cls="TableOption",
                             background_color=(0.85, 0.65, 0.2, 1), size_hint_x=None, width=dp(104))
             badge.bind(text=lambda menu, text, w=which: running_app().screen("table").give(w, text, menu))
             row.add_widget(badge)
@@ -121,8 +305,21 @@ class CityPanel(BoxLayout):
     result = StringProperty("")
     draw_due = BooleanProperty(False)        # the Horde's turn prompts its draw (HO 201.2)
     revealed = StringProperty("")            # what its last draw or damage revealed
+    narrow = BooleanProperty(False)          # a phone turned sideways: the City in a column
     bosses = ListProperty([])                # (which, words) of each boss on the battlefield: its leaving is a
     # button (HO 202.2)
+
+    def on_width(self, *_):
+        """A narrow City (a phone turned sideways) draws on a row of its own: its damage buttons keep
+        their words."""
+        if "horde_draw" not in self.ids:
+            return  # before its kv rule
+        draw = self.ids.horde_draw.__self__
+        self.narrow = self.width < dp(360)
+        target = self.ids.draw_row if self.narrow else self.ids.actions
+        if draw.parent != target:
+            draw.parent.remove_widget(draw)
+            target.add_widget(draw, index=len(target.children))
 
     def on_bosses(self, *_):
         row = self.ids.bosses
@@ -171,6 +368,14 @@ class SeatGrid(Widget):
 
     frames = ListProperty([])
     city = BooleanProperty(False)   # the first frame is the Horde's City: a row of its own
+    rows = ListProperty([])         # panels per row, far row first (`presenter.seat_rows`)
+    city_beside = BooleanProperty(False)  # the City in a column on the left, the players' rows beside it
+
+    def on_city_beside(self, *_):
+        self._layout()
+
+    def on_rows(self, *_):
+        self._layout()
 
     def on_frames(self, *_):
         self.clear_widgets()
@@ -188,23 +393,39 @@ class SeatGrid(Widget):
     def _layout(self) -> None:
         if not self.frames:
             return
-        rows = presenter.grid_shape(len(self.frames) - self.city, self.city)
+        rows = list(self.rows) or presenter.grid_shape(len(self.frames) - self.city, self.city)
+        if sum(rows) != len(self.frames):
+            return  # the frames of a new table, the rows of the one before: laid out once both are set
+        left, width, frames = self.x, self.width, list(self.frames)
+        if self.city and self.city_beside:
+            city, *frames = frames
+            city.size = (width * presenter.CITY_COLUMN - GAP / 2, self.height)
+            city.pos = (left, self.y)
+            left, width, rows = left + city.width + GAP, width - city.width - GAP, rows[1:]
+            heights = [(self.height - GAP * (len(rows) - 1)) / len(rows)] * len(rows)
+        else:
+            heights = self._row_heights(rows)
+        frames = iter(frames)
+        top = self.top
+        for row_height, count in zip(heights, rows):
+            cell = (width - GAP * (count - 1)) / count
+            for column in range(count):
+                frame = next(frames)
+                frame.size = (cell, row_height)
+                frame.pos = (left + column * (cell + GAP), top - row_height)
+            top -= row_height + GAP
+
+    def _row_heights(self, rows: list[int]) -> list[float]:
         free = self.height - GAP * (len(rows) - 1)
         if self.city:
             players = self.frames[1:]
-            heights = presenter.horde_rows(free, [frame.panel.minimum_height for frame in players],
-                                           turned=any(frame.seat_rotation % 180 for frame in players))
-        else:
-            heights = [free / len(rows)] * len(rows)
-        frames = iter(self.frames)
-        top = self.top
-        for row_height, count in zip(heights, rows):
-            width = (self.width - GAP * (count - 1)) / count
-            for column in range(count):
-                frame = next(frames)
-                frame.size = (width, row_height)
-                frame.pos = (self.x + column * (width + GAP), top - row_height)
-            top -= row_height + GAP
+            heights = presenter.horde_rows(free,
+                                           [frame.panel.minimum_height for frame in players],
+                                           turned=any(frame.seat_rotation % 180 for frame in players),
+                                           player_rows=len(rows) - 1,
+                                           city_need=self.frames[0].panel.minimum_height if len(rows) > 2 else None)
+            return heights
+        return [free / len(rows)] * len(rows)
 
 
 class TableScreen(Screen):
@@ -224,10 +445,16 @@ class TableScreen(Screen):
     day_night_text = StringProperty("")  # day, night or not yet (CR 726)
     next_day_night = StringProperty("day")  # what a tap on it makes it
     event_counter = NumericProperty(3)  # turn counter X the table enters for an event without one (MT 7.06.d)
+    bar_text = StringProperty("")       # portrait: the turn bar's one line
+    side_width = NumericProperty(dp(196))  # landscape: the side column's width
 
     def on_kv_post(self, *_):
         app = running_app()
-        app.bind(revision=lambda *_: self.refresh(), seat_layout=lambda *_: self.reset_rotations())
+        app.bind(revision=lambda *_: self.refresh(), seat_layout=lambda *_: self.reset_rotations(),
+                 device=self._apply_layout, portrait=self._apply_layout)
+        self._turn_sheet = TurnSheet()
+        # the side column and the turn bar, held (kv ids are weak): each is out of the tree in one layout
+        self._side, self._turn_bar = self.ids.side.__self__, self.ids.turn_bar.__self__
         self._built_for = None
         self._panels: dict[int, PlayerPanel] = {}
         self._frames: dict[int, SeatFrame] = {}
@@ -238,15 +465,21 @@ class TableScreen(Screen):
         self._turn_seen = None
         self._fade = None
         self.refresh()
+        self._apply_layout()
 
     def on_pre_enter(self, *_):
         self.refresh()
 
     def find_widget(self, path: str):
-        """'seat-2.leave': a widget of player 2's panel; 'city.life.plus_1' of the City's (driven by the
-        autopilot like a tap)."""
+        """'seat-2.leave': a widget of player 2's panel; 'city.life.plus_1' of the City's;
+        'seat-2.commander-1.minus_5' of the row of player 1's commander in player 2's commander grid
+        (driven by the autopilot like a tap)."""
         head, *rest = path.split(".")
         widget = self._city if head == "city" else self._panels[int(head.split("-")[1])]
+        if rest and rest[0].startswith("commander-"):  # 'seat-2.commander-1.minus_5': the sheet's grid, the
+            opponent = int(rest.pop(0).split("-")[1])   # row of player 1's commander
+            widget = next(row for row in widget.sheet.ids.grid.children
+                          if isinstance(row, CommanderRow) and row.source == (opponent, ""))
         for name in rest:  # 'seat-2.life.minus_5': ids of the parts inside the panel too
             widget = widget.ids[name]
         return widget
@@ -271,9 +504,111 @@ class TableScreen(Screen):
 
     # -- building ------------------------------------------------------
     def _rotation(self, seat: int, player: int, count: int) -> int:
+        """The player's kept turn, else the quick layout's for this device class and orientation."""
         app = running_app()
         kept = app.prefs.rotation(app.game_key, player)
-        return kept if kept is not None else presenter.default_rotation(seat, count, app.seat_layout)
+        if kept is not None:
+            return kept
+        return presenter.default_rotation(seat, count, presenter.seat_layout_for(app.seat_layout, app.device, app.portrait),
+                                          presenter.seat_rows(count, app.device, app.portrait))
+
+    # -- laying out for the device -------------------------------------
+    def _apply_layout(self, *_) -> None:
+        """The layout of the device class and orientation (issue #27), again when the window turns:
+        compact or full panels, their rows, their default turns, the side column or the turn bar."""
+        app = running_app()
+        compact = presenter.compact_panels(app.device, app.portrait)
+        for panel in self._panels.values():
+            panel.compact = compact
+        self._place_side(presenter.turn_in_bar(app.portrait))
+        self.side_width = self._side_width()
+        if app.game is not None and self._panels:
+            players = app.game.state.players
+            self.ids.seats.city_beside = presenter.city_beside(app.device, app.portrait)
+            self.ids.seats.rows = presenter.seat_rows(len(players), app.device, app.portrait, self._city is not None)
+            for seat, player in enumerate(players):
+                if player.id in self._frames:
+                    self._frames[player.id].set_rotation(self._rotation(seat, player.id, len(players)))
+
+    def _side_width(self) -> float:
+        app = running_app()
+        if app.device == "large":
+            return dp(300) if self.side_wide else dp(196)
+        return dp(260) if app.device == "small" else dp(210)
+
+    def _place_side(self, in_bar: bool) -> None:
+        """Portrait: the side column goes into the turn sheet, the bar takes its place below the seats."""
+        body, side, bar = self.ids.body, self._side, self._turn_bar
+        if in_bar:
+            if side.parent == body:
+                body.remove_widget(side)
+                self._turn_sheet.add_widget(side)
+            if bar.parent is None:
+                body.add_widget(bar)
+            return
+        if self._turn_sheet.parent is not None:
+            self._turn_sheet.dismiss(animation=False)
+        if side.parent != body:
+            side.parent.remove_widget(side)
+            body.add_widget(side)
+            side.width = self.side_width  # the sheet's width it had: the column's again
+        if bar.parent is not None:
+            body.remove_widget(bar)
+
+    def _sheets(self) -> list[ModalView]:
+        return [self._turn_sheet, *(panel.sheet for panel in self._panels.values())]
+
+    def open_turn_sheet(self) -> None:
+        """The turn bar's tap (portrait): the turn, the phases and the events in a sheet."""
+        if self.ids.side.parent == self._turn_sheet and self._turn_sheet.parent is None:
+            self._turn_sheet.open(animation=False)
+
+    def open_sheet(self, player_id: int) -> None:
+        """A panel's sheet: its counters, its commander grid, turning and leaving (compact panels)."""
+        sheet = self._panels[player_id].sheet
+        if sheet.parent is None:
+            sheet.open(animation=False)
+
+    def reveal(self, widget) -> bool:
+        """The autopilot taps `widget` (issue #27: one script for every device class): open the sheet
+        holding it, or close a sheet that covers the panels; True when something had to change."""
+        holder, node = None, widget
+        while node is not None and node is not node.parent:
+            if isinstance(node, ModalView):
+                holder = node
+                break
+            node = node.parent
+        changed = False
+        for sheet in self._sheets():
+            if sheet.parent is not None and sheet is not holder:
+                sheet.dismiss(animation=False)
+                changed = True
+        if holder is not None and holder.parent is None and holder in self._sheets():
+            holder.open(animation=False)
+            changed = True
+        return changed
+
+    def layout_cases(self) -> dict:
+        """Every pop-up, sheet and menu the Table opens (the layout matrix measures each)."""
+        def first() -> PlayerPanel:
+            return next(iter(self._panels.values()))
+
+        def menu(spinner):
+            self.reveal(spinner)
+            spinner.is_open = True
+
+        def source():  # an opponent's commander (none in the Horde: the players are allies)
+            return next((key for key in first().source_ids.values() if key[1] is not None), None)
+
+        return {"life_keypad": lambda: self.type_life(first().player_id),
+                "player_sheet": lambda: self.open_sheet(first().player_id),
+                "counter_menu": lambda: menu(first().ids.poison.ids.counter),
+                "commander_keypad": lambda: source() and self.type_commander(first().player_id, source=source()),
+                "partner": lambda: source() and self.name_partner(first().player_id, source()[0]),
+                "leave": lambda: self.confirm_leave(first().player_id),
+                "turn_sheet": self.open_turn_sheet,
+                "monarch_menu": lambda: menu(self.ids.monarch),
+                "initiative_menu": lambda: menu(self.ids.initiative)}
 
     def _build(self, state) -> None:
         self._panels, self._frames, self._recent, self._city = {}, {}, {}, None
@@ -290,6 +625,7 @@ class TableScreen(Screen):
         self._recent[0] = RecentChange()  # the City's
         self.ids.seats.city = self._city is not None
         self.ids.seats.frames = frames
+        self._apply_layout()
 
     def reset_rotations(self) -> None:
         """Settings turned the whole table: every panel takes the layout's turn (kept turns forgotten)."""
@@ -298,10 +634,7 @@ class TableScreen(Screen):
             return
         app.prefs.rotations.pop(app.game_key, None)
         app.prefs.save()
-        count = len(app.game.state.players)
-        for seat, player in enumerate(app.game.state.players):
-            if player.id in self._frames:
-                self._frames[player.id].set_rotation(self._rotation(seat, player.id, count))
+        self._apply_layout()
 
     def turn_panel(self, player_id: int) -> None:
         """The panel's turn button: a quarter turn, kept for this player."""
@@ -357,6 +690,7 @@ class TableScreen(Screen):
             if new_turn or panel.source not in commanders:  # each turn: who attacks now
                 panel.source = (view.default_source, "") if view.default_source else None
             panel.source_label = next((label for label, key in labels.items() if key == panel.source), "")
+            panel.sheet.commanders = [] if view.left else list(labels.items())
         city = presenter.city(state, app.lang)
         if city is not None and self._city is not None:
             self._city.life, self._city.start, self._city.wave, self._city.result = (
@@ -375,6 +709,8 @@ class TableScreen(Screen):
         self.event_needs_counter = app.game.event_needs_counter
         self.planar_pending = bool(state.planar and state.planar.pending)
         self.side_wide = presenter.side_wide(state)
+        self.side_width = self._side_width()
+        self.bar_text = presenter.turn_bar_text(state, app.lang)
         if self._fade is not None:
             self._fade.cancel()
         self._fade = Clock.schedule_once(lambda dt: self._fade_recent(), presenter.RECENT_CHANGE_S + 0.1)
@@ -432,22 +768,24 @@ class TableScreen(Screen):
         pad.on_enter = enter
         pad.open()
 
-    def commander(self, player_id: int, amount: int, *, join: bool = True) -> None:
-        """Commander damage from the commander picked in the panel: a tap (joined to the taps of the
-        last seconds: one change, one history line) or an amount typed on the keypad."""
-        panel = self._panels[player_id]
-        if panel.source:
-            source, partner = panel.source
-            running_app().play(presenter.commander_damage, player_id, source, amount, partner=partner, join=join)
+    def commander(self, player_id: int, amount: int, *, join: bool = True, source=None) -> None:
+        """Commander damage from `source` (opponent, partner), a row of the sheet's grid, or else the
+        commander picked in the panel: a tap (joined to the taps of the last seconds: one change, one
+        history line) or an amount typed on the keypad."""
+        source = source or self._panels[player_id].source
+        if source:
+            opponent, partner = source
+            running_app().play(presenter.commander_damage, player_id, opponent, amount, partner=partner, join=join)
 
-    def type_commander(self, player_id: int) -> None:
-        """The panel's "…": commander damage typed on big keys — the new total ("21") or a change ("+7")."""
+    def type_commander(self, player_id: int, source=None) -> None:
+        """The "…" of the panel or of a row of the grid: commander damage typed on big keys — the new
+        total ("21") or a change ("+7")."""
         app = running_app()
-        panel = self._panels[player_id]
-        if not panel.source:
+        picked = source or self._panels[player_id].source
+        if not picked:
             return
         state = app.game.state
-        source, partner = panel.source
+        source, partner = picked
         pad = NumberPad(title=app.t("table.type_commander", name=state.player(player_id).name,
                                     commander=partner or state.player(source).name),
                         hint=app.t("table.type_hint"), ok=app.t("table.ok"), cancel=app.t("table.cancel"),
@@ -456,7 +794,7 @@ class TableScreen(Screen):
         def enter(text: str) -> None:
             amount = presenter.typed_commander_damage(text, presenter.commander_taken(state, player_id, source, partner))
             if amount:
-                self.commander(player_id, amount, join=False)
+                self.commander(player_id, amount, join=False, source=picked)
 
         pad.on_enter = enter
         pad.open()
