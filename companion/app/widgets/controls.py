@@ -123,6 +123,15 @@ class NumberPad(ModalView):
     ok = StringProperty("OK")
     cancel = StringProperty("")
     erase = StringProperty("")
+    wide = BooleanProperty(False)   # the keys beside the title and answers, not under them (controls.kv)
+
+    def on_wide(self, *_) -> None:
+        """The answers under the keys, or under the title beside them."""
+        answers = self.ids.answers.__self__
+        holder = (self.ids.side if self.wide else self.ids.content).__self__
+        if answers.parent is not holder:
+            answers.parent.remove_widget(answers)
+            holder.add_widget(answers)
 
     def erase_last(self) -> None:
         self.typed = self.typed[:-1]
