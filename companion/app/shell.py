@@ -40,12 +40,14 @@ class RootLayout(FloatLayout):
     def on_kv_post(self, *_):
         self.nav_buttons = {button.screen_name: button for button in self.ids.nav.children
                             if isinstance(button, NavButton)}
+        # held here: out of the tree (no "More" in this layout) a kv id alone would let it be collected
+        self.more_button = self.ids.more.__self__
         self.menu = DropDown(auto_width=False, width=dp(MENU_WIDTH_DP))
         self.menu.bind(on_dismiss=self._menu_closed)
         self.shown_screen = ""
 
     def _menu_closed(self, *_) -> None:
-        self.ids.more.menu_open = False
+        self.more_button.menu_open = False
         self.mark(self.shown_screen)
 
     def arrange(self, device: str, portrait: bool) -> None:
@@ -54,8 +56,9 @@ class RootLayout(FloatLayout):
         if plan == self.plan and self.ids.nav.children:
             return
         self.close_menu()
-        frame, bar, nav, actions, manager, more = (self.ids[name].__self__ for name in
-                                                   ("frame", "bar", "nav", "actions", "manager", "more"))
+        frame, bar, nav, actions, manager = (self.ids[name].__self__ for name in
+                                             ("frame", "bar", "nav", "actions", "manager"))
+        more = self.more_button
         for widget in (bar, nav, actions, manager, more, *self.nav_buttons.values()):
             if widget.parent is not None:
                 widget.parent.remove_widget(widget)
@@ -82,11 +85,11 @@ class RootLayout(FloatLayout):
         self.shown_screen = name
         for screen, button in self.nav_buttons.items():
             button.state = "down" if screen == name else "normal"
-        self.ids.more.state = "down" if name in self.plan.more or self.ids.more.menu_open else "normal"
+        self.more_button.state = "down" if name in self.plan.more or self.more_button.menu_open else "normal"
 
     def open_menu(self) -> bool:
         """Open the "More" menu; False when this layout has none or it is open already."""
-        more = self.ids.more.__self__
+        more = self.more_button
         if not self.plan.more or more.menu_open or more.get_root_window() is None:
             return False
         more.menu_open = True
@@ -95,7 +98,7 @@ class RootLayout(FloatLayout):
         return True
 
     def close_menu(self) -> None:
-        if self.ids.more.menu_open:
+        if self.more_button.menu_open:
             self.menu.dismiss()  # then `_menu_closed`
         else:
             self.mark(self.shown_screen)
