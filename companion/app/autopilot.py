@@ -11,7 +11,8 @@ the card database's folder, "demo_cards": false for a demo without the fixture's
 {"tap_token": [player, number]}, {"tap_square": [x, y]}, {"tap_drawn": layer} (the first
 square drawn in that overlay layer, the selected token's own square excepted), {"tap": id}
 ('undo'/'redo' of the top bar, 'nav_<screen>' a screen's tab — in a phone's "More" menu, opened
-first —, '<screen>.<kv id>' — a layout that hides it behind a bar, sheet or menu opens it first, through the screen's `reveal(widget)` —, '<screen>.<kv id>.<kv id inside that widget>',
+first —, '<screen>.<kv id>' — a layout that hides it behind a bar, sheet or menu opens it first,
+through the screen's `reveal(widget)` —, '<screen>.<kv id>.<kv id inside that widget>',
 or '<screen>.<part>.<kv id>' for a part the screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
 showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
 (a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
