@@ -228,10 +228,12 @@ class TacticalApp(App):
 
     def layout_cases(self) -> dict[str, Callable[[], object]]:
         """The shell's own menu and the shared pop-ups (companion.app.widgets.controls), opened as the
-        screens open them, with long French and English words, for the layout matrix."""
+        screens open them, with long French and English words, for the layout matrix (the menu where
+        this layout has one)."""
         from companion.app.widgets import controls
 
-        return {"menu": self.root.open_menu, **controls.layout_cases(self)}
+        menu = {"menu": self.root.open_menu} if self.root.plan.more else {}
+        return {**menu, **controls.layout_cases(self)}
 
     # -- the game ------------------------------------------------------
     def on_game(self, _app, game: Game | None) -> None:
