@@ -10,8 +10,9 @@ the card database's folder, "demo_cards": false for a demo without the fixture's
 "window": [width, height] in pixels, 1280×800 unless said); steps are
 {"tap_token": [player, number]}, {"tap_square": [x, y]}, {"tap_drawn": layer} (the first
 square drawn in that overlay layer, the selected token's own square excepted), {"tap": id}
-('undo'/'redo' of the top bar, '<screen>.<kv id>' — a layout that hides it behind a bar, sheet or menu opens
-it first, through the screen's `reveal(widget)` —, '<screen>.<kv id>.<kv id inside that widget>',
+('undo'/'redo' of the top bar, 'nav_<screen>' a screen's tab — in a phone's "More" menu, opened
+first —, '<screen>.<kv id>' — a layout that hides it behind a bar, sheet or menu opens it first,
+through the screen's `reveal(widget)` —, '<screen>.<kv id>.<kv id inside that widget>',
 or '<screen>.<part>.<kv id>' for a part the screen's `find_widget` knows, e.g. 'table.seat-2.leave'), {"tap_text": text} (the visible button
 showing that text, pop-ups first), {"type": [id, text]} (into a text field), {"pick": [id, value]}
 (a spinner's value), {"show": screen}, {"report": label}, {"screenshot": path} and
@@ -117,7 +118,7 @@ def _inspect(app) -> dict:
 
     from companion.app.layout_audit import hint_cut, shown, text_cut
 
-    roots = [app.root.ids.nav, app.root.ids.message, app.root.ids.manager.current_screen, *_popups(app)]
+    roots = [app.root, *_popups(app)]  # the shell (tabs, Undo, Redo, messages), the current screen, pop-ups
     targets, texts, cut = [], [], []
     for root in roots:
         for widget in root.walk(restrict=True):
@@ -164,8 +165,8 @@ def _reveal(app, target: str, widget) -> bool:
     """Open what hides `widget` in this layout (a phone's collapsed turn bar, a sheet, a menu), as a
     person opens it before tapping: the screen's `reveal(widget)` says whether it had to (True: tap on
     the next step, once shown). Scripts name the same widgets on every device class."""
-    if "." not in target:
-        return False
+    if "." not in target:  # the shell's: a tab in a phone's "More" menu
+        return app.reveal(widget)
     reveal = getattr(app.screen(target.split(".", 1)[0]), "reveal", None)
     return bool(reveal(widget)) if reveal is not None else False
 

@@ -26,9 +26,10 @@ from companion.app.card_library import DEMO_CARD_FILE, CardLibrary
 from companion.app.device import DEVICE_CLASSES, LARGE_TABLET, layout_for
 from companion.app.env import folder_problem
 from companion.app.kv import load_kv_beside
+from companion.app.navigation import PLACES, TOP, nav_plan
 from companion.app.platform_services import keep_screen_awake, system_language
 from companion.app.preferences import Preferences
-from companion.app.screens import screen_class
+from companion.app.screens import SCREENS, screen_class
 from companion.app.screens.history import presenter as history
 from companion.app.screens.history.presenter import last_action, undo_label
 from companion.app.screens.table.presenter import SEAT_LAYOUTS
@@ -80,6 +81,7 @@ class TacticalApp(App):
     # dp, and whether it is held upright; both change when the window does (the device turns).
     device = OptionProperty(LARGE_TABLET, options=DEVICE_CLASSES)
     portrait = BooleanProperty(False)
+    nav_place = OptionProperty(TOP, options=PLACES)  # where the shell's tabs are (companion.app.navigation)
 
     def __init__(self, *, demo: bool = False, shots: list[tuple[str, str, Path]] | None = None,
                  start_screen: str | None = None, lang: str | None = None, data_dir: Path | None = None,
@@ -184,12 +186,18 @@ class TacticalApp(App):
 
         layout = layout_for(width / dp(1), height / dp(1))
         self.device, self.portrait = layout.device, layout.portrait
+        self.nav_place = nav_plan(layout.device, layout.portrait, SCREENS).place
+        if self.root is not None:
+            self.root.arrange(layout.device, layout.portrait)
 
     def _build_root(self):
-        from kivy.factory import Factory
+        from companion.app.shell import RootLayout
 
-        root = Factory.RootLayout()
+        root = RootLayout()
         root.ids.manager.transition = NoTransition()  # redraws within one frame; no sliding on a slow tablet
+        root.arrange(self.device, self.portrait)
+        # the Undo button names what it undoes in the words its width holds, in every layout
+        root.ids.undo.bind(width=self.on_revision, font_size=self.on_revision)
         return root
 
     def on_stop(self):
@@ -205,14 +213,27 @@ class TacticalApp(App):
         return manager.get_screen(name)
 
     def show(self, name: str) -> None:
-        """Switch to the screen registered as `name`."""
+        """Switch to the screen registered as `name` (its tab in the bar or in the "More" menu)."""
         self.root.ids.manager.current = self.screen(name).name
+        self.root.close_menu()
         self._mark_nav(name)
 
     def _mark_nav(self, name: str) -> None:
-        for button in self.root.ids.nav.children:
-            if getattr(button, "screen_name", None):
-                button.state = "down" if button.screen_name == name else "normal"
+        self.root.mark(name)
+
+    def reveal(self, widget) -> bool:
+        """Open what hides a widget of the shell (a tab in the "More" menu); True if it had to (the
+        autopilot then taps it on its next step)."""
+        return self.root.reveal(widget)
+
+    def layout_cases(self) -> dict[str, Callable[[], object]]:
+        """The shell's own menu and the shared pop-ups (companion.app.widgets.controls), opened as the
+        screens open them, with long French and English words, for the layout matrix (the menu where
+        this layout has one)."""
+        from companion.app.widgets import controls
+
+        menu = {"menu": self.root.open_menu} if self.root.plan.more else {}
+        return {**menu, **controls.layout_cases(self)}
 
     # -- the game ------------------------------------------------------
     def on_game(self, _app, game: Game | None) -> None:
@@ -268,13 +289,14 @@ class TacticalApp(App):
         return True
 
     def _fits_undo_button(self, line: str) -> bool:
-        """Whether one line fits the Undo button's width (main.kv: 250 dp, 14 sp, 6 dp of margin each side)."""
+        """Whether one line fits the Undo button as this layout sizes it (main.kv: 6 dp of margin each side)."""
         from kivy.core.text import Label as CoreLabel
-        from kivy.metrics import dp, sp
+        from kivy.metrics import dp
 
-        core = CoreLabel(text=line, font_size=sp(14))
+        button = self.root.ids.undo
+        core = CoreLabel(text=line, font_size=button.font_size)
         core.refresh()
-        return core.content_width <= dp(250) - dp(12)
+        return core.content_width <= button.width - dp(12)
 
     def undo(self) -> None:
         """Undo the last action and say what was undone."""
@@ -335,7 +357,7 @@ class TacticalApp(App):
         self.revision += 1
 
     def on_revision(self, *_):
-        self.undo_text = undo_label(self.game, self.lang, fits=self._fits_undo_button)
+        self.undo_text = undo_label(self.game, self.lang, fits=self._fits_undo_button if self.root else None)
 
     def on_lang(self, *_):
         self.revision += 1

@@ -1,5 +1,12 @@
-"""Touch-friendly controls shared by the screens (every target ≥ 48 dp, text legible across a table)."""
+"""Touch-friendly controls shared by the screens (every target ≥ 48 dp, text legible across a table).
+
+The pop-ups (ConfirmPopup, NumberPad, TextPopup) fit every device class (issue #27): their titles and
+questions wrap and their height follows, within the window, and their buttons stack on a phone held
+upright where two long answers side by side would be cut.
+"""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -116,6 +123,15 @@ class NumberPad(ModalView):
     ok = StringProperty("OK")
     cancel = StringProperty("")
     erase = StringProperty("")
+    wide = BooleanProperty(False)   # the keys beside the title and answers, not under them (controls.kv)
+
+    def on_wide(self, *_) -> None:
+        """The answers under the keys, or under the title beside them."""
+        answers = self.ids.answers.__self__
+        holder = (self.ids.side if self.wide else self.ids.content).__self__
+        if answers.parent is not holder:
+            answers.parent.remove_widget(answers)
+            holder.add_widget(answers)
 
     def erase_last(self) -> None:
         self.typed = self.typed[:-1]
@@ -150,3 +166,38 @@ class TextPopup(ModalView):
         self.dismiss(animation=False)
         if agreed and self.ids.text.text.strip():
             self.on_enter(self.ids.text.text.strip())
+
+
+# The longest names a table types (companion.app.layout_matrix's players), for the pop-ups' layout cases.
+LONG_NAME, LONG_COMMANDER = "Marie-Thérèse", "Jean-Baptiste"
+
+
+def layout_cases(app) -> dict[str, Callable[[], object]]:
+    """The shared pop-ups as the screens open them, with the longest words they show (issue #27's
+    layout matrix): the New game's question over a game in progress, a player leaving, commander
+    damage on the keypad, a partner commander's name."""
+
+    def confirm():
+        popup = ConfirmPopup(title=app.t("newgame.replace_title"),
+                             question=app.t("newgame.replace_question", turn=12,
+                                            players=", ".join([LONG_NAME, LONG_COMMANDER, "Alexandrine", "Maximilien"])),
+                             yes=app.t("newgame.replace_yes"), no=app.t("table.cancel"))
+        popup.open(animation=False)
+
+    def confirm_leave():
+        popup = ConfirmPopup(title=app.t("table.leave_title"), question=app.t("table.leave_question", name=LONG_NAME),
+                             yes=app.t("table.leave_yes", name=LONG_NAME), no=app.t("table.cancel"))
+        popup.open(animation=False)
+
+    def number_pad():
+        pad = NumberPad(title=app.t("table.type_commander", name=LONG_NAME, commander=LONG_COMMANDER),
+                        hint=app.t("table.type_hint"), ok=app.t("table.ok"), cancel=app.t("table.cancel"),
+                        erase=app.t("table.erase"))
+        pad.open(animation=False)
+
+    def text_popup():
+        popup = TextPopup(title=app.t("table.partner_title", name=LONG_NAME), hint=app.t("table.partner_hint"),
+                          ok=app.t("table.ok"), cancel=app.t("table.cancel"))
+        popup.open(animation=False)
+
+    return {"confirm": confirm, "confirm_leave": confirm_leave, "numberpad": number_pad, "text": text_popup}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kivy.animation import Animation
 from kivy.metrics import sp
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.app.kv import load_kv_beside
@@ -29,6 +29,7 @@ class DiceScreen(Screen):
     planar_may_roll = BooleanProperty(False)
     planar_label = StringProperty("")
     planar_waiting = StringProperty("")
+    result_font = NumericProperty(sp(120))  # the last roll's size for this layout and result (screen.kv)
 
     def on_kv_post(self, *_):
         app = running_app()
@@ -66,4 +67,4 @@ class DiceScreen(Screen):
         label = self.ids.result
         Animation.cancel_all(label)
         label.font_size = sp(40)
-        Animation(font_size=sp(120), duration=ROLL_ANIMATION_S, t="out_back").start(label)
+        Animation(font_size=self.result_font, duration=ROLL_ANIMATION_S, t="out_back").start(label)

@@ -17,6 +17,10 @@ class SettingsScreen(Screen):
     languages = LANGUAGES
     busy = BooleanProperty(False)   # a card import is running (the autopilot waits, as a person would)
 
+    def layout_cases(self) -> dict:
+        """The folder browser of the card import (issue #27's layout matrix)."""
+        return {"chooser": self.ids.cards_import.browse}
+
     def autopilot_report(self) -> dict:
         return {"cards": self.ids.cards_import.report()}
 
