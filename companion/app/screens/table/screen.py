@@ -23,6 +23,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
 from kivy.uix.widget import Widget
 
@@ -593,8 +594,13 @@ class TableScreen(Screen):
         def first() -> PlayerPanel:
             return next(iter(self._panels.values()))
 
-        def menu(spinner):
+        def menu(spinner):  # scrolled into sight first, as a finger does: its list opens beside it
             self.reveal(spinner)
+            view = spinner.parent
+            while view is not None and view is not view.parent and not isinstance(view, ScrollView):
+                view = view.parent
+            if isinstance(view, ScrollView):
+                view.scroll_to(spinner, padding=dp(8), animate=False)
             spinner.is_open = True
 
         def source():  # an opponent's commander (none in the Horde: the players are allies)
