@@ -38,13 +38,6 @@ class OverlayStyle:
     inset: float = 0.0
     outline: float = 0.0
 
-    def centre_rgb(self, square_rgb: tuple[float, float, float]) -> tuple[float, float, float]:
-        """The colour a person sees in the middle of a square of colour `square_rgb` under this layer."""
-        if self.outline or self.inset >= 0.5:
-            return tuple(square_rgb)
-        alpha = self.rgba[3]
-        return tuple(alpha * o + (1 - alpha) * c for o, c in zip(self.rgba[:3], square_rgb))
-
 
 # Drawn in this order, so later layers sit on top of earlier ones.
 OVERLAY_STYLES: dict[str, OverlayStyle] = {
