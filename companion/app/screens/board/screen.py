@@ -17,7 +17,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.screenmanager import Screen
 
 from boards import XY
-from companion.app.device import PHONE
+from companion.app.device import LARGE_TABLET, PHONE
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
 from companion.app.screens.board import presenter
@@ -44,11 +44,12 @@ class BoardScreen(Screen):
     sheet_layout = BooleanProperty(False)   # a phone: the panel is the tapped token's sheet
     sheet_open = BooleanProperty(False)     # a token is tapped: its sheet is shown
     sheet_title = StringProperty("")
+    roomy = BooleanProperty(True)           # a large tablet turned: the panel's height holds a button a row
 
     def on_kv_post(self, *_):
         app = running_app()
         app.bind(revision=lambda *_: self.redraw(), selected=lambda *_: self.redraw_overlays(),
-                 device=lambda *_: self._follow_device())
+                 device=lambda *_: self._follow_device(), portrait=lambda *_: self._follow_device())
         self._follow_device()
         self.board_view.bind(on_square_tap=lambda _view, at: self.on_tap(at))
         self._shown_board = None
@@ -91,7 +92,9 @@ class BoardScreen(Screen):
             self.ids.panel_scroll.scroll_y = 1   # a token tapped: its sheet from the top
 
     def _follow_device(self) -> None:
-        self.sheet_layout = running_app().device == PHONE
+        app = running_app()
+        self.sheet_layout = app.device == PHONE
+        self.roomy = app.device == LARGE_TABLET and not app.portrait
 
     def close_sheet(self) -> None:
         """The phone's piece sheet closed: no token chosen, the turn's panel again."""
