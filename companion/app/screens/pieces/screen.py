@@ -78,18 +78,37 @@ class PiecesScreen(Screen):
         of a selected token."""
         return {"selected": self._select_for_matrix, "new_token": lambda: self.new_token(),
                 "new_token_card": self._new_token_for_card, "suggestions": self._suggest_for_matrix,
-                "file_chooser": self._file_chooser_for_matrix}
+                "file_chooser": self._file_chooser_for_matrix, "ask_power": self._ask_for_matrix,
+                "edit_question": self._edit_question_for_matrix}
 
     def _select_for_matrix(self) -> None:
         app = running_app()
         creatures = [p.token for p in app.game.state.pieces.values() if p.kind != "player"]
         app.selected = creatures[0] if creatures else next(iter(app.game.state.pieces), None)
 
-    def _new_token_for_card(self) -> None:
+    @staticmethod
+    def _draft_for_matrix(**fields):
+        """A long-named card, as a table's own cards have, for the pop-ups of the device matrix."""
         from companion.cards import PieceDraft
 
-        self.new_token(PieceDraft(name="Marie-Thérèse, Archange de la Table", kind="creature", mana_value=5,
-                                  colours=frozenset("W"), keywords=frozenset({"flying"})))
+        return PieceDraft(**{"name": "Marie-Thérèse, Archange de la Table", "kind": "creature", "mana_value": 5,
+                             "colours": frozenset("W"), "keywords": frozenset({"flying"}), "power": 4,
+                             "toughness": 4, **fields})
+
+    def _new_token_for_card(self) -> None:
+        self.new_token(self._draft_for_matrix())
+
+    def _ask_for_matrix(self) -> None:
+        """The keypad asking a printed "*" (MT 3.04.d)."""
+        draft = self._draft_for_matrix(power=None, printed_power="*", variable=("power",))
+        self.ids.card_search._ask(draft, ["power"], {})
+
+    def _edit_question_for_matrix(self) -> None:
+        """"Edit this token?" once a card is chosen after *Edit this token*."""
+        self._select_for_matrix()
+        search = self.ids.card_search
+        search.editing = True
+        search._apply(self._draft_for_matrix(), {})
 
     def _suggest_for_matrix(self) -> None:
         field = self.ids.card_search.ids.field
