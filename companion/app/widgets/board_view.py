@@ -12,30 +12,36 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, InstructionGroup, Mesh, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.scatter import Scatter
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
 from boards import XY, GridSize
+from boards.model import column_label
 from companion.app.widgets.board_image import BoardPicture
-
 
 
 @dataclass(frozen=True)
 class OverlayStyle:
-    """How one overlay layer looks: RGBA fill and how far the quad is inset in its square (0..0.5)."""
+    """How one overlay layer looks: RGBA fill and how far the quad is inset in its square (0..0.5);
+    `outline`: drawn as a frame of that many squares' width inside each square, not filled — the
+    square's own colour stays readable in its middle (issue #27: a yellow tint over the whole square
+    made blue read grey and green olive)."""
 
     rgba: tuple[float, float, float, float]
     inset: float = 0.0
+    outline: float = 0.0
 
 
 # Drawn in this order, so later layers sit on top of earlier ones.
 OVERLAY_STYLES: dict[str, OverlayStyle] = {
-    "zone": OverlayStyle((1.0, 0.85, 0.1, 0.30)),          # action zone (MT 4.03)
+    "zone": OverlayStyle((1.0, 0.85, 0.1, 0.95), outline=0.12),  # action zone (MT 4.03): a yellow frame
     "moves": OverlayStyle((0.1, 1.0, 0.35, 0.60), 0.22),   # where the piece may end its move (MT 3.04.b)
     "attack": OverlayStyle((1.0, 0.15, 0.1, 0.75), 0.36),  # squares to attack from (MT 5.03.a)
     "doubtful": OverlayStyle((1.0, 0.0, 1.0, 0.45), 0.10), # camera: colour to confirm (MT 2.02.e)
@@ -93,6 +99,7 @@ class BoardSurface(Widget):
         self._atlas: tuple[tuple, Texture, dict] | None = None  # (token keys, texture, key -> uv quad)
         self._drawn_tokens: tuple | None = None
         self.drawn: dict[str, frozenset[XY]] = {}  # squares of each layer/ring now on screen
+        self.grid: GridSize = (0, 0)                # the board's columns and rows
 
     # -- geometry ------------------------------------------------------
     def square_origin(self, at: XY) -> tuple[float, float]:
@@ -109,12 +116,12 @@ class BoardSurface(Widget):
         side = pic.px_per_square
         col = int((x - pic.origin[0]) // side)
         row = int((pic.image.shape[0] - y - pic.origin[1]) // side)
-        width, height = self._grid
+        width, height = self.grid
         return (col, row) if 0 <= col < width and 0 <= row < height else None
 
     def set_picture(self, picture: BoardPicture, grid: GridSize) -> None:
         self.picture = picture
-        self._grid = grid
+        self.grid = grid
         height, width = picture.image.shape[:2]
         self.size = (width, height)
         self._board_group.clear()
@@ -136,11 +143,11 @@ class BoardSurface(Widget):
                             np.stack([left + size, bottom + size], 1), np.stack([left, bottom + size], 1)], 1)
         return corners
 
-    def _ring_quads(self, squares: Iterable[XY]) -> np.ndarray:
-        """Four thin quads (a frame) inside each square, as an (4n, 4, 2) array."""
+    def _ring_quads(self, squares: Iterable[XY], width: float | None = None, inset: float | None = None) -> np.ndarray:
+        """Four thin quads (a frame, `width` texture pixels wide) inside each square, as an (4n, 4, 2) array."""
         side = self.picture.px_per_square
-        width = max(2.0, side / 14)
-        inner = self._quads(squares, 2 / side)  # (n, 4, 2): bottom-left, bottom-right, top-right, top-left
+        width = width or max(2.0, side / 14)
+        inner = self._quads(squares, 2 / side if inset is None else inset)  # (n, 4, 2): bottom-left, bottom-right, top-right, top-left
         (x0, y0), (x1, y1) = inner[:, 0].T, inner[:, 2].T
         bars = [(x0, y0, x1, y0 + width), (x0, y1 - width, x1, y1), (x0, y0, x0 + width, y1), (x1 - width, y0, x1, y1)]
         quads = [np.stack([np.stack([l, b], 1), np.stack([r, b], 1), np.stack([r, t], 1), np.stack([l, t], 1)], 1)
@@ -157,7 +164,11 @@ class BoardSurface(Widget):
         for name, style in OVERLAY_STYLES.items():
             squares = wanted.get(name, frozenset())
             if squares != self.drawn.get(name, frozenset()):
-                self._fill(self._layer_groups[name], style.rgba, self._quads(squares, style.inset) if squares else None)
+                if style.outline and squares:
+                    quads = self._ring_quads(squares, style.outline * self.picture.px_per_square, style.inset + 1 / 14)
+                else:
+                    quads = self._quads(squares, style.inset) if squares else None
+                self._fill(self._layer_groups[name], style.rgba, quads)
         for name, rgba in RING_STYLES.items():
             squares = wanted.get(name, frozenset())
             if squares != self.drawn.get(name, frozenset()):
@@ -217,12 +228,30 @@ class BoardSurface(Widget):
         self._token_group.add(Mesh(vertices=vertices, indices=indices, mode="triangles", texture=texture))
 
 
+def ruler_marks(first: float, side: float, count: int, low: float, high: float, gap: float) -> list[tuple[int, float]]:
+    """(index, centre) of the rows or columns to label along one edge of the view: square `index`
+    has its centre at `first + (index + 0.5) * side`; only the centres inside [low, high], and no two
+    labels closer than `gap` (every second, fourth… square when they are small). Pure."""
+    step = 1
+    while side * step < gap:
+        step *= 2
+    marks = []
+    for index in range(0, count, step):
+        centre = first + (index + 0.5) * side
+        if low <= centre <= high:
+            marks.append((index, centre))
+    return marks
+
+
 class BoardView(StencilView):
     """Clips the zoomable board; dispatches `on_square_tap(square)` for a tap that did not pan.
 
     A finger needs a square of at least `finger_dp`: while the squares on screen are smaller (a
     40×25 board fitted whole gives about 22 dp), a tap zooms in around the finger to `zoom_dp`
     squares instead of choosing a square; the next tap chooses. `fit` shows the whole board again.
+
+    Zoomed in, the coordinates printed around the grid leave the view: rulers along its top and
+    left edges then name the columns and rows shown (issue #27), as a map keeps its grid letters.
     """
 
     min_zoom = NumericProperty(0.3)
@@ -245,6 +274,51 @@ class BoardView(StencilView):
         self.scatter.bind(scale=self._measure, pos=self._moved)
         self.bind(size=lambda *_: self.fit(), pos=lambda *_: self.fit())
         self._fitting = False
+        self._rulers = InstructionGroup()
+        self.canvas.after.add(self._rulers)
+        self._label_textures: dict[str, Texture] = {}
+        self.rulers: dict[str, list[str]] = {"columns": [], "rows": []}   # the labels the rulers show now
+        self._redraw_rulers = Clock.create_trigger(lambda dt: self.draw_rulers(), 0)
+        self.scatter.bind(transform=lambda *_: self._redraw_rulers())
+        self.bind(fitted=lambda *_: self._redraw_rulers(), size=lambda *_: self._redraw_rulers())
+
+    RULER_DP = 18      # the rulers' thickness
+    RULER_GAP_DP = 26  # the least room between two labels of a ruler
+
+    def _label_texture(self, text: str) -> Texture:
+        if text not in self._label_textures:
+            label = CoreLabel(text=text, font_size=sp(11), bold=True)
+            label.refresh()
+            self._label_textures[text] = label.texture
+        return self._label_textures[text]
+
+    def draw_rulers(self) -> None:
+        """The column letters along the top edge and the row numbers along the left edge, for the
+        squares shown, while the view is zoomed or panned (fitted, the printed ones are in sight)."""
+        self._rulers.clear()
+        self.rulers = {"columns": [], "rows": []}
+        picture = self.surface.picture
+        if picture is None or self.fitted:
+            return
+        width, height = self.surface.grid
+        thickness, gap = dp(self.RULER_DP), dp(self.RULER_GAP_DP)
+        side = picture.px_per_square * self.scatter.scale
+        left, top = self.scatter.to_parent(picture.origin[0], picture.image.shape[0] - picture.origin[1])
+        columns = ruler_marks(left, side, width, self.x + thickness, self.right, gap)
+        rows = ruler_marks(-top, side, height, -self.top + thickness, -self.y, gap)  # rows count downwards
+        self._rulers.add(Color(0.08, 0.09, 0.12, 0.85))
+        self._rulers.add(Rectangle(pos=(self.x, self.top - thickness), size=(self.width, thickness)))
+        self._rulers.add(Rectangle(pos=(self.x, self.y), size=(thickness, self.height - thickness)))
+        self._rulers.add(Color(1, 1, 1, 1))
+        for index, centre in columns:
+            texture = self._label_texture(column_label(index))
+            self._rulers.add(Rectangle(texture=texture, size=texture.size,
+                                       pos=(centre - texture.width / 2, self.top - (thickness + texture.height) / 2)))
+        for index, centre in rows:
+            texture = self._label_texture(str(index + 1))
+            self._rulers.add(Rectangle(texture=texture, size=texture.size,
+                                       pos=(self.x + (thickness - texture.width) / 2, -centre - texture.height / 2)))
+        self.rulers = {"columns": [column_label(i) for i, _ in columns], "rows": [str(i + 1) for i, _ in rows]}
 
     def set_picture(self, picture: BoardPicture, grid: GridSize) -> None:
         self.surface.set_picture(picture, grid)

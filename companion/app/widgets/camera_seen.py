@@ -37,6 +37,10 @@ Builder.load_string('''
     BigButton:
         id: record
         text: app.t("camera.record", app.lang)
+        font_size: sp(18)
+        halign: "center"
+        text_size: self.width - dp(12), None
+        height: max(dp(56), self.texture_size[1] + dp(14))
         disabled: not root.has_moves
         on_release: root.record()
 ''')

@@ -10,6 +10,7 @@ from boards import XY, square_label
 from boards.model import Square
 from companion.app.words import colour_words, token_text
 from companion.game import Entry, Game, GameState
+from companion.game.state import PREGAME
 from companion.i18n import translate
 from companion.rules import PieceOverlay, Token, movement_blocker, overlay
 
@@ -95,6 +96,21 @@ def movement_line(game: Game, token: Token | None, lang: str) -> str:
                      dice=" + ".join(str(r) for r in roll.results))
 
 
+def pawn_anywhere_reason(game: Game, token: Token | None, lang: str) -> list[str]:
+    """Why a pawn off the grid may go on any free square, when it may (issue #27: the whole board lit
+    as "may enter" with no word of why): before the first turn, no start square is left free for it
+    (MT 2.04.a); later, it goes back where it truly stands (MT 2.03.b, 3.06.a). [] when it goes on a
+    start square, or is no pawn off the grid."""
+    piece = game.state.pieces.get(tuple(token)) if token is not None else None
+    if piece is None or piece.kind != "player" or piece.at is not None:
+        return []
+    squares = game.pawn_squares(piece.player)
+    if not squares or squares <= set(game.state.board.starts):
+        return []
+    key = "board.no_start_left" if game.state.turn.phase == PREGAME else "board.pawn_back"
+    return [translate(lang, key)]
+
+
 def may_move_to(state: GameState, token: Token, at: XY) -> bool:
     """A tap on `at` moves the selected token there: a token not yet on the grid is placed where
     tapped, one on the grid goes only to a drawn move (MT 3.04.b)."""
@@ -114,7 +130,7 @@ def describe_piece(game: Game, token: Token, lang: str) -> str:
         pt = f"{piece.power}/{piece.toughness}" if piece.power is not None else "–"
         lines.append(t("piece.stats", mv=piece.mana_value, pt=pt) + "  " + colour_words(piece.colours, lang))
     if piece.at is None:
-        return "\n".join(lines + [t("piece.off_grid") + " " + t("pieces.place_hint")])
+        return "\n".join(lines + [t("piece.off_grid") + " " + t("pieces.place_hint"), *pawn_anywhere_reason(game, token, lang)])
     lines.append(t("piece.at", label=square_label(piece.at)))
     rules = piece_overlay(state, token).rules
     if piece.kind != "player":

@@ -131,6 +131,11 @@ class CameraScreen(Screen):
         layer = getattr(manager.get_screen("board").ids.get("camera_seen"), "layer", None)
         return [[list(token), list(at), legal] for token, at, legal in (layer.drawn if layer else ())]
 
+    def layout_cases(self) -> dict:
+        """What the Camera screen opens in place, for the device matrix: a square being confirmed
+        (its colours, obstacle and Confirm). Its other parts are always shown (in its scrolling column)."""
+        return {"confirming": lambda: self.pick_doubtful((0, 0))}
+
     def find_widget(self, path: str):
         """'doubt-0': the first listed doubtful square's button (driven by the autopilot like a tap)."""
         return list(reversed(self.ids.doubtful_list.children))[int(path.split("-")[1])]

@@ -9,6 +9,7 @@ this token* and a question, fills the selected piece; the hand controls stay for
 """
 from __future__ import annotations
 
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
@@ -20,6 +21,7 @@ from companion.app.screens.pieces import presenter
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
 from companion.app.widgets.card_search_presenter import piece_changes
 from companion.app.widgets.controls import BigToggle
+from companion.app.device import PHONE
 from companion.app.words import player_rgba, token_text
 from companion.game import PAWN_NUMBER
 from companion.rules import Piece
@@ -39,11 +41,14 @@ class PiecesScreen(Screen):
     colours = ListProperty([])
     keywords = ListProperty([])
     token_choices = ListProperty([])
+    one_column = BooleanProperty(False)   # upright or on a phone: one column that scrolls (issue #27)
 
     def on_kv_post(self, *_):
         app = running_app()
         app.bind(revision=lambda *_: self.load(), selected=lambda *_: self.load(),
-                 lang=lambda *_: self._build_keywords())
+                 lang=lambda *_: self._build_keywords(), device=lambda *_: self._follow_device(),
+                 portrait=lambda *_: self._follow_device())
+        self._follow_device()
         self._tokens: list = []
         self._build_keywords()
         self.load()
@@ -54,14 +59,69 @@ class PiecesScreen(Screen):
         grid = self.ids.keywords
         grid.clear_widgets()
         for keyword, label in presenter.keyword_order(app.lang):
-            toggle = BigToggle(text=label, font_size="15sp", height="48dp",
-                               state="down" if keyword in self.keywords else "normal")
+            toggle = Factory.PiecesWrapToggle(text=label, font_size="16sp",
+                                              state="down" if keyword in self.keywords else "normal")
             toggle.keyword = keyword
             toggle.bind(on_release=lambda t, k=keyword: self.toggle_keyword(k, t.state == "down"))
             grid.add_widget(toggle)
 
+    def _follow_device(self) -> None:
+        app = running_app()
+        self.one_column = app.portrait or app.device == PHONE
+
     def on_pre_enter(self, *_):
         self.load()
+
+    def layout_cases(self) -> dict:
+        """The pop-ups of the Pieces screen, for the device matrix: the new token's (owners and kinds,
+        then with a card's name), the card search's suggestions, the card file chooser, and the form
+        of a selected token."""
+        return {"selected": self._select_for_matrix, "new_token": lambda: self.new_token(),
+                "new_token_card": self._new_token_for_card, "suggestions": self._suggest_for_matrix,
+                "file_chooser": self._file_chooser_for_matrix, "ask_power": self._ask_for_matrix,
+                "edit_question": self._edit_question_for_matrix}
+
+    def _select_for_matrix(self) -> None:
+        app = running_app()
+        creatures = [p.token for p in app.game.state.pieces.values() if p.kind != "player"]
+        app.selected = creatures[0] if creatures else next(iter(app.game.state.pieces), None)
+
+    @staticmethod
+    def _draft_for_matrix(**fields):
+        """A long-named card, as a table's own cards have, for the pop-ups of the device matrix."""
+        from companion.cards import PieceDraft
+
+        return PieceDraft(**{"name": "Marie-Thérèse, Archange de la Table", "kind": "creature", "mana_value": 5,
+                             "colours": frozenset("W"), "keywords": frozenset({"flying"}), "power": 4,
+                             "toughness": 4, **fields})
+
+    def _new_token_for_card(self) -> None:
+        self.new_token(self._draft_for_matrix())
+
+    def _ask_for_matrix(self) -> None:
+        """The keypad asking a printed "*" (MT 3.04.d)."""
+        draft = self._draft_for_matrix(power=None, printed_power="*", variable=("power",))
+        self.ids.card_search._ask(draft, ["power"], {})
+
+    def _edit_question_for_matrix(self) -> None:
+        """"Edit this token?" once a card is chosen after *Edit this token*."""
+        self._select_for_matrix()
+        search = self.ids.card_search
+        search.editing = True
+        search._apply(self._draft_for_matrix(), {})
+
+    def _suggest_for_matrix(self) -> None:
+        field = self.ids.card_search.ids.field
+        field.text = ""
+        field.text = "an"
+        field._suggest()
+
+    def _file_chooser_for_matrix(self) -> None:
+        from companion.app.widgets.card_search import CardFileChooser
+        from companion.app.widgets.card_files import start_folder
+
+        self.ids.card_search.ids.field.text = ""   # the suggestions case typed there
+        CardFileChooser(folder=str(start_folder(""))).open()
 
     def load(self) -> None:
         """Fill the form from the game's piece for the selected token."""
