@@ -2,12 +2,15 @@
 
 A photo may have up to `calibration.imagefile.MAX_IMAGE_PIXELS` (120 Mpx), and such a file can be
 small: a PNG of one drawing compresses to a few hundred KB, a WebP of it to a few KB. Decoded in
-full and scanned, they took 1.1–1.2 GB; the reader decodes them reduced (calibration.imagefile),
-goal: peak ≤ 400 MB. This bench writes three such photos of a grid drawn on paper (a PNG, a
-progressive JPEG, a WebP, each about 110 Mpx) in a temporary folder and measures, for each, the
-peak resident memory (`ru_maxrss`) of a fresh Python process that reads it as `tactical scan`
-does (`calibration.sources.read_image`) and scans it (`vision.scan`, the size given) — next to the
-same process that only imports them, the floor every scan pays.
+full and scanned, they took 0.7 to 1.1 GB; the reader decodes them reduced (calibration.imagefile),
+goal: peak ≤ 400 MB for any photo it accepts. This bench writes photos of a grid drawn on paper in
+a temporary folder — a PNG, a baseline and a progressive JPEG and a WebP of 110 Mpx (the formats
+decoded whole are refused at that size), and the last two at the largest size accepted for them —
+and measures, for each, the peak resident memory of a fresh Python process that reads it as
+`tactical scan` does (`calibration.sources.read_image`) and scans it twice (`vision.scan`, the size
+unknown, then given), next to the same process that only imports them (the floor of every scan).
+The peak is the process's VmHWM (`ru_maxrss` where there is no /proc: on Linux it also counts the
+peak of the parent that started the process).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.imagefile import WHOLE_DECODE_PIXELS, image_size
 from companion.bench.common import machine_summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,15 +43,25 @@ import cv2
 cv2.setNumThreads(1)
 from calibration.sources import read_image
 from vision import scan
-figures = {}
+from calibration.sources import SourceError
+figures, image = {}, None
 if len(sys.argv) > 1:
     started = time.perf_counter()
-    image = read_image(sys.argv[1])
+    try:
+        image = read_image(sys.argv[1])
+    except SourceError as exc:
+        figures["refused"] = str(exc)
+if image is not None:
     figures["decoded"] = list(image.shape[1::-1])
-    result = scan(image, grid=(int(sys.argv[2]), int(sys.argv[3])))
-    figures["found"] = bool(result.found)
+    # as `tactical scan` does without the size, then as the app does with its board's size
+    found = [scan(image).found, scan(image, grid=(int(sys.argv[2]), int(sys.argv[3]))).found]
+    figures["found"] = found
     figures["seconds"] = time.perf_counter() - started
-figures["peak_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:   # this process's own peak (ru_maxrss also counts the peak of the parent that started it by vfork)
+    with open("/proc/self/status") as status:
+        figures["peak_kb"] = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    figures["peak_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps(figures))
 """
 
@@ -87,17 +101,31 @@ def write_png(path: Path, width: int, height: int, grid: tuple[int, int]) -> Non
 
 
 def write_images(folder: Path) -> list[tuple[str, Path]]:
-    """(label, file) of the three photos, written into `folder`."""
+    """(label, file) of the photos, written into `folder`: each kind at SIZE, and the kinds decoded
+    whole also at the largest size the reader accepts for them."""
     width, height = SIZE
     png = folder / "drawing.png"
     write_png(png, width, height, GRID)
-    rows, kind = drawing_rows(width, height, GRID)
-    image = rows[kind]
-    jpeg, webp = folder / "drawing-progressive.jpg", folder / "drawing.webp"
-    cv2.imwrite(str(jpeg), image, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
-    cv2.imwrite(str(webp), image, [cv2.IMWRITE_WEBP_QUALITY, 101])   # above 100: lossless
-    del image
-    return [("PNG", png), ("progressive JPEG", jpeg), ("WebP (lossless)", webp)]
+    photos = [("PNG", png)]
+    scale = (WHOLE_DECODE_PIXELS / (width * height)) ** 0.5
+    for size in (SIZE, (int(width * scale), int(height * scale))):
+        rows, kind = drawing_rows(*size, GRID)
+        image = rows[kind]
+        tag = f"{size[0] * size[1] / 1e6:.0f}mpx"
+        if size == SIZE:
+            jpeg = folder / f"drawing-{tag}.jpg"
+            cv2.imwrite(str(jpeg), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            photos.append(("baseline JPEG", jpeg))
+        progressive, webp = folder / f"drawing-progressive-{tag}.jpg", folder / f"drawing-{tag}.webp"
+        cv2.imwrite(str(progressive), image, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+        cv2.imwrite(str(webp), image, [cv2.IMWRITE_WEBP_QUALITY, 101])   # above 100: lossless
+        photos += [("progressive JPEG", progressive), ("WebP (lossless)", webp)]
+        del image
+    return photos
+
+
+def _found(found: list[bool]) -> str:
+    return ", ".join(f"{kind} {'found' if hit else 'not found'}" for kind, hit in zip(("size unknown", "given"), found))
 
 
 def measure(*args: str) -> dict:
@@ -121,20 +149,24 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="tactical-memory-") as folder:
         started = time.perf_counter()
         images = write_images(Path(folder))
-        print(f"  ({SIZE[0]} × {SIZE[1]} px = {SIZE[0] * SIZE[1] / 1e6:.1f} Mpx each, a {GRID[0]}×{GRID[1]} grid "
-              f"drawn on paper; written in {time.perf_counter() - started:.0f} s)")
+        print(f"  (a {GRID[0]}×{GRID[1]} grid drawn on paper; written in {time.perf_counter() - started:.0f} s)")
         for label, path in images:
+            width, height = image_size(path.read_bytes())
+            what = (f"{label:17s} {width:5d} × {height:5d} ({width * height / 1e6:5.1f} Mpx) "
+                    f"{path.stat().st_size / 1024:6.0f} KB")
             figures = measure(str(path), str(GRID[0]), str(GRID[1]))
             if "error" in figures:
-                print(f"  {label:18s} {path.stat().st_size / 1024:9.0f} KB   failed: {figures['error']}")
+                print(f"  {what}   failed: {figures['error']}")
                 worst = float("inf")
                 continue
             peak = figures["peak_kb"] / 1024
             worst = max(worst, peak)
+            if "refused" in figures:
+                print(f"  {what}   refused by the reader (decoded whole){' ' * 33}peak {peak:5.0f} MB")
+                continue
             w, h = figures["decoded"]
-            print(f"  {label:18s} {path.stat().st_size / 1024:9.0f} KB   decoded {w:5d} × {h:5d}   "
-                  f"scan {'found' if figures['found'] else 'not found'} {figures['seconds']:5.1f} s   "
-                  f"peak {peak:7.0f} MB")
+            print(f"  {what}   read {w:5d} × {h:5d}, scans {_found(figures['found'])} "
+                  f"{figures['seconds']:5.1f} s   peak {peak:5.0f} MB")
     print(f"\n  worst peak {worst:.0f} MB (goal ≤ {GOAL_MB} MB)")
     return 0
 
