@@ -276,8 +276,10 @@ class GridVerifyConfig:
     interior_rings: int = 2            # the outer rings of them (0.19-0.27 square inside the edges) are its band
     plain_quantile: float = 0.75       # a square is plain when this share of its band's points are within
     max_square_spread: float = 8.0     # this Lab distance (summed over channels) of their median colour
-    min_plain_share: float = 0.4       # at least this share of the squares in the photo are plain (real
-                                       # grids 0.51-1, the charuco's markers; dev facades' lattices ≤ 0.29)
+    min_plain_share: float = 0.4       # at least this share of the squares in the photo are plain (labelled
+                                       # real grids 0.51-1: markers fill half the charuco's squares; lattices
+                                       # on dev facades that passed every other check 0-0.13, a curtain wall of
+                                       # plain panels 0.55-0.60, not refused)
 
 
 @dataclass(frozen=True)
