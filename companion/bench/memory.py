@@ -134,7 +134,7 @@ def measure(*args: str) -> dict:
     done = subprocess.run([sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, check=False)
     if done.returncode != 0:
-        return {"error": (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]}
+        return {"error": (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
