@@ -272,14 +272,15 @@ class GridVerifyConfig:
     max_family_gap: float = 0.25       # the two families' seen shares may differ by at most this (a facade's
                                        # panel joints run the whole height, its window rows show half the width)
     interior_samples: int = 9          # a square's inside read on this many squared points ...
-    interior_margin: float = 0.15      # ... spread over it this share of a square away from its edges;
-    interior_rings: int = 2            # the outer rings of them (0.19-0.27 square inside the edges) are its band
+    interior_margin: float = 0.2       # ... spread over it this share of a square away from its edges (a thick
+                                       # ruling on 17 px squares darkens 0.2 square inside them);
+    interior_rings: int = 2            # the outer rings of them (0.23-0.30 square inside the edges) are its band
     plain_quantile: float = 0.75       # a square is plain when this share of its band's points are within
     max_square_spread: float = 8.0     # this Lab distance (summed over channels) of their median colour
-    min_plain_share: float = 0.4       # at least this share of the squares in the photo are plain (labelled
-                                       # real grids 0.51-1: markers fill half the charuco's squares; lattices
-                                       # on dev facades that passed every other check 0-0.13, a curtain wall of
-                                       # plain panels 0.55-0.60, not refused)
+    min_plain_share: float = 0.35      # at least this share of the squares in the photo are plain (labelled
+                                       # real grids and broadened foreign boards 0.51-1: markers fill half the
+                                       # charuco's squares; lattices on dev facades that passed every other
+                                       # check 0-0.18, a curtain wall of plain panels ~0.6, not refused)
 
 
 @dataclass(frozen=True)

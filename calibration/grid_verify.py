@@ -20,11 +20,11 @@ whole length, against the same measure half a square away (the middle of the squ
   lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
 - **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
   their edges; a facade's cladding joints run its whole height, its window rows half its width.
-- **squares plain inside** (`plain_share`): on most squares the band just inside the edges (0.19 to
-  0.27 square in; the middle, where a token, a digit or a marker sits, left out) is one colour — a
+- **squares plain inside** (`plain_share`): on most squares the band just inside the edges (0.23 to
+  0.30 square in; the middle, where a token, a digit or a marker sits, left out) is one colour — a
   printed square, a chessboard's, a sudoku's, in shade or not. A lattice laid over a facade's window
   bays, brick or text has frames, sills, curtains and mortar there (Urban100 facades whose lines
-  passed every check above: 0–13 % of their squares plain; real grids 51–100 %, the charuco's
+  passed every check above: 0–18 % of their squares plain; real grids 51–100 %, the charuco's
   markers fill half of its squares). A curtain wall of plain glass panels passes this too (its
   panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane").
 
