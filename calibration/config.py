@@ -53,6 +53,8 @@ RANGES = {
     "samples_per_edge": (1, 100), "max_long_side": (100, 10_000), "reach": (0.0, 0.5), "probe": (0.01, 0.5),
     "min_line_ratio": (0.0, 10.0), "seen_factor": (0.0, 100.0), "min_contrast": (0.0, 255.0),
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
+    "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
+    "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
             "shade_max_grey_region min_hatch_reference min_colourless_reference min_family_segments "
@@ -269,6 +271,16 @@ class GridVerifyConfig:
     max_plain_middle: float = 4.0      # only), the squares' middles must be plain: median contrast ≤ this (Lab)
     max_family_gap: float = 0.25       # the two families' seen shares may differ by at most this (a facade's
                                        # panel joints run the whole height, its window rows show half the width)
+    interior_samples: int = 9          # a square's inside read on this many squared points ...
+    interior_margin: float = 0.2       # ... spread over it this share of a square away from its edges (a thick
+                                       # ruling on 17 px squares darkens 0.2 square inside them);
+    interior_rings: int = 2            # the outer rings of them (0.23-0.30 square inside the edges) are its band
+    plain_quantile: float = 0.75       # a square is plain when this share of its band's points are within
+    max_square_spread: float = 8.0     # this Lab distance (summed over channels) of their median colour
+    min_plain_share: float = 0.35      # at least this share of the squares in the photo are plain (labelled
+                                       # real grids and broadened foreign boards 0.51-1: markers fill half the
+                                       # charuco's squares; lattices on dev facades that passed every other
+                                       # check 0-0.18, a curtain wall of plain panels ~0.6, not refused)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,13 @@ whole length, against the same measure half a square away (the middle of the squ
   lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
 - **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
   their edges; a facade's cladding joints run its whole height, its window rows half its width.
+- **squares plain inside** (`plain_share`): on most squares the band just inside the edges (0.23 to
+  0.30 square in; the middle, where a token, a digit or a marker sits, left out) is one colour — a
+  printed square, a chessboard's, a sudoku's, in shade or not. A lattice laid over a facade's window
+  bays, brick or text has frames, sills, curtains and mortar there (Urban100 facades whose lines
+  passed every check above: 0–18 % of their squares plain; real grids 51–100 %, the charuco's
+  markers fill half of its squares). A curtain wall of plain glass panels passes this too (its
+  panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane").
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -44,6 +51,8 @@ class GridEvidence:
     seen_share: float       # share of the edges in the photo seen (contrast well above the middles')
     edges: int              # edges judged (inside the photo)
     family_seen: tuple[float, float] = (0.0, 0.0)   # seen share of the edges of the x lines, of the y lines
+    plain_share: float = 1.0  # share of the squares in the photo whose inside is plain (one colour)
+    squares: int = 0          # squares judged (inside the photo)
 
     @property
     def line_ratio(self) -> float:
@@ -140,6 +149,37 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
     return per_edge, seen_in_photo
 
 
+def _square_spreads(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
+                    cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Per square: how far from one colour the band just inside its edges is — the `plain_quantile`
+    of the Lab distances (summed over channels) of the band's points to their median colour — and
+    whether the square lies in the photo. The band: the outer `interior_rings` rings of
+    `interior_samples`² points spread over the square `interior_margin` from its edges (its middle is
+    left out: a token, a digit or a marker sits there). A printed square, a chessboard's or a
+    sudoku's is one colour there, in shade or not; a window bay, a stretch of brick or of text
+    laid in a lattice's cell is not."""
+    n, margin = cfg.interior_samples, cfg.interior_margin
+    t = margin + (np.arange(n) + 0.5) / n * (1 - 2 * margin)
+    u, v = np.meshgrid(t, t)
+    depth = np.minimum(np.minimum(np.arange(n), np.arange(n)[::-1])[:, None],
+                       np.minimum(np.arange(n), np.arange(n)[::-1])[None, :])
+    band = depth < cfg.interior_rings
+    offsets = np.stack([u[band], v[band]], 1)                            # (band points, 2) in a square
+    sx, sy = np.meshgrid(np.arange(width, dtype=float), np.arange(height, dtype=float))
+    corners = np.stack([sx.ravel(), sy.ravel()], 1)                      # (squares, 2)
+    points = (corners[:, None, :] + offsets[None, :, :]).reshape(-1, 2)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        px = mapping.to_image(points).astype(np.float32)
+    h, w = lab.shape[:2]
+    finite = np.isfinite(px).all(1)
+    px[~finite] = -10.0
+    inside = (finite & (px[:, 0] >= 0) & (px[:, 0] <= w - 1) & (px[:, 1] >= 0) & (px[:, 1] <= h - 1)).reshape(
+        len(corners), -1).all(1)
+    values = _sample(lab, px).reshape(len(corners), len(offsets), 3)
+    spread = np.abs(values - np.median(values, axis=1, keepdims=True)).sum(-1)
+    return np.quantile(spread, cfg.plain_quantile, axis=1), inside
+
+
 def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
                   cfg: GridVerifyConfig | None = None, *, lab: np.ndarray | None = None) -> GridEvidence:
     """The evidence (module docstring) for a width×height grid placed by `mapping` in the photo."""
@@ -165,7 +205,10 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
-    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family)
+    spreads, in_photo = _square_spreads(lab, scaled, width, height, cfg)
+    plain = float(np.mean(spreads[in_photo] <= cfg.max_square_spread)) if in_photo.any() else 0.0
+    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
+                        plain, int(in_photo.sum()))
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -191,4 +234,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
                               f"and {100 * max(evidence.family_seen):.0f} % the other (a grid of squares looks "
                               f"alike both ways: at most {100 * cfg.max_family_gap:.0f} points apart)", evidence)
+    if evidence.squares and evidence.plain_share < cfg.min_plain_share:
+        return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
+                              f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",
+                       evidence)
     return Verdict(True, "", evidence)

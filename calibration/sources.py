@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from safeio.yamlfile import Limits, read_bytes
-from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, size_problem
+from calibration.imagefile import FORMATS, MAX_IMAGE_BYTES, decode_image, size_problem
 from calibration.problems import Problem
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -107,7 +107,7 @@ def read_image(path: Path) -> np.ndarray:
     problem = size_problem(data)
     if problem:
         raise SourceError("bad_image_file", path=path, problem=problem)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    image = decode_image(data)   # reduced when larger than a scan needs
     if image is None:
         raise SourceError("unreadable_image", path=path, formats=FORMATS)
     return image

@@ -77,3 +77,34 @@ def test_boards_of_other_styles_are_proved_lines_inside_or_not():
                 for photo in (photograph_foreign(board, rng=rng, broad=True) for _ in range(10))]
     assert all(v.found for v in verdicts), [v.reason for v in verdicts if not v.found]
     assert any(v.evidence.seen_share < 0.6 for v in verdicts), "no unlined board drawn: draw more photos"
+
+
+def _ruled_grid(windows: bool) -> tuple[np.ndarray, np.ndarray]:
+    """An 8×8 grid ruled in black on light paper, 80 px squares, and its placement; with `windows`,
+    each square holds a window bay (dark glass from 0.23 to 0.77 of the square) as a facade's does."""
+    square, origin = 80, 40
+    image = np.full((720, 720, 3), 225, np.uint8)
+    for i in range(9):
+        cv2.line(image, (origin + i * square, origin), (origin + i * square, origin + 8 * square), (20, 20, 20), 3)
+        cv2.line(image, (origin, origin + i * square), (origin + 8 * square, origin + i * square), (20, 20, 20), 3)
+    if windows:
+        for x in range(8):
+            for y in range(8):
+                left, top = origin + x * square, origin + y * square
+                cv2.rectangle(image, (left + 18, top + 18), (left + 62, top + 62), (90, 70, 60), -1)
+    placement = np.array([[square, 0, origin], [0, square, origin], [0, 0, 1]], float)
+    return image, placement
+
+
+def test_a_lattice_whose_squares_are_not_plain_inside_is_refused_issue_28():
+    """Lines that stand out, seen on every edge, alike both ways — but every square holds a window bay
+    (Urban100 facades, held-out img_005 / img_006): refused because its squares are not plain; the
+    same ruled grid with plain squares is proved."""
+    facade, placement = _ruled_grid(windows=True)
+    verdict = verify_grid(facade, placement, 8, 8)
+    assert not verdict.found and "plain inside" in verdict.reason, verdict.reason
+    assert verdict.evidence.line_ratio > 1.1 and verdict.evidence.seen_share > 0.9
+    board, placement = _ruled_grid(windows=False)
+    proved = verify_grid(board, placement, 8, 8)
+    assert proved.found, proved.reason
+    assert proved.evidence.plain_share == 1.0 and verdict.evidence.plain_share < 0.4
