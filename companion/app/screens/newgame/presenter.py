@@ -19,6 +19,7 @@ BOARD_CHOICES_EXTRA = ("generated", "scanned")
 # Issue #27, the form's layout: two columns (seats and board | options) from this width on a tablet,
 # each then wide enough for its rows' texts; one scrolling column on a phone, or on a narrower tablet.
 TWO_COLUMNS_FROM_DP = 760.0
+WIDE_SEATS_FROM_DP = 1100.0   # from this width the options column gets the larger share (today's 1280 dp layout)
 
 
 @dataclass
@@ -45,6 +46,13 @@ def form_columns(device: str, width_dp: float) -> int:
     one on a phone, held either way (its landscape is too short for two scrolling halves), else two
     when both fit."""
     return 1 if device == PHONE or width_dp < TWO_COLUMNS_FROM_DP else 2
+
+
+def seats_column_weight(width_dp: float) -> float:
+    """The seats column's width against the options column's (1) in two columns: 0.52 on a wide
+    window (a seat's line and the options' three choices a row both fit), halves on a narrower one
+    (800 dp upright: a seat's name field would get 70 dp of a third)."""
+    return 0.52 if width_dp >= WIDE_SEATS_FROM_DP else 1.0
 
 
 def plane_names(text: str) -> list[str]:

@@ -13,12 +13,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from boards import square_label
+from companion.app.device import PHONE
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
 from companion.app.screens.newgame import flow, presenter, saved  # noqa: F401  (flow: kv classes)
@@ -70,15 +72,19 @@ class PlayerRow(BoxLayout):
     def on_planechase(self, *_):
         self._place_planes()
 
+    def on_enabled(self, *_):
+        self._place_planes()
+
     def _place_planes(self) -> None:
-        """The planar deck field only with Planechase (out of the tree otherwise: no empty gap, no
-        hidden target), at the end of the line when wide, else on its own line under it."""
+        """The planar deck field with Planechase only (out of the tree otherwise: no empty gap, no
+        hidden target): at the end of the line when wide (greyed for a seat not playing, the lines
+        stay aligned), else on its own line under it, for the seats playing only."""
         planes = getattr(self, "_planes", None)
         if planes is None:
             return
         if planes.parent is not None:
             planes.parent.remove_widget(planes)
-        if self.planechase:
+        if self.planechase and (self.wide or self.enabled):
             (self.ids.line if self.wide else self).add_widget(planes)
 
 
@@ -128,10 +134,13 @@ class NewGameScreen(Screen):
         # the form and the saved games take turns in the body; kept here (kv ids are weak references)
         self._parts = {"form": self.ids.form.__self__, "saved": self.ids.saved_panel.__self__}
         self._options = (self.ids.options_part.__self__, self.ids.options_scroll.__self__)  # moved by _arrange
+        self._start = self.ids.start.__self__
+        app.bind(device=lambda *_: self._place_start(), portrait=lambda *_: self._place_start())
         for part in self._parts.values():
             self.remove_widget(part)
         self.ids.body.add_widget(self._parts["form"])
         self._arrange()
+        self._place_start()
         self._boards = presenter.board_choices()
         self.board_choice = self._boards[0] if self._boards else ""
         self.house_base = HouseRules()
@@ -156,6 +165,10 @@ class NewGameScreen(Screen):
         if hasattr(self, "_parts"):
             self._arrange()
 
+    def on_width(self, *_):
+        if hasattr(self, "_parts"):
+            self._arrange()
+
     def _arrange(self) -> None:
         """Two columns (seats, board and the start button | the options, each scrolling), or one: the
         options under the board in the one scrolling column, the start button still at its foot."""
@@ -166,15 +179,29 @@ class NewGameScreen(Screen):
         if self.columns == 2:
             scroll.add_widget(options)
             form.add_widget(scroll)
-            self.ids.first_column.size_hint_x = 0.52
+            self.ids.first_column.size_hint_x = presenter.seats_column_weight(self.width / dp(1))
         else:
             self.ids.stack.add_widget(options)
             self.ids.first_column.size_hint_x = 1
+
+    def _place_start(self) -> None:
+        """The start button at the foot of the form; on a phone turned sideways (#27), beside the
+        form's and saved games' tabs, leaving the form's few rows of height to the form, and only
+        while the form is shown."""
+        app, start = running_app(), self._start
+        header = app.device == PHONE and not app.portrait
+        if start.parent is not None:
+            start.parent.remove_widget(start)
+        if not header:
+            self.ids.first_column.add_widget(start)
+        elif self.mode == "form":
+            self.ids.header.add_widget(start)
 
     def on_mode(self, *_):
         body = self.ids.body
         body.clear_widgets()
         body.add_widget(self._parts[self.mode])
+        self._place_start()
         if self.mode == "saved":
             self.list_saved()
 
@@ -195,14 +222,19 @@ class NewGameScreen(Screen):
         return row.ids[rest] if rest else row
 
     def reveal(self, widget) -> bool:
-        """The autopilot taps a widget of the form while the saved games are shown, or one of the
-        saved games while the form is: show its part first, as a person taps the tab (#27: the same
-        scripts on every device class). True when the screen had to change."""
-        for mode, part in self._parts.items():
-            if mode != self.mode and _inside(widget, part):
-                self.mode = mode
-                return True
-        return False
+        """The autopilot taps a widget of the form (or its start button) while the saved games are
+        shown, or one of the saved games while the form is: show its part first, as a person taps the
+        tab (#27: the same scripts on every device class). True when the screen had to change."""
+        if _inside(widget, self._parts["saved"]):
+            wanted = "saved"
+        elif _inside(widget, self._parts["form"]) or _inside(widget, self._start):
+            wanted = "form"
+        else:
+            return False
+        if wanted == self.mode:
+            return False
+        self.mode = wanted
+        return True
 
     def layout_cases(self) -> dict:
         """What this screen opens, for the device matrix (#27), each in a realistic state: the form
@@ -218,7 +250,8 @@ class NewGameScreen(Screen):
 
         def drop_down(spinner):
             self._scroll_to(spinner)
-            Clock.schedule_once(lambda dt: setattr(spinner, "is_open", True), 0)
+            # two frames on: once the view has scrolled there and the list can open under it
+            Clock.schedule_once(lambda dt: Clock.schedule_once(lambda dt: setattr(spinner, "is_open", True)))
 
         def planes():
             self.fill_like_game()
@@ -270,8 +303,10 @@ class NewGameScreen(Screen):
         return rows[0].path if rows else running_app().game.store.path
 
     def _scroll_to(self, widget) -> None:
+        """Scroll the form's view to `widget`, as a person does before opening its list (a view whose
+        content it holds whole does not scroll: Kivy would move that content off the view)."""
         for view in (self.ids.first_scroll, self._options[1]):
-            if _inside(widget, view):
+            if _inside(widget, view) and view.children and view.children[0].height > view.height:
                 view.scroll_to(widget, animate=False)
 
     def autopilot_report(self) -> dict:
