@@ -49,7 +49,7 @@ class DeckBuilderPopup(ModalView):
     choices = ListProperty([])
     choice = StringProperty("")
     rarity = StringProperty("common")
-    compact = BooleanProperty(False)   # a phone: the deck's name and the own card scroll with the cards
+    compact = BooleanProperty(False)   # a phone or a small tablet: the name and own card rows scroll with the cards
 
     def __init__(self, deck: EventDeckList, players: int, folder: Path, on_use: Callable[[EventDeckList], None],
                  **kwargs):
@@ -67,9 +67,10 @@ class DeckBuilderPopup(ModalView):
             self._arrange()
 
     def _arrange(self) -> None:
-        """On a tablet, the deck's name and the own card row stay put above and under the scrolling
-        cards; on a phone (#27) they scroll with the cards, leaving the count and the buttons in view."""
-        frame, body, cards = self.ids.frame, self.ids.scroll_body, self.ids.cards.__self__
+        """On a large tablet, the title and the deck's name, and the own card row stay put above and
+        under the scrolling cards; on a phone or a 7–8" tablet (#27) they scroll with the cards,
+        leaving the cards most of the height, the count and the buttons in view."""
+        frame, body = self.ids.frame, self.ids.scroll_body
         head, own, scroll = self.ids.head.__self__, self.ids.own.__self__, self.ids.scroll.__self__
         for part in (head, own):
             if part.parent is not None:
@@ -80,7 +81,7 @@ class DeckBuilderPopup(ModalView):
         else:
             at = frame.children.index(scroll)
             frame.add_widget(own, index=at)
-            frame.add_widget(head, index=at + 2)
+            frame.add_widget(head, index=len(frame.children))   # at the top
 
     @staticmethod
     def _problem(text: str) -> str:

@@ -239,7 +239,8 @@ class NewGameScreen(Screen):
     def layout_cases(self) -> dict:
         """What this screen opens, for the device matrix (#27), each in a realistic state: the form
         filled for the table in progress, its drop-down lists, the starting life pad, the planes
-        suggestions, the deck builder and its list of decks, the confirmations; the saved games last
+        suggestions, the deck builder and its list of decks, a board read from a photo, the
+        confirmations; the saved games last
         (the list stays shown until a case shows the form again)."""
         def form(then=None):
             def opener():
@@ -264,7 +265,13 @@ class NewGameScreen(Screen):
             self.open_deck_builder()
             Clock.schedule_once(lambda dt: setattr(self.deck_builder.ids.start_from, "is_open", True), 0)
 
+        def scanned():
+            self.board_choice = "scanned"
+            self.scan()   # no photo named yet: the form says why it cannot read one
+
         def replace():
+            if self.board_choice == "scanned":   # (left so by the scan case) a bundled board: no photo to read
+                self.board_choice = self._boards[0]
             self.fill_like_game()
             self.play_without_events()
             self.start()
@@ -277,6 +284,7 @@ class NewGameScreen(Screen):
                 "deck_builder": form(lambda: (self.fill_like_game(), self.open_deck_builder())),
                 "deck_builder.decks": form(builder_list), "replace": form(replace),
                 "delete": lambda: (setattr(self, "mode", "saved"), self.delete_saved(self._a_saved_game())),
+                "scan": form(scanned),
                 "saved": lambda: setattr(self, "mode", "saved")}
 
     def fill_like_game(self) -> None:
