@@ -265,9 +265,15 @@ class NewGameScreen(Screen):
             self.open_deck_builder()
             Clock.schedule_once(lambda dt: setattr(self.deck_builder.ids.start_from, "is_open", True), 0)
 
+        def shown_at(widget_id):
+            """Scrolled there a frame on (once laid out): a phone's long column is measured at its top
+            and its end, and what lies between is measured here."""
+            Clock.schedule_once(lambda dt: self._scroll_to(self.ids[widget_id]))
+
         def scanned():
             self.board_choice = "scanned"
             self.scan()   # no photo named yet: the form says why it cannot read one
+            shown_at("photo")
 
         def replace():
             if self.board_choice == "scanned":   # (left so by the scan case) a bundled board: no photo to read
@@ -277,6 +283,9 @@ class NewGameScreen(Screen):
             self.start()
 
         return {"form": form(), "filled": form(self.fill_like_game),
+                "variants": form(lambda: (self.fill_like_game(), shown_at("variant_horde"))),
+                "deck_warning": form(lambda: (self.fill_like_game(), setattr(self, "events", True),
+                                              shown_at("without_events"))),
                 "board_list": form(lambda: drop_down(self.ids.board)),
                 "colour_list": form(lambda: drop_down(self.rows()[0].ids.colour)),
                 "starting_player_list": form(lambda: (self.fill_like_game(), drop_down(self.ids.starting_player))),
