@@ -166,8 +166,9 @@ class NewGameScreen(Screen):
             self._arrange()
 
     def on_width(self, *_):
-        if hasattr(self, "_parts"):
-            self._arrange()
+        """The seats column's share of two (it changes with the width, the columns staying two)."""
+        if hasattr(self, "_parts") and self.columns == 2:
+            self.ids.first_column.size_hint_x = presenter.seats_column_weight(self.width / dp(1))
 
     def _arrange(self) -> None:
         """Two columns (seats, board and the start button | the options, each scrolling), or one: the
@@ -179,7 +180,7 @@ class NewGameScreen(Screen):
         if self.columns == 2:
             scroll.add_widget(options)
             form.add_widget(scroll)
-            self.ids.first_column.size_hint_x = presenter.seats_column_weight(self.width / dp(1))
+            self.on_width()
         else:
             self.ids.stack.add_widget(options)
             self.ids.first_column.size_hint_x = 1
