@@ -63,7 +63,7 @@ class DeckBuilderPopup(ModalView):
         self._arrange()
 
     def on_compact(self, *_) -> None:
-        if "frame" in self.ids:
+        if self.parent is not None:   # open (a dismissed one may be half collected: its kv ids dead)
             self._arrange()
 
     def _arrange(self) -> None:

@@ -258,9 +258,12 @@ class NewGameScreen(Screen):
         def planes():
             self.fill_like_game()
             self.planechase = True
-            field = self.rows()[0].ids.planes
-            self._scroll_to(field)
-            field.text = "a"
+
+            def type_a_plane(dt):   # a frame on: the planes fields are laid out, the list opens under one
+                field = self.rows()[0].ids.planes
+                self._scroll_to(field)
+                field.text = "a"
+            Clock.schedule_once(type_a_plane)
 
         def builder_list():
             self.open_deck_builder()
