@@ -17,6 +17,7 @@ from kivy.utils import escape_markup
 
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
+from companion.app.screens.newgame import flow  # noqa: F401  (kv classes)
 from companion.app.screens.newgame.presenter import DeckDraft, deck_name, deck_rows, deck_tally
 from companion.app.words import refusal
 from companion.game import (EventDeckError, EventDeckList, GameError, SavedDeck, prebuilt_event_deck, save_event_deck,
@@ -48,6 +49,7 @@ class DeckBuilderPopup(ModalView):
     choices = ListProperty([])
     choice = StringProperty("")
     rarity = StringProperty("common")
+    compact = BooleanProperty(False)   # a phone or a small tablet: the name and own card rows scroll with the cards
 
     def __init__(self, deck: EventDeckList, players: int, folder: Path, on_use: Callable[[EventDeckList], None],
                  **kwargs):
@@ -58,6 +60,28 @@ class DeckBuilderPopup(ModalView):
         self._list_saved()
         self.draft = DeckDraft.of(deck, "" if deck.name == prebuilt_event_deck().name else deck.name)
         self.choice = deck_name(deck, lang)
+        self._arrange()
+
+    def on_compact(self, *_) -> None:
+        if self.parent is not None:   # open (a dismissed one may be half collected: its kv ids dead)
+            self._arrange()
+
+    def _arrange(self) -> None:
+        """On a large tablet, the title and the deck's name, and the own card row stay put above and
+        under the scrolling cards; on a phone or a 7–8" tablet (#27) they scroll with the cards,
+        leaving the cards most of the height, the count and the buttons in view."""
+        frame, body = self.ids.frame, self.ids.scroll_body
+        head, own, scroll = self.ids.head.__self__, self.ids.own.__self__, self.ids.scroll.__self__
+        for part in (head, own):
+            if part.parent is not None:
+                part.parent.remove_widget(part)
+        if self.compact:
+            body.add_widget(head, index=len(body.children))
+            body.add_widget(own)
+        else:
+            at = frame.children.index(scroll)
+            frame.add_widget(own, index=at)
+            frame.add_widget(head, index=len(frame.children))   # at the top
 
     @staticmethod
     def _problem(text: str) -> str:

@@ -8,6 +8,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 
 from boards import Board, library_boards, load_board
+from companion.app.device import PHONE
 from companion.game import (RARITY_LIMITS, EventCard, EventDeckList, GameError, GameSetup, PlayerSetup, board_warnings,
                             minimum_deck_size, prebuilt_event_deck)
 from companion.i18n import translate
@@ -15,6 +16,10 @@ from companion.rules import HouseRules
 
 PLANES_PER_DECK = 10  # planar cards the table did not name are numbered in deck order
 BOARD_CHOICES_EXTRA = ("generated", "scanned")
+# Issue #27, the form's layout: two columns (seats and board | options) from this width on a tablet,
+# each then wide enough for its rows' texts; one scrolling column on a phone, or on a narrower tablet.
+TWO_COLUMNS_FROM_DP = 760.0
+WIDE_SEATS_FROM_DP = 1100.0   # from this width the options column gets the larger share (today's 1280 dp layout)
 
 
 @dataclass
@@ -34,6 +39,20 @@ class NewGameChoices:
     doubtful_squares: tuple[tuple[int, int], ...] = ()  # its squares to confirm (MT 2.02.e)
     starting_life: int = 20                          # the table's choice (Two-Headed Giant: the team's)
     starting_player: int | None = None               # a token colour; None = drawn at random
+
+
+def form_columns(device: str, width_dp: float) -> int:
+    """How many columns the New game form has on a `device` class window `width_dp` dp wide (#27):
+    one on a phone, held either way (its landscape is too short for two scrolling halves), else two
+    when both fit."""
+    return 1 if device == PHONE or width_dp < TWO_COLUMNS_FROM_DP else 2
+
+
+def seats_column_weight(width_dp: float) -> float:
+    """The seats column's width against the options column's (1) in two columns: 0.52 on a wide
+    window (a seat's line and the options' three choices a row both fit), halves on a narrower one
+    (800 dp upright: a seat's name field would get 70 dp of a third)."""
+    return 0.52 if width_dp >= WIDE_SEATS_FROM_DP else 1.0
 
 
 def plane_names(text: str) -> list[str]:

@@ -13,15 +13,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from boards import square_label
+from companion.app.device import PHONE
 from companion.app.kv import load_kv_beside
 from companion.app.running import running_app
-from companion.app.screens.newgame import presenter, saved
+from companion.app.screens.newgame import flow, presenter, saved  # noqa: F401  (flow: kv classes)
 from companion.app.screens.newgame.decks import DECKS_FOLDER, DeckBuilderPopup
 from companion.app.screens.newgame.presenter import NewGameChoices
 from companion.app.screens.newgame.scanning import ScanError, ScannedBoard, scan_board
@@ -38,14 +40,52 @@ DOUBTS_LISTED = 12  # a scanned board's doubtful squares named on the form (the 
 SEATS_SHOWN_AT_START = 2
 
 
+def _inside(widget, part) -> bool:
+    """Whether `widget` is `part` or lies inside it (kv ids are proxies: compared by the widget itself)."""
+    part = getattr(part, "__self__", part)
+    node = getattr(widget, "__self__", widget)
+    while node is not None:
+        if node is part:
+            return True
+        node = node.parent if node.parent is not node else None
+    return False
+
+
 class PlayerRow(BoxLayout):
-    """One seat of the form: playing or not, name, token colour, planar deck (Planechase)."""
+    """One seat of the form: playing or not, name, token colour, planar deck (Planechase). `wide`: all
+    on one line; else (a phone, a column of a tablet in portrait) the planar deck under the name."""
 
     seat = NumericProperty(1)
     colour = NumericProperty(1)
     enabled = BooleanProperty(False)
     colour_names = ListProperty([])
     planechase = BooleanProperty(False)
+    wide = BooleanProperty(True)
+
+    def on_kv_post(self, *_):
+        self._planes = self.ids.planes.__self__  # kept here: out of the tree, a kv id alone would lose it
+        self._place_planes()
+
+    def on_wide(self, *_):
+        self._place_planes()
+
+    def on_planechase(self, *_):
+        self._place_planes()
+
+    def on_enabled(self, *_):
+        self._place_planes()
+
+    def _place_planes(self) -> None:
+        """The planar deck field with Planechase only (out of the tree otherwise: no empty gap, no
+        hidden target): at the end of the line when wide (greyed for a seat not playing, the lines
+        stay aligned), else on its own line under it, for the seats playing only."""
+        planes = getattr(self, "_planes", None)
+        if planes is None:
+            return
+        if planes.parent is not None:
+            planes.parent.remove_widget(planes)
+        if self.planechase and (self.wide or self.enabled):
+            (self.ids.line if self.wide else self).add_widget(planes)
 
 
 class SavedGameRow(BoxLayout):
@@ -61,6 +101,7 @@ class SavedGameRow(BoxLayout):
 
 class NewGameScreen(Screen):
     mode = OptionProperty("form", options=("form", "saved"))
+    columns = NumericProperty(2)        # the form's columns for this window (presenter.form_columns)
     board_labels = ListProperty([])     # the boards offered, as the table reads them
     board_label = StringProperty("")
     variant = StringProperty("free_for_all")
@@ -92,9 +133,14 @@ class NewGameScreen(Screen):
         app = running_app()
         # the form and the saved games take turns in the body; kept here (kv ids are weak references)
         self._parts = {"form": self.ids.form.__self__, "saved": self.ids.saved_panel.__self__}
+        self._options = (self.ids.options_part.__self__, self.ids.options_scroll.__self__)  # moved by _arrange
+        self._start = self.ids.start.__self__
+        app.bind(device=lambda *_: self._place_start(), portrait=lambda *_: self._place_start())
         for part in self._parts.values():
             self.remove_widget(part)
         self.ids.body.add_widget(self._parts["form"])
+        self._arrange()
+        self._place_start()
         self._boards = presenter.board_choices()
         self.board_choice = self._boards[0] if self._boards else ""
         self.house_base = HouseRules()
@@ -115,10 +161,48 @@ class NewGameScreen(Screen):
     def on_pre_enter(self, *_):
         self.list_saved()
 
+    def on_columns(self, *_):
+        if hasattr(self, "_parts"):
+            self._arrange()
+
+    def on_width(self, *_):
+        """The seats column's share of two (it changes with the width, the columns staying two)."""
+        if hasattr(self, "_parts") and self.columns == 2:
+            self.ids.first_column.size_hint_x = presenter.seats_column_weight(self.width / dp(1))
+
+    def _arrange(self) -> None:
+        """Two columns (seats, board and the start button | the options, each scrolling), or one: the
+        options under the board in the one scrolling column, the start button still at its foot."""
+        form, (options, scroll) = self.ids.form, self._options
+        options.parent.remove_widget(options)
+        if scroll.parent is not None:
+            form.remove_widget(scroll)
+        if self.columns == 2:
+            scroll.add_widget(options)
+            form.add_widget(scroll)
+            self.on_width()
+        else:
+            self.ids.stack.add_widget(options)
+            self.ids.first_column.size_hint_x = 1
+
+    def _place_start(self) -> None:
+        """The start button at the foot of the form; on a phone turned sideways (#27), beside the
+        form's and saved games' tabs, leaving the form's few rows of height to the form, and only
+        while the form is shown."""
+        app, start = running_app(), self._start
+        header = app.device == PHONE and not app.portrait
+        if start.parent is not None:
+            start.parent.remove_widget(start)
+        if not header:
+            self.ids.first_column.add_widget(start)
+        elif self.mode == "form":
+            self.ids.header.add_widget(start)
+
     def on_mode(self, *_):
         body = self.ids.body
         body.clear_widgets()
         body.add_widget(self._parts[self.mode])
+        self._place_start()
         if self.mode == "saved":
             self.list_saved()
 
@@ -137,6 +221,114 @@ class NewGameScreen(Screen):
         else:
             row = self.rows()[int(index) - 1]
         return row.ids[rest] if rest else row
+
+    def reveal(self, widget) -> bool:
+        """The autopilot taps a widget of the form (or its start button) while the saved games are
+        shown, or one of the saved games while the form is: show its part first, as a person taps the
+        tab (#27: the same scripts on every device class). True when the screen had to change."""
+        if _inside(widget, self._parts["saved"]):
+            wanted = "saved"
+        elif _inside(widget, self._parts["form"]) or _inside(widget, self._start):
+            wanted = "form"
+        else:
+            return False
+        if wanted == self.mode:
+            return False
+        self.mode = wanted
+        return True
+
+    def layout_cases(self) -> dict:
+        """What this screen opens, for the device matrix (#27), each in a realistic state: the form
+        filled for the table in progress, its drop-down lists, the starting life pad, the planes
+        suggestions, the deck builder and its list of decks, a board read from a photo, the
+        confirmations; the saved games last
+        (the list stays shown until a case shows the form again)."""
+        def form(then=None):
+            def opener():
+                self.mode = "form"
+                if then is not None:
+                    Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
+            return opener
+
+        def drop_down(spinner):
+            self._scroll_to(spinner)
+            # two frames on: once the view has scrolled there and the list can open under it
+            Clock.schedule_once(lambda dt: Clock.schedule_once(lambda dt: setattr(spinner, "is_open", True)))
+
+        def planes():
+            self.fill_like_game()
+            self.planechase = True
+
+            def type_a_plane(dt):   # a frame on: the planes fields are laid out, the list opens under one
+                field = self.rows()[0].ids.planes
+                self._scroll_to(field)
+                field.text = "a"
+            Clock.schedule_once(type_a_plane)
+
+        def builder_list():
+            self.open_deck_builder()
+            Clock.schedule_once(lambda dt: setattr(self.deck_builder.ids.start_from, "is_open", True), 0)
+
+        def shown_at(widget_id):
+            """Scrolled there a frame on (once laid out): a phone's long column is measured at its top
+            and its end, and what lies between is measured here."""
+            Clock.schedule_once(lambda dt: self._scroll_to(self.ids[widget_id]))
+
+        def scanned():
+            self.board_choice = "scanned"
+            self.scan()   # no photo named yet: the form says why it cannot read one
+            shown_at("photo")
+
+        def replace():
+            if self.board_choice == "scanned":   # (left so by the scan case) a bundled board: no photo to read
+                self.board_choice = self._boards[0]
+            self.fill_like_game()
+            self.play_without_events()
+            self.start()
+
+        return {"form": form(), "filled": form(self.fill_like_game),
+                "variants": form(lambda: (self.fill_like_game(), shown_at("variant_horde"))),
+                "deck_warning": form(lambda: (self.fill_like_game(), setattr(self, "events", True),
+                                              shown_at("without_events"))),
+                "board_list": form(lambda: drop_down(self.ids.board)),
+                "colour_list": form(lambda: drop_down(self.rows()[0].ids.colour)),
+                "starting_player_list": form(lambda: (self.fill_like_game(), drop_down(self.ids.starting_player))),
+                "life_pad": form(self.type_starting_life), "planes": form(planes),
+                "deck_builder": form(lambda: (self.fill_like_game(), self.open_deck_builder())),
+                "deck_builder.decks": form(builder_list), "replace": form(replace),
+                "delete": lambda: (setattr(self, "mode", "saved"), self.delete_saved(self._a_saved_game())),
+                "scan": form(scanned),
+                "saved": lambda: setattr(self, "mode", "saved")}
+
+    def fill_like_game(self) -> None:
+        """The form as the table in progress was set up: its players (names, colours), variant,
+        Planechase and events (the matrix's realistic state: long names, every option shown)."""
+        game = running_app().game
+        if game is None:
+            return
+        state = game.state
+        players = list(state.players)
+        for row in self.rows():
+            playing = row.seat <= len(players)
+            row.enabled = playing
+            row.ids.name.text = players[row.seat - 1].name if playing else ""
+            if playing:
+                row.colour = players[row.seat - 1].id  # the token colour
+        self.variant = state.format
+        self.planechase = bool(state.planechase)
+        self.events = state.events is not None
+        self.check_deck()
+
+    def _a_saved_game(self) -> Path:
+        rows = [row for row in self.ids.saved_list.children if not row.current]
+        return rows[0].path if rows else running_app().game.store.path
+
+    def _scroll_to(self, widget) -> None:
+        """Scroll the form's view to `widget`, as a person does before opening its list (a view whose
+        content it holds whole does not scroll: Kivy would move that content off the view)."""
+        for view in (self.ids.first_scroll, self._options[1]):
+            if _inside(widget, view) and view.children and view.children[0].height > view.height:
+                view.scroll_to(widget, animate=False)
 
     def autopilot_report(self) -> dict:
         return {"board": self.board_choice, "scan": self.scan_text, "events": self.events,
