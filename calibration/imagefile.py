@@ -237,7 +237,10 @@ def _png_bands(data: bytes, factor: int) -> np.ndarray | None:
     mean of factor × factor blocks), so that neither the image nor its inflated rows are ever whole.
     Each band is handed to OpenCV as a PNG of its own, after the previous band's last row unfiltered
     (PNG's filters read the row above): its rows decode exactly as in the whole file."""
-    width, height, depth, colour, _ = _png_header(data)
+    header = _png_header(data)
+    if header is None:  # not a PNG after all: the caller decodes it whole
+        return None
+    width, height, depth, colour, _ = header
     channels, sample = _PNG_CHANNELS[colour], depth // 8
     row_bytes = 1 + width * channels * sample
     band = max(factor, _BAND_BYTES // row_bytes // factor * factor)
