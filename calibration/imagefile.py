@@ -257,8 +257,8 @@ def _png_bands(data: bytes, factor: int) -> np.ndarray | None:
         filtered = bytes(pending[:rows * row_bytes])
         del pending[:rows * row_bytes]
         lead = 1 if above else 0
-        header = struct.pack(">IIBBBBB", width, rows + lead, depth, colour, 0, 0, 0)
-        mini = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+        band_header = struct.pack(">IIBBBBB", width, rows + lead, depth, colour, 0, 0, 0)
+        mini = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", band_header)
                 + _png_chunk(b"IDAT", zlib.compress((b"\x00" + above if above else b"") + filtered, 1))
                 + _png_chunk(b"IEND", b""))
         rows_read = cv2.imdecode(np.frombuffer(mini, np.uint8), cv2.IMREAD_UNCHANGED)
