@@ -17,7 +17,8 @@ from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support, supported_share
 from calibration.grid_finder.extent import continuing_sides, find_extent
 from calibration.grid_finder.families import line_families
-from calibration.grid_finder.lattice import Lattice, LatticeHypothesis, ScaledMapping, fit_lattice, lattice_hypothesis
+from calibration.grid_finder.lattice import (Lattice, LatticeHypothesis, ScaledMapping, fit_lattice, lattice_hypothesis,
+                                            long_lines_hypothesis)
 from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_result, open_sides, square_side_px,
                                             upright_mapping)
 from calibration.grid_finder.segments import WorkingImage, find_segments, working_image, working_long_side
@@ -52,7 +53,8 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
     """The line finder's stages on one working image; the best-scoring grid of every hypothesis.
 
     Early scoring: the families of the two strongest directions are searched first, and a fit scoring
-    `good_enough_score` ends the search before the other pairs' lattices are even built. Otherwise the
+    `good_enough_score` ends the search before the other pairs' lattices are even built; if it does not,
+    that pair's lattice on its long segments alone is searched next (text beside a grid, issue 28). Otherwise the
     other hypotheses are ranked by the lattice lines they explain (1-D comb fits; a skewed lattice last)
     and searched best first, up to `max_hypotheses` searches in all."""
     segments = find_segments(work)                                      # 1. segments
@@ -67,6 +69,12 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
             best = _better(best, _grid_of(work, hypothesis, grid))
             if best is not None and best.score >= work.cfg.good_enough_score:
                 return best
+            long_lines = long_lines_hypothesis(work, families)           # 3. ... on the long lines alone
+            if long_lines is not None:
+                searched += 1
+                best = _better(best, _grid_of(work, long_lines, grid))
+                if best is not None and best.score >= work.cfg.good_enough_score:
+                    return best
         else:
             waiting.append(hypothesis)
     waiting.sort(key=lambda h: (h.skewed, -h.lines_seen))

@@ -75,12 +75,12 @@ def cases(count: int, seed: int) -> list[tuple[str, np.ndarray, object]]:
     return rows
 
 
-def measure(count: int, seed: int, *, scan: bool) -> list[dict]:
-    """One row per photo: the finder with the size and without (outcome, phantom squares, ms), and the scan's ms."""
+def measure(count: int, seed: int, *, scan: bool):
+    """One row per photo, as each is measured: the finder with the size and without (outcome, phantom
+    squares, ms), and the scan's ms."""
     from calibration.grid_finder import find_verified_grid
     from vision import scan as vision_scan
 
-    rows = []
     for name, image, to_truth in cases(count, seed):
         row = {"photo": name}
         for label, grid in (("given", (9, 9)), ("free", None)):
@@ -89,13 +89,15 @@ def measure(count: int, seed: int, *, scan: bool) -> list[dict]:
         if scan:
             result, wall, cpu = _timed(lambda: vision_scan(image, grid=(9, 9)))
             row["scan"] = (result.found, wall, cpu)
-        rows.append(row)
-    return rows
+        yield row
 
 
-def print_rows(rows: list[dict]) -> None:
+def print_rows(measured) -> None:
+    """Each row as it is measured, then the totals."""
     print(f"  {'photo':30s} {'size given':28s} {'size unknown':28s} scan 9x9")
-    for row in rows:
+    rows = []
+    for row in measured:
+        rows.append(row)
         cells = []
         for label in ("given", "free"):
             outcome, phantom, wall, cpu = row[label]
@@ -104,7 +106,7 @@ def print_rows(rows: list[dict]) -> None:
         if "scan" in row:
             found, wall, cpu = row["scan"]
             scan = f"{'found' if found else 'none':5s} {wall:6.0f}/{cpu:5.0f} ms"
-        print(f"  {row['photo']:30s} {cells[0]:28s} {cells[1]:28s} {scan}")
+        print(f"  {row['photo']:30s} {cells[0]:28s} {cells[1]:28s} {scan}", flush=True)
     for label, title in (("given", "size 9x9 given"), ("free", "size unknown")):
         outcomes = [r[label][0] for r in rows]
         cpu = [r[label][3] for r in rows]
