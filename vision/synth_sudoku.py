@@ -31,7 +31,7 @@ def _ink(rng: np.random.Generator) -> tuple[int, int, int]:
     return grey, grey, grey
 
 
-def _text_column(rng: np.random.Generator, page: np.ndarray, box: tuple[int, int, int, int], line_px: float) -> None:
+def text_column(rng: np.random.Generator, page: np.ndarray, box: tuple[int, int, int, int], line_px: float) -> None:
     """Lines of small printed words filling `box` (x0, y0, x1, y1) of the page, a paragraph break now and then."""
     x0, y0, x1, y1 = box
     scale = line_px / 38.0           # Hershey simplex: about 22 px of cap height at scale 1
@@ -102,10 +102,10 @@ def _page(rng: np.random.Generator, layout: str, px: int) -> tuple[np.ndarray, t
         origin = (lefts[sudoku_col] + (column_w - 9 * px) / 2, top + px * rng.uniform(1.0, 4.0))
         for c, left in enumerate(lefts):
             if c == sudoku_col:
-                _text_column(rng, page, (left, top, left + column_w, int(origin[1] - 0.6 * px)), line_px)
-                _text_column(rng, page, (left, int(origin[1] + 9.6 * px), left + column_w, height - gutter), line_px)
+                text_column(rng, page, (left, top, left + column_w, int(origin[1] - 0.6 * px)), line_px)
+                text_column(rng, page, (left, int(origin[1] + 9.6 * px), left + column_w, height - gutter), line_px)
             else:
-                _text_column(rng, page, (left, top, left + column_w, height - gutter), line_px)
+                text_column(rng, page, (left, top, left + column_w, height - gutter), line_px)
         draw_sudoku(rng, page, origin, px, digits=rng.uniform(0.25, 0.4))
         margin = px * rng.uniform(1.5, 5.0)                     # the photo frames the sudoku and its neighbours
         frame = (origin[0] - margin, origin[1] - margin, origin[0] + 9 * px + margin, origin[1] + 9 * px + margin)
@@ -118,11 +118,11 @@ def _page(rng: np.random.Generator, layout: str, px: int) -> tuple[np.ndarray, t
     while x + 9 * solution_px <= right:                          # the previous issue's solutions, in a row below
         draw_sudoku(rng, page, (x, below), solution_px, digits=1.0)
         x += 9 * solution_px + px * 0.5
-    _text_column(rng, page, (int(origin[0]), int(below + 9 * solution_px + px * 0.5), int(right),
+    text_column(rng, page, (int(origin[0]), int(below + 9 * solution_px + px * 0.5), int(right),
                              height - gutter), line_px)
     column_x = int(right + gutter)
     cv2.line(page, (column_x - gutter // 2, top), (column_x - gutter // 2, height - gutter), _ink(rng), 1)
-    _text_column(rng, page, (column_x, top, width - gutter, height - gutter), line_px)
+    text_column(rng, page, (column_x, top, width - gutter, height - gutter), line_px)
     draw_sudoku(rng, page, origin, px, digits=rng.uniform(0.25, 0.4))
     return page, origin, (0.0, 0.0, float(width), float(height))
 
