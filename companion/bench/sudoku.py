@@ -69,9 +69,9 @@ def cases(count: int, seed: int) -> list[tuple[str, np.ndarray, object]]:
         for k in range(count):
             photo = photograph_sudoku(np.random.default_rng([seed, LAYOUTS.index(layout), k]), layout)
             rows.append((f"{layout} #{k}", photo.image, _homography_to_truth(photo.homography)))
-    for photo in labelled_photos():
-        if "sudoku" in photo.name:
-            rows.append((photo.name, photo.image(), _real_to_truth(photo)))
+    for real in labelled_photos():
+        if "sudoku" in real.name:
+            rows.append((real.name, real.image(), _real_to_truth(real)))
     return rows
 
 
@@ -82,7 +82,7 @@ def measure(count: int, seed: int, *, scan: bool):
     from vision import scan as vision_scan
 
     for name, image, to_truth in cases(count, seed):
-        row = {"photo": name}
+        row: dict = {"photo": name}
         for label, grid in (("given", (9, 9)), ("free", None)):
             (fit, _), wall, cpu = _timed(lambda: find_verified_grid(image, grid))
             row[label] = (*judge(fit, to_truth), wall, cpu)
