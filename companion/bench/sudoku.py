@@ -68,7 +68,7 @@ def cases(count: int, seed: int) -> list[tuple[str, np.ndarray, object]]:
     for layout in LAYOUTS:
         for k in range(count):
             photo = photograph_sudoku(np.random.default_rng([seed, LAYOUTS.index(layout), k]), layout)
-            rows.append((f"{layout} #{k}", photo.image, _homography_to_truth(photo.homography)  # type: ignore[arg-type]  # always drawn with a grid))
+            rows.append((f"{layout} #{k}", photo.image, _homography_to_truth(photo.homography)))  # type: ignore[arg-type]
     for real in labelled_photos():
         if "sudoku" in real.name:
             rows.append((real.name, real.image(), _real_to_truth(real)))
