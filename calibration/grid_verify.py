@@ -20,8 +20,8 @@ whole length, against the same measure half a square away (the middle of the squ
   lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
 - **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
   their edges; a facade's cladding joints run its whole height, its window rows half its width.
-- **squares to its edges** (`outer_ratio`, ruled grids): each outer row and column shows its separators
-  standing out from its middles as a grid's do; a column of text taken in beside a sudoku does not.
+- **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
+  as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -46,7 +46,7 @@ class GridEvidence:
     seen_share: float       # share of the edges in the photo seen (contrast well above the middles')
     edges: int              # edges judged (inside the photo)
     family_seen: tuple[float, float] = (0.0, 0.0)   # seen share of the edges of the x lines, of the y lines
-    outer_ratio: float = float("inf")  # the weakest outer row's or column's line ratio (`_outer_ratio`)
+    outer_seen: float = 1.0  # the smallest seen share of an outer row's or column's separators (`_outer_separators`)
 
     @property
     def line_ratio(self) -> float:
@@ -160,42 +160,33 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     # the lines x = width + 0.5 and y = height + 0.5 lie outside the grid
     keep = np.concatenate([np.arange(width + 1).repeat(height) < width,
                            np.tile(np.arange(height + 1), width) < height])
-    mid_all, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
-    mid = mid_all
+    mid, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
     on, mid = on[on_inside], mid[mid_inside]
     if len(on) == 0 or len(mid) == 0:
         return GridEvidence(0.0, 0.0, 0.0, len(on))
-    outer = _outer_ratio(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan), width, height)
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
+    outer = _outer_separators(np.where(on_inside, on_all, np.nan), level, width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family, outer)
 
 
-def _outer_ratio(on: np.ndarray, mid: np.ndarray, width: int, height: int) -> float:
-    """The smallest, over the grid's outer rows and columns, of the median contrast on the separators
-    across it (its inner edges, NaN outside the photo) over the median on the parallel lines half a square
-    away (its squares' middles). A ruled grid's outer row shows its separators as its inner ones do; a
-    column of text taken in beside a grid (issue 28: a sudoku read 10×9) shows as much contrast between
-    its lines as on them. `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles
-    without the lines past the grid). Infinite when a grid is under 3 squares either way or no outer
-    strip lies in the photo."""
+def _outer_separators(on: np.ndarray, level: float, width: int, height: int) -> float:
+    """The smallest, over the grid's outer rows and columns, share of the separators across it (its inner
+    edges in the photo; NaN outside) that are seen (contrast ≥ `level`). A ruled grid's lines cross its
+    outer rows as they cross the others; a strip of text or margin taken in beside a grid (issue 28: a
+    sudoku read 9×10) is crossed by none of them, and its "separators" are seen only where words happen to
+    lie. `on` is laid out as `_edge_points` lays out the edges. 1 when a grid is under 3 squares either
+    way or no outer strip lies in the photo."""
     if width < 3 or height < 3:
-        return float("inf")
-    vertical_on = on[: (width + 1) * height].reshape(width + 1, height)     # [line x, row]
-    horizontal_on = on[(width + 1) * height:].reshape(width, height + 1)    # [column, line y]
-    vertical_mid = mid[: width * height].reshape(width, height)             # [x + 0.5, row]
-    horizontal_mid = mid[width * height:].reshape(width, height)            # [column, y + 0.5]
-    strips = [(horizontal_on[c, 1:-1], horizontal_mid[c]) for c in (0, width - 1)] + \
-             [(vertical_on[1:-1, r], vertical_mid[:, r]) for r in (0, height - 1)]
-    ratios = []
-    for lines, middles in strips:
-        lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
-        if len(lines) >= 2 and len(middles) >= 2:
-            ratios.append(float(np.median(lines)) / max(float(np.median(middles)), 1e-6))
-    return min(ratios, default=float("inf"))
+        return 1.0
+    vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
+    horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
+    strips = [horizontal[c, 1:-1] for c in (0, width - 1)] + [vertical[1:-1, r] for r in (0, height - 1)]
+    shares = [float(np.mean(s[np.isfinite(s)] >= level)) for s in strips if np.isfinite(s).sum() >= 2]
+    return min(shares, default=1.0)
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -221,8 +212,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
                               f"and {100 * max(evidence.family_seen):.0f} % the other (a grid of squares looks "
                               f"alike both ways: at most {100 * cfg.max_family_gap:.0f} points apart)", evidence)
-    if evidence.seen_share >= cfg.ruled_seen_share and evidence.outer_ratio < cfg.min_outer_ratio:
-        return Verdict(False, f"an outer row or column shows no squares: its separators stand out "
-                              f"{evidence.outer_ratio:.2f}× from its middles (text beside a grid? a grid's: ≥ "
-                              f"{cfg.min_outer_ratio:g}×)", evidence)
+    if evidence.seen_share >= cfg.ruled_seen_share and evidence.outer_seen < cfg.min_outer_seen:
+        return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
+                              f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "
+                              f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
     return Verdict(True, "", evidence)

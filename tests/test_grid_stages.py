@@ -335,15 +335,15 @@ def _sudoku_page(seed: int = 5) -> np.ndarray:
 
 def test_verification_stage_refuses_a_column_of_text_taken_in_beside_a_sudoku():
     """Issue 28 ("another sudoku grew to 12×9 by taking in the column of text beside it"): a ruled grid's
-    outer columns must show their separators standing out from their middles; text shows no squares."""
+    lines must cross its outer rows and columns as they cross the others; a strip of text is crossed by none."""
     page = _sudoku_page()
     to_photo = np.array([[40.0, 0, 40], [0, 40.0, 200], [0, 0, 1]])
     fit = GridMapping.coerce(to_photo)
     right = verify_grid(page, fit, 9, 9, CFG.verify)
     with_text = verify_grid(page, fit, 10, 9, CFG.verify)
     assert right.found, right.reason
-    assert not with_text.found and "outer row or column" in with_text.reason
-    assert with_text.evidence.outer_ratio < CFG.verify.min_outer_ratio <= right.evidence.outer_ratio
+    assert not with_text.found and "not crossed by its lines" in with_text.reason
+    assert with_text.evidence.outer_seen < CFG.verify.min_outer_seen <= right.evidence.outer_seen
 
 
 def test_lattice_stage_finds_a_newspaper_sudoku_from_its_long_lines_where_text_sets_the_comb():
