@@ -46,7 +46,13 @@ class GridEvidence:
     seen_share: float       # share of the edges in the photo seen (contrast well above the middles')
     edges: int              # edges judged (inside the photo)
     family_seen: tuple[float, float] = (0.0, 0.0)   # seen share of the edges of the x lines, of the y lines
-    outer_seen: float = 1.0  # the smallest seen share of an outer row's or column's separators (`_outer_separators`)
+    outer_strips: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)   # seen share of the separators across
+                                                                             # the left, right, top, bottom strip
+
+    @property
+    def outer_seen(self) -> float:
+        """The weakest outer strip's seen share of its separators (`_outer_separators`)."""
+        return min(self.outer_strips)
 
     @property
     def line_ratio(self) -> float:
@@ -173,20 +179,21 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family, outer)
 
 
-def _outer_separators(on: np.ndarray, level: float, width: int, height: int) -> float:
-    """The smallest, over the grid's outer rows and columns, share of the separators across it (its inner
-    edges in the photo; NaN outside) that are seen (contrast ≥ `level`). A ruled grid's lines cross its
+def _outer_separators(on: np.ndarray, level: float, width: int, height: int) -> tuple[float, float, float, float]:
+    """For the grid's left and right columns and its top and bottom rows, the share of the separators across
+    it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`). A ruled grid's lines cross its
     outer rows as they cross the others; a strip of text or margin taken in beside a grid (issue 28: a
     sudoku read 9×10) is crossed by none of them, and its "separators" are seen only where words happen to
-    lie. `on` is laid out as `_edge_points` lays out the edges. 1 when a grid is under 3 squares either
-    way or no outer strip lies in the photo."""
+    lie. `on` is laid out as `_edge_points` lays out the edges. 1 for a strip out of the photo, and for
+    every strip of a grid under 3 squares either way."""
     if width < 3 or height < 3:
-        return 1.0
+        return 1.0, 1.0, 1.0, 1.0
     vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
     strips = [horizontal[c, 1:-1] for c in (0, width - 1)] + [vertical[1:-1, r] for r in (0, height - 1)]
-    shares = [float(np.mean(s[np.isfinite(s)] >= level)) for s in strips if np.isfinite(s).sum() >= 2]
-    return min(shares, default=1.0)
+    left, right, top, bottom = (float(np.mean(s[np.isfinite(s)] >= level)) if np.isfinite(s).sum() >= 2 else 1.0
+                                for s in strips)
+    return left, right, top, bottom
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,

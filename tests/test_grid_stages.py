@@ -358,3 +358,18 @@ def test_lattice_stage_finds_a_newspaper_sudoku_from_its_long_lines_where_text_s
         np.array([[0, 0], [9, 0], [9, 9], [0, 9]], float)))
     assert np.abs(np.sort(np.round(corners), axis=0) - np.sort([[0, 0], [9, 0], [9, 9], [0, 9]], axis=0)).max() == 0
     assert np.abs(corners - np.round(corners)).max() < 0.25
+
+
+def test_size_unknown_a_fit_with_a_strip_of_text_beside_the_sudoku_is_returned_without_it():
+    """Issue 28 ("another sudoku grew to 12×9 by taking in the column of text beside it"): size unknown,
+    a ruled fit refused for outer strips its lines do not cross comes back without them, and is proved."""
+    from calibration.grid_finder.find import _without_uncrossed_strips
+    from calibration.grid_finder.result import GridFit
+
+    page = _sudoku_page()
+    to_photo = np.array([[40.0, 0, 0], [0, 40.0, 200], [0, 0, 1]])          # one column left of the sudoku
+    with_text = GridFit(GridMapping.coerce(to_photo), 11, 9, 0.9)         # ... and one right of it: text
+    trimmed = _without_uncrossed_strips(with_text, verification(page, with_text, CFG), CFG)
+    assert trimmed is not None and (trimmed.width, trimmed.height) == (9, 9)
+    assert np.allclose(trimmed.mapping.to_image(np.array([[0.0, 0.0], [9.0, 9.0]])), [[40, 200], [400, 560]])
+    assert verification(page, trimmed, CFG).found

@@ -46,7 +46,27 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if fit is None:
         return None, None
     verdict = verification(image_bgr, fit, cfg)         # stage 5
+    trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
+    if trimmed is not None:                              # size unknown: a strip of text taken in beside it
+        fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
     return (fit if verdict.found else None), verdict
+
+
+def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
+    """Size unknown, a ruled fit refused because outer strips are not crossed by its lines (issue 28: a
+    sudoku read 9×10 with a strip of the text beside it): the fit without those strips, or None when
+    there is nothing to take off or too little would be left. The extent search counts an edge where
+    words happen to lie across a line as supported; the verification reads whether the grid's lines
+    cross the strip."""
+    evidence = verdict.evidence
+    if verdict.found or evidence is None or evidence.seen_share < cfg.verify.ruled_seen_share:
+        return None
+    left, right, top, bottom = (share < cfg.verify.min_outer_seen for share in evidence.outer_strips)
+    width, height = fit.width - left - right, fit.height - top - bottom
+    if not (left or right or top or bottom) or min(width, height) < cfg.min_squares:
+        return None
+    shift = np.array([[1.0, 0, float(left)], [0, 1.0, float(top)], [0, 0, 1.0]])
+    return replace(fit, mapping=fit.mapping.regridded(shift), width=width, height=height)
 
 
 def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | None:
