@@ -166,7 +166,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     # the lines x = width + 0.5 and y = height + 0.5 lie outside the grid
     keep = np.concatenate([np.arange(width + 1).repeat(height) < width,
                            np.tile(np.arange(height + 1), width) < height])
-    mid, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
+    mid_all, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
+    mid = mid_all
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
     on, mid = on[on_inside], mid[mid_inside]
@@ -174,25 +175,36 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-    outer = _outer_separators(np.where(on_inside, on_all, np.nan), level, width, height)
+    outer = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan), level,
+                              width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family, outer)
 
 
-def _outer_separators(on: np.ndarray, level: float, width: int, height: int) -> tuple[float, float, float, float]:
+def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
+                      ) -> tuple[float, float, float, float]:
     """For the grid's left and right columns and its top and bottom rows, the share of the separators across
-    it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`). A ruled grid's lines cross its
-    outer rows as they cross the others; a strip of text or margin taken in beside a grid (issue 28: a
-    sudoku read 9×10) is crossed by none of them, and its "separators" are seen only where words happen to
-    lie. `on` is laid out as `_edge_points` lays out the edges. 1 for a strip out of the photo, and for
-    every strip of a grid under 3 squares either way."""
+    it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`), where the strip is
+    busy: its squares' middles (`mid`, the parallels half a square away) as contrasted as a seen line.
+    A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
+    grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
+    where words happen to lie. A plain strip (tiles whose white merges with the paper) is not judged: 1.
+    `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
+    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way."""
     if width < 3 or height < 3:
         return 1.0, 1.0, 1.0, 1.0
     vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
-    strips = [horizontal[c, 1:-1] for c in (0, width - 1)] + [vertical[1:-1, r] for r in (0, height - 1)]
-    left, right, top, bottom = (float(np.mean(s[np.isfinite(s)] >= level)) if np.isfinite(s).sum() >= 2 else 1.0
-                                for s in strips)
+    vertical_mid = mid[: width * height].reshape(width, height)           # [x + 0.5, row]
+    horizontal_mid = mid[width * height:].reshape(width, height)          # [column, y + 0.5]
+    strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in (0, width - 1)] + \
+             [(vertical[1:-1, r], vertical_mid[:, r]) for r in (0, height - 1)]
+    shares = []
+    for lines, middles in strips:
+        lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
+        busy = len(middles) >= 2 and float(np.median(middles)) >= level
+        shares.append(float(np.mean(lines >= level)) if busy and len(lines) >= 2 else 1.0)
+    left, right, top, bottom = shares
     return left, right, top, bottom
 
 
