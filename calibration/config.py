@@ -281,6 +281,9 @@ class GridVerifyConfig:
                                        # real grids and broadened foreign boards 0.51-1: markers fill half the
                                        # charuco's squares; lattices on dev facades that passed every other
                                        # check 0-0.18, a curtain wall of plain panels ~0.6, not refused)
+    min_outer_seen: float = 0.8        # a ruled grid's every outer row and column: this share of its separators seen
+                                       # (issue 28: a strip of text taken in beside a sudoku 0.50-0.62; real grids,
+                                       # synthetic ruled and chequered ones 1.0)
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,9 @@ class GridLatticeConfig:
     the other lattices tried when that size is not seen (half period, outline, grown from the middle)."""
     skew_ratio: float = 0.85             # a lattice whose cell diagonal is under this share of its longer side is a
                                          # grid's corners on a skewed basis (one family diagonals): searched last
+    long_line_ratio: float = 3.0         # issue 28: the strongest pair's lattice again on its segments this many times
+                                         # its family's median length (a grid's ruled lines, not the text beside it)
+    long_line_segments: int = 8          # ... when each family keeps at least this many
     min_periodicity: float = 0.5         # share of lattice lines present between the outer ones, each axis
     comb_tolerance: float = 0.15         # a line within this many periods of a comb tooth is on it
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares

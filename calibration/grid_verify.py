@@ -27,6 +27,8 @@ whole length, against the same measure half a square away (the middle of the squ
   passed every check above: 0–18 % of their squares plain; real grids 51–100 %, the charuco's
   markers fill half of its squares). A curtain wall of plain glass panels passes this too (its
   panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane").
+- **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
+  as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -53,6 +55,13 @@ class GridEvidence:
     family_seen: tuple[float, float] = (0.0, 0.0)   # seen share of the edges of the x lines, of the y lines
     plain_share: float = 1.0  # share of the squares in the photo whose inside is plain (one colour)
     squares: int = 0          # squares judged (inside the photo)
+    outer_strips: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)   # seen share of the separators across
+                                                                             # the left, right, top, bottom strip
+
+    @property
+    def outer_seen(self) -> float:
+        """The weakest outer strip's seen share of its separators (`_outer_separators`)."""
+        return min(self.outer_strips)
 
     @property
     def line_ratio(self) -> float:
@@ -191,12 +200,14 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         lab = _lab(small)
     scaled = _Scaled(GridMapping.coerce(mapping), scale)
     on_points, normals = _edge_points(width, height, 0.0, cfg.samples_per_edge)
-    on, on_inside = _contrast(lab, scaled, on_points, normals, cfg)
+    on_all, on_inside = _contrast(lab, scaled, on_points, normals, cfg)
+    on = on_all
     mid_points, mid_normals = _edge_points(width, height, 0.5, cfg.samples_per_edge)
     # the lines x = width + 0.5 and y = height + 0.5 lie outside the grid
     keep = np.concatenate([np.arange(width + 1).repeat(height) < width,
                            np.tile(np.arange(height + 1), width) < height])
-    mid, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
+    mid_all, mid_inside = _contrast(lab, scaled, mid_points[keep], mid_normals[keep], cfg)
+    mid = mid_all
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
     on, mid = on[on_inside], mid[mid_inside]
@@ -204,11 +215,40 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
+    outer = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan), level,
+                              width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     spreads, in_photo = _square_spreads(lab, scaled, width, height, cfg)
     plain = float(np.mean(spreads[in_photo] <= cfg.max_square_spread)) if in_photo.any() else 0.0
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
-                        plain, int(in_photo.sum()))
+                        plain, int(in_photo.sum()), outer)
+
+
+def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
+                      ) -> tuple[float, float, float, float]:
+    """For the grid's left and right columns and its top and bottom rows, the share of the separators across
+    it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`), where the strip is
+    busy: its squares' middles (`mid`, the parallels half a square away) as contrasted as a seen line.
+    A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
+    grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
+    where words happen to lie. A plain strip (tiles whose white merges with the paper) is not judged: 1.
+    `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
+    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way."""
+    if width < 3 or height < 3:
+        return 1.0, 1.0, 1.0, 1.0
+    vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
+    horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
+    vertical_mid = mid[: width * height].reshape(width, height)           # [x + 0.5, row]
+    horizontal_mid = mid[width * height:].reshape(width, height)          # [column, y + 0.5]
+    strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in (0, width - 1)] + \
+             [(vertical[1:-1, r], vertical_mid[:, r]) for r in (0, height - 1)]
+    shares = []
+    for lines, middles in strips:
+        lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
+        busy = len(middles) >= 2 and float(np.median(middles)) >= level
+        shares.append(float(np.mean(lines >= level)) if busy and len(lines) >= 2 else 1.0)
+    left, right, top, bottom = shares
+    return left, right, top, bottom
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -238,4 +278,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
                               f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",
                        evidence)
+    if evidence.seen_share >= cfg.ruled_seen_share and evidence.outer_seen < cfg.min_outer_seen:
+        return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
+                              f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "
+                              f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
     return Verdict(True, "", evidence)

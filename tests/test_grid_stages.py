@@ -15,7 +15,8 @@ from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
 from calibration.grid_finder.families import crossed_share, line_families
-from calibration.grid_finder.find import verification
+from calibration.grid_finder.find import find_verified_grid, verification
+from calibration.grid_verify import verify_grid
 from calibration.grid_finder.lattice import Lattice, fit_lattice, lattice_hypothesis
 from calibration.grid_finder.result import grid_result, plausible_squares
 from calibration.grid_finder.segments import WorkingImage, find_segments, working_chroma, working_gray, working_image
@@ -318,3 +319,58 @@ def test_result_stage_refuses_a_lattice_squashed_to_a_sliver():
     assert not plausible_squares(stretched, (0, 4, 0, 7), CFG)
     assert not plausible_squares(folded, (-80, 8, 0, 8), CFG)
     assert grid_result(GridExtent(sliver, (0, 4, 0, 7), 1.0), None, CFG) is None
+
+
+def _sudoku_page(seed: int = 5) -> np.ndarray:
+    """A top-down newspaper sudoku (squares 40 px from (40, 200), thick lines every 3) with text around it."""
+    from vision.synth_sudoku import draw_sudoku, text_column
+
+    rng = np.random.default_rng(seed)
+    page = np.full((720, 960, 3), 240, np.uint8)
+    draw_sudoku(rng, page, (40, 200), 40, digits=0.3)
+    text_column(rng, page, (405, 20, 940, 700), 18)
+    text_column(rng, page, (30, 20, 420, 180), 18)
+    return page
+
+
+def test_verification_stage_refuses_a_column_of_text_taken_in_beside_a_sudoku():
+    """Issue 28 ("another sudoku grew to 12×9 by taking in the column of text beside it"): a ruled grid's
+    lines must cross its outer rows and columns as they cross the others; a strip of text is crossed by none
+    (a plain strip, tiles whose white merges with the paper, is not judged)."""
+    page = _sudoku_page()
+    to_photo = np.array([[40.0, 0, 40], [0, 40.0, 200], [0, 0, 1]])
+    fit = GridMapping.coerce(to_photo)
+    right = verify_grid(page, fit, 9, 9, CFG.verify)
+    with_text = verify_grid(page, fit, 10, 9, CFG.verify)
+    assert right.found, right.reason
+    assert not with_text.found and "not crossed by its lines" in with_text.reason
+    assert with_text.evidence.outer_seen < CFG.verify.min_outer_seen <= right.evidence.outer_seen
+
+
+def test_lattice_stage_finds_a_newspaper_sudoku_from_its_long_lines_where_text_sets_the_comb():
+    """Issue 28: text columns beside a sudoku lock the strongest pair's comb on the text's line spacing
+    (the fit lands over the text, refused); the pair's long segments alone give the sudoku, 9×9 placed."""
+    from vision.synth_sudoku import photograph_sudoku
+
+    photo = photograph_sudoku(np.random.default_rng([28, 0, 4]), "beside")
+    fit, verdict = find_verified_grid(photo.image, (9, 9))
+    assert fit is not None, verdict
+    corners = apply_h(np.linalg.inv(photo.homography), fit.mapping.to_image(
+        np.array([[0, 0], [9, 0], [9, 9], [0, 9]], float)))
+    assert np.abs(np.sort(np.round(corners), axis=0) - np.sort([[0, 0], [9, 0], [9, 9], [0, 9]], axis=0)).max() == 0
+    assert np.abs(corners - np.round(corners)).max() < 0.25
+
+
+def test_size_unknown_a_fit_with_a_strip_of_text_beside_the_sudoku_is_returned_without_it():
+    """Issue 28 ("another sudoku grew to 12×9 by taking in the column of text beside it"): size unknown,
+    a ruled fit refused for outer strips its lines do not cross comes back without them, and is proved."""
+    from calibration.grid_finder.find import _without_uncrossed_strips
+    from calibration.grid_finder.result import GridFit
+
+    page = _sudoku_page()
+    to_photo = np.array([[40.0, 0, 40], [0, 40.0, 200], [0, 0, 1]])
+    with_text = GridFit(GridMapping.coerce(to_photo), 10, 9, 0.9)         # a column of text right of the sudoku
+    trimmed = _without_uncrossed_strips(with_text, verification(page, with_text, CFG), CFG)
+    assert trimmed is not None and (trimmed.width, trimmed.height) == (9, 9)
+    assert np.allclose(trimmed.mapping.to_image(np.array([[0.0, 0.0], [9.0, 9.0]])), [[40, 200], [400, 560]])
+    assert verification(page, trimmed, CFG).found

@@ -17,7 +17,8 @@ from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support, supported_share
 from calibration.grid_finder.extent import continuing_sides, find_extent
 from calibration.grid_finder.families import line_families
-from calibration.grid_finder.lattice import Lattice, LatticeHypothesis, ScaledMapping, fit_lattice, lattice_hypothesis
+from calibration.grid_finder.lattice import (Lattice, LatticeHypothesis, ScaledMapping, fit_lattice, lattice_hypothesis,
+                                            long_lines_hypothesis)
 from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_result, open_sides, square_side_px,
                                             upright_mapping)
 from calibration.grid_finder.segments import WorkingImage, find_segments, working_image, working_long_side
@@ -45,14 +46,35 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if fit is None:
         return None, None
     verdict = verification(image_bgr, fit, cfg)         # stage 5
+    trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
+    if trimmed is not None:                              # size unknown: a strip of text taken in beside it
+        fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
     return (fit if verdict.found else None), verdict
+
+
+def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
+    """Size unknown, a ruled fit refused because outer strips are not crossed by its lines (issue 28: a
+    sudoku read 9×10 with a strip of the text beside it): the fit without those strips, or None when
+    there is nothing to take off or too little would be left. The extent search counts an edge where
+    words happen to lie across a line as supported; the verification reads whether the grid's lines
+    cross the strip."""
+    evidence = verdict.evidence
+    if verdict.found or evidence is None or evidence.seen_share < cfg.verify.ruled_seen_share:
+        return None
+    left, right, top, bottom = (share < cfg.verify.min_outer_seen for share in evidence.outer_strips)
+    width, height = fit.width - left - right, fit.height - top - bottom
+    if not (left or right or top or bottom) or min(width, height) < cfg.min_squares:
+        return None
+    shift = np.array([[1.0, 0, float(left)], [0, 1.0, float(top)], [0, 0, 1.0]])
+    return replace(fit, mapping=fit.mapping.regridded(shift), width=width, height=height)
 
 
 def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | None:
     """The line finder's stages on one working image; the best-scoring grid of every hypothesis.
 
     Early scoring: the families of the two strongest directions are searched first, and a fit scoring
-    `good_enough_score` ends the search before the other pairs' lattices are even built. Otherwise the
+    `good_enough_score` ends the search before the other pairs' lattices are even built; if it does not,
+    that pair's lattice on its long segments alone is searched next (text beside a grid, issue 28). Otherwise the
     other hypotheses are ranked by the lattice lines they explain (1-D comb fits; a skewed lattice last)
     and searched best first, up to `max_hypotheses` searches in all."""
     segments = find_segments(work)                                      # 1. segments
@@ -67,6 +89,12 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
             best = _better(best, _grid_of(work, hypothesis, grid))
             if best is not None and best.score >= work.cfg.good_enough_score:
                 return best
+            long_lines = long_lines_hypothesis(work, families)           # 3. ... on the long lines alone
+            if long_lines is not None:
+                searched += 1
+                best = _better(best, _grid_of(work, long_lines, grid))
+                if best is not None and best.score >= work.cfg.good_enough_score:
+                    return best
         else:
             waiting.append(hypothesis)
     waiting.sort(key=lambda h: (h.skewed, -h.lines_seen))

@@ -9,7 +9,7 @@ lattice follows them with a lens (`follow_lens`, calibration.lens), from where e
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -78,6 +78,23 @@ def lattice_hypothesis(work: WorkingImage, families: LineFamilies) -> LatticeHyp
     if lattice is None:
         return None
     return LatticeHypothesis(families, lattice, seen, _skewed(work, lattice, families.x, families.y))
+
+
+def long_lines_hypothesis(work: WorkingImage, families: LineFamilies) -> LatticeHypothesis | None:
+    """The lattice of a pair of families on their long segments only (`long_line_ratio` times the family's
+    median length), or None. Columns of text beside a grid stack their lines more densely and in greater
+    number than the grid's rows: every word's top and foot is a short segment, and the comb on all of them
+    locks on the text's line spacing (issue 28: a newspaper sudoku read as a 9×9 of half-squares over the
+    text). A grid's ruled lines are long; the text's are as long as its words."""
+    cfg = work.cfg.lattice
+    kept = []
+    for fam in (families.x, families.y):
+        length = fam.length
+        long = length >= cfg.long_line_ratio * np.median(length) if len(fam) else np.zeros(0, bool)
+        if long.sum() < cfg.long_line_segments or long.all():
+            return None
+        kept.append(Segments(fam.p[long], fam.q[long], None if fam.clarity is None else fam.clarity[long]))
+    return lattice_hypothesis(work, replace(families, x=kept[0], y=kept[1], strongest=False))
 
 
 def fit_lattice(work: WorkingImage, hypothesis: LatticeHypothesis) -> Lattice:

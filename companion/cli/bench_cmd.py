@@ -1,5 +1,5 @@
-"""`tactical bench rules|game|vision|tokens|app|camera|cards|inputs|negatives|grids-public|memory|all`: run the
-benchmark modules, imported only when asked.
+"""`tactical bench rules|game|vision|tokens|app|camera|cards|inputs|negatives|grids-public|memory|sudoku|all`:
+run the benchmark modules, imported only when asked.
 
 Each benchmark is `companion.bench.<name>:main(argv) -> int`; a part of the project that
 is not installed or not written yet prints "not available" instead of failing the others.
@@ -14,7 +14,7 @@ import importlib
 from companion.cli.output import say
 
 BENCHES = ("rules", "game", "vision", "tokens", "app", "camera", "cards", "inputs", "negatives", "grids-public",
-           "memory")
+           "memory", "sudoku")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
