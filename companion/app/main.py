@@ -213,7 +213,15 @@ class TacticalApp(App):
         return manager.get_screen(name)
 
     def show(self, name: str) -> None:
-        """Switch to the screen registered as `name` (its tab in the bar or in the "More" menu)."""
+        """Switch to the screen registered as `name` (its tab in the bar or in the "More" menu). A sheet or
+        pop-up still open belongs to the screen left (a Table's turn sheet when a refused Next phase leads
+        to the Board to place a pawn): it is closed, or it would cover the new screen and take its taps."""
+        if self.root.ids.manager.current != name:
+            from kivy.core.window import Window
+            from kivy.uix.modalview import ModalView
+
+            for popup in [w for w in Window.children if isinstance(w, ModalView)]:
+                popup.dismiss(animation=False)
         self.root.ids.manager.current = self.screen(name).name
         self.root.close_menu()
         self._mark_nav(name)
