@@ -114,7 +114,7 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
             break   # clear ink everywhere and no marker in it (a chessboard): a lower bar finds none either
     if found < config.full_resolution_retry and scale < 1.0:
         corners, ids, _ = _detect(gray, 1.0)
-    if ids is None:
+    if ids is None or len(corners) == 0:  # none found (an empty list, not None, in some OpenCV versions)
         return []
     points = np.concatenate(corners).astype(np.float32).reshape(-1, 1, 2)
     win = config.subpixel_window_px
