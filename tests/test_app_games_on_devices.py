@@ -132,22 +132,22 @@ def finger_and_eye_problems(report: dict) -> list[str]:
     return problems
 
 
-@pytest.fixture(scope="module", params=PLANECHASE_DEVICES)
-def planechase(request, tmp_path_factory):
-    device = request.param
-    tmp = tmp_path_factory.mktemp(f"planechase-{device}")
-    report = run_on(device, tmp, planechase_steps(device, tmp), name="planechase", lang="fr")
+def play(device: str, tmp_path_factory, game: str, steps, lang: str):
+    """One whole game on `device`: (device, report, the saved game)."""
+    tmp = tmp_path_factory.mktemp(f"{game}-{device}")
+    report = run_on(device, tmp, steps(device, tmp), name=game, lang=lang)
     keep_shots(tmp)
     return device, report, load_game(latest_game(tmp / "save"))
+
+
+@pytest.fixture(scope="module", params=PLANECHASE_DEVICES)
+def planechase(request, tmp_path_factory):
+    return play(request.param, tmp_path_factory, "planechase", planechase_steps, "fr")
 
 
 @pytest.fixture(scope="module", params=sorted(DEVICES))
 def horde(request, tmp_path_factory):
-    device = request.param
-    tmp = tmp_path_factory.mktemp(f"horde-{device}")
-    report = run_on(device, tmp, horde_steps(device, tmp), name="horde", lang="en")
-    keep_shots(tmp)
-    return device, report, load_game(latest_game(tmp / "save"))
+    return play(request.param, tmp_path_factory, "horde", horde_steps, "en")
 
 
 def test_five_players_play_planechase_with_a_37_card_event_deck_built_in_the_app_MT_7_02_a(planechase):
