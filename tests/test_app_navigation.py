@@ -76,3 +76,14 @@ def test_a_phone_reaches_every_screen_from_its_bottom_bar_and_more_menu(tmp_path
     shell = {target["text"] for target in seen["targets"]}
     assert {translate("fr", f"nav.{name}") for name in ("board", "dice", "table", "camera", "more", "redo")} <= shell
     assert [t for t in seen["targets"] if min(t["w"], t["h"]) < 48] == [] and seen["cut"] == []
+
+
+def test_a_large_tablet_at_start_shows_no_more_tab(tmp_path):
+    """#27: the window a large tablet opens in already has the plan of its class (every tab, no "More"),
+    so the first arrangement runs all the same: the kv's bar, which holds "More", is rearranged."""
+    from test_app_drive import run_autopilot
+
+    report = run_autopilot(tmp_path, [{"inspect": "start"}], lang="en")
+    texts = [target["text"] for target in report["inspected"]["start"]["targets"]]
+    assert translate("en", "nav.more") not in texts
+    assert translate("en", "nav.board") in texts

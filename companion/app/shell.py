@@ -45,6 +45,7 @@ class RootLayout(FloatLayout):
         self.menu = DropDown(auto_width=False, width=dp(MENU_WIDTH_DP))
         self.menu.bind(on_dismiss=self._menu_closed)
         self.shown_screen = ""
+        self.arranged = False  # the kv's bar holds every tab and "More": the first arrangement always runs
 
     def _menu_closed(self, *_) -> None:
         self.more_button.menu_open = False
@@ -53,7 +54,7 @@ class RootLayout(FloatLayout):
     def arrange(self, device: str, portrait: bool) -> None:
         """Put the tabs, "More", Undo and Redo where the layout of `device` held upright or not wants them."""
         plan = nav_plan(device, portrait, SCREENS)
-        if plan == self.plan and self.ids.nav.children:
+        if self.arranged and plan == self.plan:
             return
         self.close_menu()
         frame, bar, nav, actions, manager = (self.ids[name].__self__ for name in
@@ -77,7 +78,7 @@ class RootLayout(FloatLayout):
                 bar.add_widget(widget)
             frame.add_widget(bar)
             frame.add_widget(manager)
-        self.plan = plan
+        self.plan, self.arranged = plan, True
         self.mark(self.shown_screen)
 
     def mark(self, name: str) -> None:
