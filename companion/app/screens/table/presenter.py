@@ -325,12 +325,17 @@ def horde_rows(free: float, player_needs: list[float], *, turned: bool, player_r
 
 def seat_rows(count: int, device: str, portrait: bool, city: bool = False) -> list[int]:
     """Panels per row, far row first, for a device class held one way (issue #27). Landscape keeps
-    `grid_shape`; portrait stacks rows, one panel wide on a phone (two from 4 players, and for the
-    Horde's players under the City), two wide on a tablet from 3 players, the far rows fuller. A phone
-    turned sideways puts the Horde's players two by two beside the City (`city_beside`)."""
+    `grid_shape`; portrait stacks rows, two wide on a tablet from 3 players, the far rows fuller. A
+    phone held upright is one panel wide, but two by two at 4 players (near-square cells, a big total
+    each) and for the Horde's players under the City: at 5 players two wide left each total 40 dp
+    wide and hid ±5 (#27), where five strips the phone's width each keep −5 −1 total +1 +5 in a row.
+    A phone turned sideways puts the Horde's players two by two beside the City (`city_beside`)."""
     if not portrait and not (city and device == PHONE):
         return grid_shape(count, city)
-    columns = 2 if city or count > (3 if device == PHONE else 2) else 1
+    if device == PHONE:
+        columns = 2 if city or count == 4 else 1
+    else:
+        columns = 2 if city or count > 2 else 1
     rows = math.ceil(count / columns)
     shape = [count // rows + (1 if row < count % rows else 0) for row in range(rows)]
     return [1, *shape] if city else shape
@@ -374,14 +379,28 @@ FINGER_DP = 48           # the least side of a button
 def life_arrangement(width_dp: float, height_dp: float) -> str:
     """Where a panel's life buttons go around its total: "columns" (−1 over −5 each side, the large
     tablet's), "row" (−5 −1 total +1 +5: a wide, short panel), "under" (the total on top, the buttons
-    in a row below it: a narrow panel, the big number first) or "pair" (−1 total +1: small and short)."""
+    in a row below it: a narrow panel, the big number first) or "pair" (−1 total +1: small and short).
+    A box too narrow for a total of a finger's width between −1 and +1 (a phone turned sideways at 5
+    players, its City beside the Horde's players) puts them under a total of a finger's height."""
     if width_dp >= 2 * LIFE_COLUMN_DP + LIFE_NUMBER_MIN_DP and height_dp >= 2 * LIFE_STEP_DP + 4:
         return "columns"
     if width_dp >= 4 * LIFE_STEP_DP + LIFE_NUMBER_MIN_DP:
         return "row"
     if height_dp >= LIFE_STEP_DP + 4 + 56:
         return "under"
+    if width_dp < 2 * (LIFE_STEP_DP + 4) + FINGER_DP and height_dp >= LIFE_STEP_DP + 4 + FINGER_DP:
+        return "under"
     return "pair"
+
+
+SLIM_PANEL_DP = 180  # a compact panel shorter than this (a phone's) keeps no gaps between its rows
+
+
+def slim_panel(height_dp: float) -> bool:
+    """Whether a compact panel is so short (five strips on a phone held upright, a phone turned
+    sideways) that it keeps no gap between its rows and rows of a finger's height (48 dp, not 52): its
+    name's row and its life's row of finger-sized buttons fill it."""
+    return height_dp < SLIM_PANEL_DP
 
 
 def life_fives_under(width_dp: float) -> bool:

@@ -200,6 +200,9 @@ class PlayerPanel(BoxLayout):
     badges = ListProperty([])                # [which, its words, who it may be given to] per badge held
     compact = BooleanProperty(False)         # name and life only; the rest in the player's sheet
     pregame_stacked = BooleanProperty(False)  # Mulligan over Keep: a narrow panel
+    slim = BooleanProperty(False)            # a short compact panel: no gaps, rows of a finger's height
+    row_min = NumericProperty(dp(52))        # the least height of a row of buttons (mulligans, elimination)
+    elimination_stacked = BooleanProperty(False)  # the reason over its two buttons: a narrow slim panel
 
     def on_kv_post(self, *_):
         self.sheet = PlayerSheet()
@@ -208,7 +211,7 @@ class PlayerPanel(BoxLayout):
         self.parts = SimpleNamespace(**{name: self.ids[name].__self__
                                         for name in ("more_button", "turn", "leave", "more", "header", "tools",
                                                      "commander_row", "life", "filler")})
-        self.bind(size=self.arrange, name=self.arrange, compact=self.arrange)
+        self.bind(size=self.arrange, name=self.arrange, compact=self.arrange, elimination=self.arrange)
         self.arrange()
 
     def on_name(self, *_):
@@ -225,9 +228,16 @@ class PlayerPanel(BoxLayout):
         to a row below), and the counters sit in the panel. Compact panel: the name and the sheet's
         button; turning, leaving and the counters in the player's sheet."""
         ids, sheet = self.parts, self.sheet.ids
-        # Mulligan over Keep in a narrow panel, when its height has room for both (else side by side, wrapped)
-        self.pregame_stacked = self.compact and self.width < dp(250) and self.height >= dp(48 + 108 + 30)
-        self._show_life(not self.horde and not (self.compact and self.pregame))
+        self.slim = self.compact and presenter.slim_panel(self.height / dp(1))
+        self.row_min = dp(presenter.FINGER_DP if self.slim else presenter.LIFE_STEP_DP)
+        self.elimination_stacked = self.slim and self.width < dp(300)
+        # Mulligan over Keep in a narrow panel, when its height has room for both under the name's row (else
+        # side by side, wrapped); a slim panel keeps no gaps between its rows
+        chrome = dp(14) if self.slim else dp(30)
+        self.pregame_stacked = self.compact and self.width < dp(250) and \
+            self.height >= dp(48) + 2 * self.row_min + dp(4) + chrome
+        # a slim panel shows a proposed elimination alone (its words name the player): no room for its life
+        self._show_life(not self.horde and not (self.compact and self.pregame) and not (self.slim and self.elimination))
         if self.compact:
             places = {ids.more_button: ids.header, ids.turn: sheet.tools, ids.leave: sheet.tools,
                       ids.more: sheet.counters}
