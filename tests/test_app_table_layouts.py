@@ -16,11 +16,12 @@ from companion.app.screens.table import presenter as table
 
 
 @pytest.mark.parametrize("count, device, portrait, rows", [
-    (2, PHONE, True, [1, 1]), (3, PHONE, True, [1, 1, 1]), (4, PHONE, True, [2, 2]), (5, PHONE, True, [2, 2, 1]),
-    (2, SMALL_TABLET, True, [1, 1]), (4, SMALL_TABLET, True, [2, 2]), (5, LARGE_TABLET, True, [2, 2, 1]),
-    (5, PHONE, False, [3, 2]), (5, LARGE_TABLET, False, [3, 2])])
+    (2, PHONE, True, [1, 1]), (3, PHONE, True, [1, 1, 1]), (4, PHONE, True, [2, 2]), (5, PHONE, True, [1] * 5),
+    (2, SMALL_TABLET, True, [1, 1]), (4, SMALL_TABLET, True, [2, 2]), (5, SMALL_TABLET, True, [2, 2, 1]),
+    (5, LARGE_TABLET, True, [2, 2, 1]), (5, PHONE, False, [3, 2]), (5, LARGE_TABLET, False, [3, 2])])
 def test_portrait_stacks_the_panels_in_rows_and_landscape_keeps_the_grid(count, device, portrait, rows):
-    """#27: a phone held upright stacks the panels (two wide from 4 players); landscape as today."""
+    """#27: a phone held upright stacks the panels (two by two at 4 players, five strips at 5: two wide,
+    each total was 40 dp wide and ±5 hidden); tablets two wide from 3 players; landscape as today."""
     assert table.seat_rows(count, device, portrait) == rows
     assert sum(rows) == count
 
@@ -55,11 +56,22 @@ def test_only_the_large_tablet_in_landscape_shows_full_panels_and_portrait_puts_
     assert table.turn_in_bar(portrait=True) and not table.turn_in_bar(portrait=False)
 
 
-@pytest.mark.parametrize("size, arrangement", [((344, 400), "columns"), ((344, 80), "row"),
-                                               ((156, 180), "under"), ((156, 60), "pair")])
+@pytest.mark.parametrize("size, arrangement", [((344, 400), "columns"), ((344, 80), "row"), ((328, 49), "row"),
+                                               ((156, 180), "under"), ((156, 60), "pair"), ((200, 106), "pair"),
+                                               ((125, 106), "under"), ((156, 110), "under")])
 def test_the_life_buttons_go_where_the_panel_has_room_for_finger_sized_buttons(size, arrangement):
-    """#27: at 533×853 dp the −1/+1 buttons overlapped the totals; each arrangement keeps 48 dp buttons."""
+    """#27: at 533×853 dp the −1/+1 buttons overlapped the totals; each arrangement keeps 48 dp buttons.
+    A phone's strip at 5 players (328×49 dp) keeps −5 −1 total +1 +5 in a row; a box too narrow for a
+    total of 48 dp between −1 and +1 (a turned phone at 5 players: 125 dp, its City: 156 dp; the total
+    was 13 and 44 dp wide) puts them under the total."""
     assert table.life_arrangement(*size) == arrangement
+
+
+def test_only_short_compact_panels_are_slim():
+    """#27: five strips on a phone held upright (111 dp) and a turned phone's panels (168 dp) keep no gaps
+    between a name's row and a row of 48 dp buttons; the tablets' panels keep theirs."""
+    assert table.slim_panel(111) and table.slim_panel(168)
+    assert not table.slim_panel(190) and not table.slim_panel(254)
 
 
 def test_minus_and_plus_five_stay_under_the_total_only_where_four_buttons_of_48_dp_fit():

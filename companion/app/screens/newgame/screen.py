@@ -18,6 +18,8 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.spinner import Spinner
 
 from boards import square_label
 from companion.app.device import PHONE
@@ -49,6 +51,35 @@ def _inside(widget, part) -> bool:
             return True
         node = node.parent if node.parent is not node else None
     return False
+
+
+class StartingPlayerSpinner(Spinner):
+    """The first-player list (#27): while it is open, it stays beside its button when the form moves
+    under it — the view scrolls, or a section above closes as the form is filled (a Horde table has no
+    event deck), which the list of a small tablet turned sideways followed off the window. Kivy places a
+    spinner's list from where its button was, and follows only the button's own moves."""
+
+    def on_kv_post(self, *_):
+        # before a frame, after the views have placed their content (their own triggers come first)
+        self._follow = Clock.create_trigger(lambda dt: self._dropdown._reposition(), -1)
+
+    def _views(self) -> list[ScrollView]:
+        views, node = [], self.parent
+        while node is not None and node is not node.parent:
+            if isinstance(node, ScrollView):
+                views.append(node)
+            node = node.parent
+        return views
+
+    def on_is_open(self, instance, value):
+        super().on_is_open(instance, value)
+        for view in self._views():
+            if value:
+                view.bind(scroll_y=self._follow, scroll_x=self._follow, pos=self._follow, size=self._follow)
+                view.children[0].bind(size=self._follow)
+            else:
+                view.unbind(scroll_y=self._follow, scroll_x=self._follow, pos=self._follow, size=self._follow)
+                view.children[0].unbind(size=self._follow)
 
 
 class PlayerRow(BoxLayout):
