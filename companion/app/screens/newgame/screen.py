@@ -56,12 +56,11 @@ def _inside(widget, part) -> bool:
 class StartingPlayerSpinner(Spinner):
     """The first-player list (#27): while it is open, it stays beside its button when the form moves
     under it — the view scrolls, or a section above closes as the form is filled (a Horde table has no
-    event deck), which the list of a small tablet turned sideways followed off the window. Kivy places a
+    event deck), which left the list of a small tablet turned sideways off the window. Kivy places a
     spinner's list from where its button was, and follows only the button's own moves."""
 
     def on_kv_post(self, *_):
-        # before a frame, after the views have placed their content (their own triggers come first)
-        self._follow = Clock.create_trigger(lambda dt: self._dropdown._reposition(), -1)
+        self._follow = Clock.create_trigger(self._beside, -1)  # before the next frame
 
     def _views(self) -> list[ScrollView]:
         views, node = [], self.parent
@@ -71,15 +70,25 @@ class StartingPlayerSpinner(Spinner):
             node = node.parent
         return views
 
+    def _beside(self, *_):
+        """The views' content placed where they scrolled to first (they do it before a frame too, maybe
+        after this), then the list beside the button."""
+        if self.is_open:
+            for view in reversed(self._views()):
+                view.update_from_scroll()
+            self._dropdown._reposition()
+
     def on_is_open(self, instance, value):
         super().on_is_open(instance, value)
         for view in self._views():
             if value:
                 view.bind(scroll_y=self._follow, scroll_x=self._follow, pos=self._follow, size=self._follow)
-                view.children[0].bind(size=self._follow)
+                view.children[0].bind(size=self._follow, pos=self._follow)
             else:
                 view.unbind(scroll_y=self._follow, scroll_x=self._follow, pos=self._follow, size=self._follow)
-                view.children[0].unbind(size=self._follow)
+                view.children[0].unbind(size=self._follow, pos=self._follow)
+        if value:
+            self._follow()
 
 
 class PlayerRow(BoxLayout):
