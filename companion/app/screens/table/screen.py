@@ -226,7 +226,9 @@ class PlayerPanel(BoxLayout):
         """Where the panel's parts go. Full panel (large tablet, landscape): a name that would be smaller
         than NAME_MIN_SP beside the turn and leave buttons gets the header to itself (the buttons go
         to a row below), and the counters sit in the panel. Compact panel: the name and the sheet's
-        button; turning, leaving and the counters in the player's sheet."""
+        button; turning, leaving and the counters in the player's sheet. Slim panel (a short compact one:
+        five strips on a phone held upright, a phone turned sideways, #27): no gaps between its rows, rows
+        of buttons of a finger's height, and a proposed elimination alone in it."""
         ids, sheet = self.parts, self.sheet.ids
         self.slim = self.compact and presenter.slim_panel(self.height / dp(1))
         self.row_min = dp(presenter.FINGER_DP if self.slim else presenter.LIFE_STEP_DP)
@@ -237,7 +239,8 @@ class PlayerPanel(BoxLayout):
         self.pregame_stacked = self.compact and self.width < dp(250) and \
             self.height >= dp(48) + 2 * self.row_min + dp(4) + chrome
         # a slim panel shows a proposed elimination alone (its words name the player): no room for its life
-        self._show_life(not self.horde and not (self.compact and self.pregame) and not (self.slim and self.elimination))
+        proposed_out = self.slim and bool(self.elimination)
+        self._show_life(not self.horde and not (self.compact and self.pregame) and not proposed_out)
         if self.compact:
             places = {ids.more_button: ids.header, ids.turn: sheet.tools, ids.leave: sheet.tools,
                       ids.more: sheet.counters}
