@@ -28,6 +28,11 @@ from pathlib import Path
 from companion.app.device import DEVICE_POINTS
 
 SETTLE_FRAMES = 4
+# The longest frame the app's clock is shown: a slow device's. The runner's own frames last seconds
+# (measuring, drawing 2340 px in software); Kivy's scroll effects integrate their spring and friction
+# over a frame's time, and over seconds they diverge (a side panel's view thrown 10^6 dp away, the
+# drop-downs opened from it placed there too).
+MAX_FRAME_S = 0.1
 SCREENSHOT_LONG_SIDE = 1280  # docs screenshots are scaled down to this (a phone at density 3 is 2340 px)
 
 # The tables measured: how many players, and the Horde (its City is a sixth panel beside five players).
@@ -93,16 +98,46 @@ def into_play(game) -> None:
     game.roll_movement(pawn.token)
 
 
+class PacedClock:
+    """The time the app's clock reads: the real time less what the runner spent between its frames
+    beyond MAX_FRAME_S, so that the app sees each frame as a device's, however long the runner took."""
+
+    def __init__(self, real_time: Callable[[], float]):
+        self.real_time = real_time
+        self.hidden = 0.0   # seconds of the runner's own work the app's clock does not see
+
+    def __call__(self) -> float:
+        return self.real_time() - self.hidden
+
+    def next_frame(self, last_frame: float) -> None:
+        """Before a frame: hide the time since the app's last frame (`last_frame`, its clock's time)
+        beyond MAX_FRAME_S."""
+        self.hidden += max(self() - last_frame - MAX_FRAME_S, 0.0)
+
+
+def pace_clock() -> None:
+    """The app's clock reads a PacedClock from now on (the frames of `settle` pace it)."""
+    from kivy.clock import Clock
+
+    if not isinstance(Clock.time, PacedClock):
+        Clock.time = PacedClock(Clock.time)
+
+
 def settle(frames: int = SETTLE_FRAMES) -> None:
     """Let layouts and texts settle: `frames` turns of the clock (triggers, layouts, label textures) and
-    one drawn frame at the end; drawing every turn at 2340 px in software costs more than the rest."""
+    one drawn frame at the end; drawing every turn at 2340 px in software costs more than the rest.
+    Each frame lasts at most MAX_FRAME_S for the app (see PacedClock)."""
     from kivy.base import EventLoop
     from kivy.clock import Clock
 
-    for _ in range(frames - 1):
-        EventLoop.dispatch_input()
-        Clock.tick()
-    EventLoop.idle()
+    for frame in range(frames):
+        if isinstance(Clock.time, PacedClock):
+            Clock.time.next_frame(Clock.get_time())
+        if frame < frames - 1:
+            EventLoop.dispatch_input()
+            Clock.tick()
+        else:
+            EventLoop.idle()
 
 
 def close_popups(app) -> None:
@@ -205,6 +240,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
     data_dir = Path(tempfile.mkdtemp(prefix="tactical-matrix-"))
     app = TacticalApp(demo=False, lang=langs[0], data_dir=data_dir, start_screen="newgame", demo_cards=True)
     app._run_prepare()
+    pace_clock()
     EventLoop.start()
     settle()
     report: dict[str, list[str]] = {}
