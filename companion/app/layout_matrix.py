@@ -11,7 +11,8 @@ writes one screenshot per orientation and case (4 players, French), the pictures
 
 The cases are the screens (registry order) and what each screen's `layout_cases()` opens (its pop-ups,
 menus and sheets, each an opener that returns once it is shown), and the shell's own
-(`TacticalApp.layout_cases`). A screen's scrolling views are also measured scrolled to their end.
+(`TacticalApp.layout_cases`); each case of a screen starts from the screen's first state (its
+`reset_for_layout()`). A screen's scrolling views are also measured scrolled to their end.
 The app is driven frame by frame (`EventLoop.idle`), not by its own main loop: each point is a few
 frames, and the whole matrix of a class takes a few minutes.
 """
@@ -157,14 +158,21 @@ def close_popups(app) -> None:
 
 
 def cases(app) -> Iterator[tuple[str, Callable[[], object]]]:
-    """(name, opener) of every case: each screen, then what it opens; the shell's last."""
+    """(name, opener) of every case: each screen, then what it opens; the shell's last. Every case of
+    a screen starts from the screen's own first state (its `reset_for_layout()`, if it has one), not
+    from what the case before left (the New game screen measured as the saved games list)."""
     from companion.app.screens import SCREENS
 
     for name in SCREENS:
-        yield name, lambda name=name: app.show(name)
         screen = app.screen(name)
+
+        def show(name=name, screen=screen):
+            getattr(screen, "reset_for_layout", lambda: None)()
+            app.show(name)
+
+        yield name, show
         for case, opener in getattr(screen, "layout_cases", dict)().items():
-            yield f"{name}.{case}", lambda name=name, opener=opener: (app.show(name), settle(2), opener())
+            yield f"{name}.{case}", lambda show=show, opener=opener: (show(), settle(2), opener())
     for case, opener in getattr(app, "layout_cases", dict)().items():
         yield f"shell.{case}", opener
 

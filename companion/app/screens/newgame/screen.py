@@ -237,18 +237,18 @@ class NewGameScreen(Screen):
         self.mode = wanted
         return True
 
+    def reset_for_layout(self) -> None:
+        """The device matrix's cases each start from the form (a case showing the saved games
+        leaves them shown)."""
+        self.mode = "form"
+
     def layout_cases(self) -> dict:
         """What this screen opens, for the device matrix (#27), each in a realistic state: the form
         filled for the table in progress, its drop-down lists, the starting life pad, the planes
         suggestions, the deck builder and its list of decks, a board read from a photo, the
-        confirmations; the saved games last
-        (the list stays shown until a case shows the form again)."""
-        def form(then=None):
-            def opener():
-                self.mode = "form"
-                if then is not None:
-                    Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
-            return opener
+        confirmations; the saved games last."""
+        def form(then):   # (each case starts from the form: reset_for_layout)
+            return lambda: Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
 
         def drop_down(spinner):
             self._scroll_to(spinner)
@@ -286,7 +286,7 @@ class NewGameScreen(Screen):
             self.play_without_events()
             self.start()
 
-        return {"form": form(), "filled": form(self.fill_like_game),
+        return {"filled": form(self.fill_like_game),
                 "variants": form(lambda: (self.fill_like_game(), shown_at("variant_horde"))),
                 "deck_warning": form(lambda: (self.fill_like_game(), setattr(self, "events", True),
                                               shown_at("without_events"))),
