@@ -159,8 +159,9 @@ def close_popups(app) -> None:
 
 def cases(app) -> Iterator[tuple[str, Callable[[], object]]]:
     """(name, opener) of every case: each screen, then what it opens; the shell's last. Every case of
-    a screen starts from the screen's own first state (its `reset_for_layout()`, if it has one), not
-    from what the case before left (the New game screen measured as the saved games list)."""
+    a screen starts from the screen's own first state (its `reset_for_layout()`, if it has one, and its
+    views scrolled to their top), not from what the case before left (the New game screen measured as
+    the saved games list; a list opened from a field while its view still scrolled to it)."""
     from companion.app.screens import SCREENS
 
     for name in SCREENS:
@@ -168,6 +169,7 @@ def cases(app) -> Iterator[tuple[str, Callable[[], object]]]:
 
         def show(name=name, screen=screen):
             getattr(screen, "reset_for_layout", lambda: None)()
+            scroll_to_top(screen)
             app.show(name)
 
         yield name, show
@@ -175,6 +177,18 @@ def cases(app) -> Iterator[tuple[str, Callable[[], object]]]:
             yield f"{name}.{case}", lambda show=show, opener=opener: (show(), settle(2), opener())
     for case, opener in getattr(app, "layout_cases", dict)().items():
         yield f"shell.{case}", opener
+
+
+def scroll_to_top(root) -> None:
+    """Every scrolling view in `root` at its top, standing still."""
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.app.widgets.controls import hold_still
+
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, ScrollView):
+            widget.scroll_x, widget.scroll_y = 0, 1
+            hold_still(widget)
 
 
 def _scroll_ends(app) -> list:
