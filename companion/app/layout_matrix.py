@@ -141,6 +141,18 @@ def settle(frames: int = SETTLE_FRAMES) -> None:
             EventLoop.idle()
 
 
+def wait_while_busy(app, timeout_s: float = 20.0) -> None:
+    """More frames while the screen shown still reads what it shows off the UI thread (its `busy`: the
+    saved games), as the autopilot waits: measured before, the saved games' list was empty."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while getattr(app.root.ids.manager.current_screen, "busy", False) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        settle(1)
+    settle(2)
+
+
 def close_popups(app) -> None:
     """Dismiss every pop-up, menu and drop-down over the app."""
     from kivy.core.window import Window
@@ -284,6 +296,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
                         close_popups(app)
                         opener()
                         settle()
+                        wait_while_busy(app)
                         at = f"{device}-{'portrait' if portrait else 'landscape'}"
                         key = f"{at}/{table}/{lang}/{name}{'@pregame' if stage == 'pregame' else ''}"
                         report[key] = measure(app, skip_shell=skip_shell)
