@@ -11,7 +11,8 @@ writes one screenshot per orientation and case (4 players, French), the pictures
 
 The cases are the screens (registry order) and what each screen's `layout_cases()` opens (its pop-ups,
 menus and sheets, each an opener that returns once it is shown), and the shell's own
-(`TacticalApp.layout_cases`). A screen's scrolling views are also measured scrolled to their end.
+(`TacticalApp.layout_cases`); each case of a screen starts from the screen's first state (its
+`reset_for_layout()`). A screen's scrolling views are also measured scrolled to their end.
 The app is driven frame by frame (`EventLoop.idle`), not by its own main loop: each point is a few
 frames, and the whole matrix of a class takes a few minutes.
 """
@@ -28,6 +29,11 @@ from pathlib import Path
 from companion.app.device import DEVICE_POINTS
 
 SETTLE_FRAMES = 4
+# The longest frame the app's clock is shown: a slow device's. The runner's own frames last seconds
+# (measuring, drawing 2340 px in software); Kivy's scroll effects integrate their spring and friction
+# over a frame's time, and over seconds they diverge (a side panel's view thrown 10^6 dp away, the
+# drop-downs opened from it placed there too).
+MAX_FRAME_S = 0.1
 SCREENSHOT_LONG_SIDE = 1280  # docs screenshots are scaled down to this (a phone at density 3 is 2340 px)
 
 # The tables measured: how many players, and the Horde (its City is a sixth panel beside five players).
@@ -93,16 +99,58 @@ def into_play(game) -> None:
     game.roll_movement(pawn.token)
 
 
+class PacedClock:
+    """The time the app's clock reads: the real time less what the runner spent between its frames
+    beyond MAX_FRAME_S, so that the app sees each frame as a device's, however long the runner took."""
+
+    def __init__(self, real_time: Callable[[], float]):
+        self.real_time = real_time
+        self.hidden = 0.0   # seconds of the runner's own work the app's clock does not see
+
+    def __call__(self) -> float:
+        return self.real_time() - self.hidden
+
+    def next_frame(self, last_frame: float) -> None:
+        """Before a frame: hide the time since the app's last frame (`last_frame`, its clock's time)
+        beyond MAX_FRAME_S."""
+        self.hidden += max(self() - last_frame - MAX_FRAME_S, 0.0)
+
+
+def pace_clock() -> None:
+    """The app's clock reads a PacedClock from now on (the frames of `settle` pace it)."""
+    from kivy.clock import Clock
+
+    if not isinstance(Clock.time, PacedClock):
+        Clock.time = PacedClock(Clock.time)
+
+
 def settle(frames: int = SETTLE_FRAMES) -> None:
     """Let layouts and texts settle: `frames` turns of the clock (triggers, layouts, label textures) and
-    one drawn frame at the end; drawing every turn at 2340 px in software costs more than the rest."""
+    one drawn frame at the end; drawing every turn at 2340 px in software costs more than the rest.
+    Each frame lasts at most MAX_FRAME_S for the app (see PacedClock)."""
     from kivy.base import EventLoop
     from kivy.clock import Clock
 
-    for _ in range(frames - 1):
-        EventLoop.dispatch_input()
-        Clock.tick()
-    EventLoop.idle()
+    for frame in range(frames):
+        if isinstance(Clock.time, PacedClock):
+            Clock.time.next_frame(Clock.get_time())
+        if frame < frames - 1:
+            EventLoop.dispatch_input()
+            Clock.tick()
+        else:
+            EventLoop.idle()
+
+
+def wait_while_busy(app, timeout_s: float = 20.0) -> None:
+    """More frames while the screen shown still reads what it shows off the UI thread (its `busy`: the
+    saved games), as the autopilot waits: measured before, the saved games' list was empty."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while getattr(app.root.ids.manager.current_screen, "busy", False) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        settle(1)
+    settle(2)
 
 
 def close_popups(app) -> None:
@@ -122,16 +170,37 @@ def close_popups(app) -> None:
 
 
 def cases(app) -> Iterator[tuple[str, Callable[[], object]]]:
-    """(name, opener) of every case: each screen, then what it opens; the shell's last."""
+    """(name, opener) of every case: each screen, then what it opens; the shell's last. Every case of
+    a screen starts from the screen's own first state (its `reset_for_layout()`, if it has one, and its
+    views scrolled to their top), not from what the case before left (the New game screen measured as
+    the saved games list; a list opened from a field while its view still scrolled to it)."""
     from companion.app.screens import SCREENS
 
     for name in SCREENS:
-        yield name, lambda name=name: app.show(name)
         screen = app.screen(name)
+
+        def show(name=name, screen=screen):
+            getattr(screen, "reset_for_layout", lambda: None)()
+            scroll_to_top(screen)
+            app.show(name)
+
+        yield name, show
         for case, opener in getattr(screen, "layout_cases", dict)().items():
-            yield f"{name}.{case}", lambda name=name, opener=opener: (app.show(name), settle(2), opener())
+            yield f"{name}.{case}", lambda show=show, opener=opener: (show(), settle(2), opener())
     for case, opener in getattr(app, "layout_cases", dict)().items():
         yield f"shell.{case}", opener
+
+
+def scroll_to_top(root) -> None:
+    """Every scrolling view in `root` at its top, standing still."""
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.app.widgets.controls import hold_still
+
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, ScrollView):
+            widget.scroll_x, widget.scroll_y = 0, 1
+            hold_still(widget)
 
 
 def _scroll_ends(app) -> list:
@@ -205,6 +274,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
     data_dir = Path(tempfile.mkdtemp(prefix="tactical-matrix-"))
     app = TacticalApp(demo=False, lang=langs[0], data_dir=data_dir, start_screen="newgame", demo_cards=True)
     app._run_prepare()
+    pace_clock()
     EventLoop.start()
     settle()
     report: dict[str, list[str]] = {}
@@ -226,6 +296,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
                         close_popups(app)
                         opener()
                         settle()
+                        wait_while_busy(app)
                         at = f"{device}-{'portrait' if portrait else 'landscape'}"
                         key = f"{at}/{table}/{lang}/{name}{'@pregame' if stage == 'pregame' else ''}"
                         report[key] = measure(app, skip_shell=skip_shell)

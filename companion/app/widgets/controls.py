@@ -13,6 +13,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.spinner import Spinner
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.app.kv import load_kv_beside
@@ -94,6 +96,34 @@ class TurnButton(Button):
         head = radius * 0.55
         self.icon_arrow = [tip_x - head, tip_y + head * 0.6, tip_x + head * 0.4, tip_y - head * 0.9,
                            tip_x + head * 0.9, tip_y + head * 0.5]
+
+
+class ScrollSpinner(Spinner):
+    """A menu button in a scrolling view (the Table's side panel): its list opens once the view stands
+    still. Kivy places a drop-down from where its button is as it opens, and leaves it there: a tap
+    while the view sprang back from past its end opened the list, and the button went on moving away
+    from it (#27)."""
+
+    def on_is_open(self, instance, value):
+        if value:
+            node = self.parent
+            while node is not None and node is not node.parent:
+                if isinstance(node, ScrollView):
+                    hold_still(node)
+                node = node.parent
+        super().on_is_open(instance, value)
+
+
+def hold_still(view: ScrollView) -> None:
+    """Stop a scrolling view where it stands, within its ends (a spring back from past an end too),
+    its content moved there at once."""
+    for effect in (view.effect_x, view.effect_y):
+        if effect is not None:
+            effect.velocity = 0
+    view.scroll_x = min(max(view.scroll_x, 0.0), 1.0)
+    view.scroll_y = min(max(view.scroll_y, 0.0), 1.0)
+    view._update_effect_bounds()  # the effects' values follow the scroll (Kivy does so on a resize only)
+    view.update_from_scroll()
 
 
 class ConfirmPopup(ModalView):

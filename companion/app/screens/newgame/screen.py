@@ -277,18 +277,24 @@ class NewGameScreen(Screen):
         self.mode = wanted
         return True
 
+    def reset_for_layout(self) -> None:
+        """The device matrix's cases each start from the form as a table first finds it, not from what
+        the case before left (the saved games shown, a photo's board chosen, a plane typed)."""
+        self.mode = "form"
+        for index, row in enumerate(self.rows()):
+            row.enabled, row.colour = index < SEATS_SHOWN_AT_START, index + 1
+            row.ids.name.text = row.ids.planes.text = ""
+        self.variant, self.planechase, self.events = "free_for_all", False, False
+        self.board_choice = self._boards[0] if self._boards else ""
+        self.check_deck()
+
     def layout_cases(self) -> dict:
         """What this screen opens, for the device matrix (#27), each in a realistic state: the form
         filled for the table in progress, its drop-down lists, the starting life pad, the planes
         suggestions, the deck builder and its list of decks, a board read from a photo, the
-        confirmations; the saved games last
-        (the list stays shown until a case shows the form again)."""
-        def form(then=None):
-            def opener():
-                self.mode = "form"
-                if then is not None:
-                    Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
-            return opener
+        confirmations; the saved games last."""
+        def form(then):   # (each case starts from the form: reset_for_layout)
+            return lambda: Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
 
         def drop_down(spinner):
             self._scroll_to(spinner)
@@ -299,11 +305,12 @@ class NewGameScreen(Screen):
             self.fill_like_game()
             self.planechase = True
 
-            def type_a_plane(dt):   # a frame on: the planes fields are laid out, the list opens under one
+            def scroll_there(dt):   # a frame on: the planes fields are laid out
                 field = self.rows()[0].ids.planes
                 self._scroll_to(field)
-                field.text = "a"
-            Clock.schedule_once(type_a_plane)
+                # a frame on again: the view has scrolled there, the list opens under the field
+                Clock.schedule_once(lambda dt: setattr(field, "text", "a"))
+            Clock.schedule_once(scroll_there)
 
         def builder_list():
             self.open_deck_builder()
@@ -320,13 +327,11 @@ class NewGameScreen(Screen):
             shown_at("photo")
 
         def replace():
-            if self.board_choice == "scanned":   # (left so by the scan case) a bundled board: no photo to read
-                self.board_choice = self._boards[0]
             self.fill_like_game()
             self.play_without_events()
             self.start()
 
-        return {"form": form(), "filled": form(self.fill_like_game),
+        return {"filled": form(self.fill_like_game),
                 "variants": form(lambda: (self.fill_like_game(), shown_at("variant_horde"))),
                 "deck_warning": form(lambda: (self.fill_like_game(), setattr(self, "events", True),
                                               shown_at("without_events"))),
