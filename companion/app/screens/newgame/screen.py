@@ -53,6 +53,15 @@ def _inside(widget, part) -> bool:
     return False
 
 
+def _in_window(widget) -> bool:
+    """Whether the whole of `widget` stands inside the window (not scrolled past its edges)."""
+    from kivy.core.window import Window
+
+    x, y = widget.to_window(widget.x, widget.y)
+    right, top = widget.to_window(widget.right, widget.top)
+    return x >= 0 and y >= 0 and right <= Window.width and top <= Window.height
+
+
 class StartingPlayerSpinner(Spinner):
     """The first-player list (#27): while it is open, it stays beside its button when the form moves
     under it — the view scrolls, or a section above closes as the form is filled (a Horde table has no
@@ -296,10 +305,16 @@ class NewGameScreen(Screen):
         def form(then):   # (each case starts from the form: reset_for_layout)
             return lambda: Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
 
-        def drop_down(spinner):
+        def drop_down(spinner, frames_left: int = 12, seen_at=None):
+            """Scrolled to, as a person does, and opened once it stands still in the window: the form
+            may still be laying out rows it was just given (a phone folds them), which moves the
+            button after a first scroll."""
             self._scroll_to(spinner)
-            # two frames on: once the view has scrolled there and the list can open under it
-            Clock.schedule_once(lambda dt: Clock.schedule_once(lambda dt: setattr(spinner, "is_open", True)))
+            at = tuple(spinner.to_window(*spinner.pos))
+            if frames_left and not (at == seen_at and _in_window(spinner)):
+                Clock.schedule_once(lambda dt: drop_down(spinner, frames_left - 1, at))
+                return
+            spinner.is_open = True
 
         def planes():
             self.fill_like_game()
