@@ -305,14 +305,15 @@ class NewGameScreen(Screen):
         def form(then):   # (each case starts from the form: reset_for_layout)
             return lambda: Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
 
-        def drop_down(spinner, frames_left: int = 12, seen_at=None):
-            """Scrolled to, as a person does, and opened once it stands still in the window: the form
-            may still be laying out rows it was just given (a phone folds them), which moves the
-            button after a first scroll."""
+        def drop_down(spinner, frames_left: int = 20, seen_at=None, still: int = 0):
+            """Scrolled to, as a person does, and opened once it has stood still in the window for a
+            few frames: the form may still be laying out what it was just given (a phone folds its
+            rows, a Horde table closes the event deck's section), which moves the button."""
             self._scroll_to(spinner)
             at = tuple(spinner.to_window(*spinner.pos))
-            if frames_left and not (at == seen_at and _in_window(spinner)):
-                Clock.schedule_once(lambda dt: drop_down(spinner, frames_left - 1, at))
+            still = still + 1 if at == seen_at and _in_window(spinner) else 0
+            if frames_left and still < 3:
+                Clock.schedule_once(lambda dt: drop_down(spinner, frames_left - 1, at, still))
                 return
             spinner.is_open = True
 
