@@ -374,3 +374,18 @@ def test_size_unknown_a_fit_with_a_strip_of_text_beside_the_sudoku_is_returned_w
     assert trimmed is not None and (trimmed.width, trimmed.height) == (9, 9)
     assert np.allclose(trimmed.mapping.to_image(np.array([[0.0, 0.0], [9.0, 9.0]])), [[40, 200], [400, 560]])
     assert verification(page, trimmed, CFG).found
+
+
+def test_a_square_whose_centre_lies_off_the_photo_is_not_shown_though_half_of_it_is_in():
+    """Issue #28 (lanecam calibration4: square (8, 6), its centre 2 px below the frame, returned as
+    read): a square the frame cuts through its middle is not shown — `visible: false`, never read —
+    even where half of its area (the old rule) lies inside; one whose centre is in stays shown."""
+    from vision.scanner import MIN_SHOWN_SHARE, shown_squares
+
+    # 10×7 squares of 100 px, the bottom row's centres (y 704) 2 px below a 1000×702 photo
+    mapping = GridMapping(np.array([[100.0, 0, 0], [0, 100.0, 54.0], [0, 0, 1]]))
+    frame = (1000, 702)
+    share = mapping.inside_share(10, 7, frame)
+    assert share[6, 4] >= MIN_SHOWN_SHARE, "the fixture: half of the cut square is in (shown by area alone)"
+    shown = shown_squares(mapping, 10, 7, frame)
+    assert not shown[6].any() and shown[:6].all()
