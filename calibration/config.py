@@ -55,6 +55,7 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
+    "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -285,6 +286,11 @@ class GridVerifyConfig:
     min_outer_seen: float = 0.8        # a ruled grid's every outer row and column: this share of its separators seen
                                        # (issue 28: a strip of text taken in beside a sudoku 0.50-0.62; real grids,
                                        # synthetic ruled and chequered ones 1.0)
+    max_uncrossed_outer: float = 0.25  # a ruled grid shifted a square: an outer strip crossed by at most this share
+    min_beyond_seen: float = 0.5       # of its lines (paper), the grid going on past the opposite side: at least
+                                       # this share of its lines across the strip there and of the strip's far
+                                       # side seen (issue 28: a sudoku a column off 0.75; real grids' outer
+                                       # strips 0.9-1 crossed)
 
 
 @dataclass(frozen=True)

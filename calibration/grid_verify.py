@@ -29,6 +29,13 @@ whole length, against the same measure half a square away (the middle of the squ
   panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane").
 - **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
   as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
+- **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
+  of the grid's lines cross, while past the opposite side the grid goes on (its lines continued across the
+  strip there and the strip's far side seen), is the margin taken in by a fit a square off (issue 28: a
+  sudoku fitted a column off, its first column left out, the margin taken in on the far side up to the
+  photo's edge, where nothing refutes it). A plain outer strip alone is not refused (a board's white tiles
+  merged with the paper show no separators), nor a grid going on alone (text and other puzzles beside a
+  sudoku are crossed by a half of its lines).
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -57,6 +64,19 @@ class GridEvidence:
     squares: int = 0          # squares judged (inside the photo)
     outer_strips: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)   # seen share of the separators across
                                                                              # the left, right, top, bottom strip
+    beyond_strips: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # a grid going on past the left, right,
+                                                                             # top, bottom side seen (0: not in the photo)
+    outer_crossed: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)  # `outer_strips`, plain strips judged too
+
+    def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
+        """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
+        `max_uncrossed` of the grid's lines (paper) while the grid goes on past the opposite side (at least
+        `min_beyond` seen there, `_beyond_separators`); None when no side is."""
+        opposite = (1, 0, 3, 2)
+        for side, name in enumerate(("left", "right", "top", "bottom")):
+            if self.outer_crossed[side] <= max_uncrossed and self.beyond_strips[opposite[side]] >= min_beyond:
+                return name
+        return None
 
     @property
     def outer_seen(self) -> float:
@@ -215,17 +235,50 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-    outer = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan), level,
-                              width, height)
+    outer, crossed = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan),
+                                       level, width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     spreads, in_photo = _square_spreads(lab, scaled, width, height, cfg)
     plain = float(np.mean(spreads[in_photo] <= cfg.max_square_spread)) if in_photo.any() else 0.0
+    beyond = _beyond_separators(lab, scaled, width, height, level, cfg)
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
-                        plain, int(in_photo.sum()), outer)
+                        plain, int(in_photo.sum()), outer, beyond, crossed)
+
+
+def _beyond_separators(lab: np.ndarray, mapping: _Scaled, width: int, height: int, level: float,
+                       cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
+    """For the strips one square wide just past the grid's left, right, top and bottom sides, how much of a
+    grid going on there is seen (contrast ≥ `level`): the lesser of the seen shares of the
+    grid's lines continued across the strip (its corners' lines left out) and of the strip's far side, edge
+    by edge, among those in the photo. Both: words beside a grid may lie across a few of its lines, a sheet's
+    edge may run along its far side, not both. 0 for a strip with less than half (or fewer than 2) of either
+    in the photo, and for every strip of a grid under 3 squares either way."""
+    if width < 3 or height < 3:
+        return 0.0, 0.0, 0.0, 0.0
+    t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
+    shares = []
+    for axis, start, far in ((0, -1, -1), (0, width, width + 1), (1, -1, -1), (1, height, height + 1)):
+        across = np.arange(1, height if axis == 0 else width, dtype=float)    # the lines across the strip
+        along_side = np.arange(height if axis == 0 else width, dtype=float)   # the far side's edges
+        crossing = np.stack(np.broadcast_arrays((start + t)[None, :], across[:, None]), -1)
+        far_side = np.stack(np.broadcast_arrays(np.full((1, len(t)), float(far)), along_side[:, None] + t[None, :]), -1)
+        seen_shares = []
+        for points, normal in ((crossing, [0.0, 1.0]), (far_side, [1.0, 0.0])):   # (u, v): u across the side
+            normals = np.tile(normal, points.shape[:2] + (1,))
+            if axis == 1:   # a row past the top or bottom: (u, v) is (y, x)
+                points, normals = points[..., ::-1], normals[..., ::-1]
+            contrast, in_photo = _contrast(lab, mapping, np.ascontiguousarray(points), np.ascontiguousarray(normals),
+                                           cfg)
+            seen = contrast[in_photo]
+            judged = len(seen) >= max(2, len(points) / 2)    # a strip mostly out of the photo proves nothing
+            seen_shares.append(float(np.mean(seen >= level)) if judged else 0.0)
+        shares.append(min(seen_shares))
+    left, right, top, bottom = shares
+    return left, right, top, bottom
 
 
 def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
-                      ) -> tuple[float, float, float, float]:
+                      ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
     """For the grid's left and right columns and its top and bottom rows, the share of the separators across
     it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`), where the strip is
     busy: its squares' middles (`mid`, the parallels half a square away) as contrasted as a seen line.
@@ -233,22 +286,23 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
     where words happen to lie. A plain strip (tiles whose white merges with the paper) is not judged: 1.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
-    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way."""
+    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way.
+    Second, the same shares whether the strip is busy or plain (`GridEvidence.outer_crossed`)."""
     if width < 3 or height < 3:
-        return 1.0, 1.0, 1.0, 1.0
+        return (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)
     vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
     vertical_mid = mid[: width * height].reshape(width, height)           # [x + 0.5, row]
     horizontal_mid = mid[width * height:].reshape(width, height)          # [column, y + 0.5]
     strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in (0, width - 1)] + \
              [(vertical[1:-1, r], vertical_mid[:, r]) for r in (0, height - 1)]
-    shares = []
+    shares, crossed = [], []
     for lines, middles in strips:
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
-        shares.append(float(np.mean(lines >= level)) if busy and len(lines) >= 2 else 1.0)
-    left, right, top, bottom = shares
-    return left, right, top, bottom
+        crossed.append(float(np.mean(lines >= level)) if len(lines) >= 2 else 1.0)
+        shares.append(crossed[-1] if busy else 1.0)
+    return tuple(shares), tuple(crossed)
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -282,4 +336,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "
                               f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
+    shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
+    if evidence.seen_share >= cfg.ruled_seen_share and shifted:
+        return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "
+                              f"while the grid goes on past the opposite side", evidence)
     return Verdict(True, "", evidence)

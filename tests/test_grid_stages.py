@@ -389,3 +389,20 @@ def test_a_square_whose_centre_lies_off_the_photo_is_not_shown_though_half_of_it
     assert share[6, 4] >= MIN_SHOWN_SHARE, "the fixture: half of the cut square is in (shown by area alone)"
     shown = shown_squares(mapping, 10, 7, frame)
     assert not shown[6].any() and shown[:6].all()
+
+
+def test_verification_stage_refuses_a_ruled_grid_shifted_a_square_onto_its_margin():
+    """Issue #28 (t660i image40, a sudoku placed 1.25 squares off with 9 squares that do not exist): the
+    fit a column off, its first column left out and the blank margin taken in on the far side, is
+    refused — its outer column is paper none of its lines cross while the grid goes on past its other
+    side; the right fit, and the same grid seen with its margin and nothing past it, are proved."""
+    photo, truth = _drawn_grid((9, 9), [(150, 100), (690, 100), (690, 640), (150, 640)], frame=(960, 720),
+                               margin=1.6)
+    one_column = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1]])     # grid units: a square to the right
+    right = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    shifted = verify_grid(photo, GridMapping(truth @ one_column), 9, 9, CFG.verify)
+    assert right.found, right.reason
+    assert shifted.evidence.outer_crossed[1] <= CFG.verify.max_uncrossed_outer
+    assert shifted.evidence.beyond_strips[0] >= CFG.verify.min_beyond_seen
+    assert not shifted.found and "shifted a square" in shifted.reason
+    assert right.evidence.shifted_side(CFG.verify.max_uncrossed_outer, CFG.verify.min_beyond_seen) is None
