@@ -55,7 +55,8 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
-    "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0),
+    "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "min_border_ratio": (0.0, 100.0),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -291,6 +292,11 @@ class GridVerifyConfig:
                                        # this share of its lines across the strip there and of the strip's far
                                        # side seen (issue 28: a sudoku a column off 0.75; real grids' outer
                                        # strips 0.9-1 crossed)
+    min_chequer_step: float = 40.0     # squares side by side this far apart in lightness (Lab L, 0-255) are a
+                                       # chequer: its border is a colour step, not judged by the next line
+    min_border_ratio: float = 1.5      # a ruled grid's border line stands out ≥ this × from the strip a quarter
+                                       # square inside it, where that strip is busy (issue 28: text columns
+                                       # taken in 0.7-0.9; labelled sudokus ≥ 2.6)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ photo are not judged. Thresholds: `GridVerifyConfig`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -67,6 +67,8 @@ class GridEvidence:
     beyond_strips: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # a grid going on past the left, right,
                                                                              # top, bottom side seen (0: not in the photo)
     outer_crossed: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)  # `outer_strips`, plain strips judged too
+    neighbour_step: float = 0.0  # median lightness step between side-by-side squares (a chessboard's: large)
+    border_ratios: tuple[float, float, float, float] = (np.inf,) * 4   # each side's line over the busy strip inside
 
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
         """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
@@ -179,14 +181,14 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
 
 
 def _square_spreads(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
-                    cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
+                    cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per square: how far from one colour the band just inside its edges is — the `plain_quantile`
     of the Lab distances (summed over channels) of the band's points to their median colour — and
     whether the square lies in the photo. The band: the outer `interior_rings` rings of
     `interior_samples`² points spread over the square `interior_margin` from its edges (its middle is
     left out: a token, a digit or a marker sits there). A printed square, a chessboard's or a
     sudoku's is one colour there, in shade or not; a window bay, a stretch of brick or of text
-    laid in a lattice's cell is not."""
+    laid in a lattice's cell is not. Third, each square's lightness there (the band's median L)."""
     n, margin = cfg.interior_samples, cfg.interior_margin
     t = margin + (np.arange(n) + 0.5) / n * (1 - 2 * margin)
     u, v = np.meshgrid(t, t)
@@ -205,8 +207,9 @@ def _square_spreads(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
     inside = (finite & (px[:, 0] >= 0) & (px[:, 0] <= w - 1) & (px[:, 1] >= 0) & (px[:, 1] <= h - 1)).reshape(
         len(corners), -1).all(1)
     values = _sample(lab, px).reshape(len(corners), len(offsets), 3)
-    spread = np.abs(values - np.median(values, axis=1, keepdims=True)).sum(-1)
-    return np.quantile(spread, cfg.plain_quantile, axis=1), inside
+    medians = np.median(values, axis=1, keepdims=True)
+    spread = np.abs(values - medians).sum(-1)
+    return np.quantile(spread, cfg.plain_quantile, axis=1), inside, medians[:, 0, 0]
 
 
 def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -238,11 +241,54 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     outer, crossed = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan),
                                        level, width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
-    spreads, in_photo = _square_spreads(lab, scaled, width, height, cfg)
+    spreads, in_photo, lightness = _square_spreads(lab, scaled, width, height, cfg)
     plain = float(np.mean(spreads[in_photo] <= cfg.max_square_spread)) if in_photo.any() else 0.0
     beyond = _beyond_separators(lab, scaled, width, height, level, cfg)
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
-                        plain, int(in_photo.sum()), outer, beyond, crossed)
+                        plain, int(in_photo.sum()), outer, beyond, crossed,
+                        _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
+                        _border_ratios(lab, scaled, width, height, level, line_contrast, cfg))
+
+
+def _neighbour_step(lightness: np.ndarray, in_photo: np.ndarray) -> float:
+    """The median lightness step between side-by-side squares in the photo (Lab L, 0-255): a chessboard's
+    squares alternate dark and light, a ruled grid's are all the paper."""
+    down = np.abs(np.diff(lightness, axis=0))[in_photo[1:, :] & in_photo[:-1, :]]
+    across = np.abs(np.diff(lightness, axis=1))[in_photo[:, 1:] & in_photo[:, :-1]]
+    steps = np.concatenate([down, across])
+    return float(np.median(steps)) if len(steps) else 0.0
+
+
+BORDER_REACH = 0.12   # squares: a border is looked for this far either side of the fit (a curled page's last
+                      # line bends off a fit of straight lines by a tenth of a square)
+
+
+def _border_ratios(lab: np.ndarray, mapping: _Scaled, width: int, height: int, level: float,
+                   line_contrast: float, cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
+    """For the left, right, top and bottom sides: the median contrast along the grid's border line over the
+    median along its parallel a quarter square inside, where that parallel is busy (≥ `level`: text, a
+    digit's stroke, another grid's lines) and the border is weaker than the grid's lines (`line_contrast`,
+    their median); inf otherwise, or out of the photo. A ruled grid's border is a line, often its thickest;
+    a strip of text or of another grid taken in has its "border" in the text, weaker than the grid's lines
+    and no more a line than the text inside it. (A curled page's labelled border may have its printed line
+    a quarter square inside: the border still as strong as the grid's lines.)"""
+    t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
+    ratios = []
+    for axis, border, inward in ((0, 0, 1), (0, width, -1), (1, 0, 1), (1, height, -1)):
+        along = np.arange(height if axis == 0 else width, dtype=float)[:, None] + t[None, :]
+        medians = []
+        for position, reach in ((border, BORDER_REACH), (border + 0.25 * inward, cfg.reach)):
+            points = np.stack(np.broadcast_arrays(np.full_like(along, float(position)), along), -1)
+            normals = np.tile([1.0, 0.0], points.shape[:2] + (1,))
+            if axis == 1:   # a top or bottom side: (u, v) is (y, x)
+                points, normals = points[..., ::-1], normals[..., ::-1]
+            contrast, in_photo = _contrast(lab, mapping, np.ascontiguousarray(points), np.ascontiguousarray(normals),
+                                           replace(cfg, reach=max(reach, cfg.reach)))
+            medians.append(float(np.median(contrast[in_photo])) if in_photo.sum() >= max(2, len(along) / 2) else 0.0)
+        line, inside = medians
+        ratios.append(line / inside if inside >= level and line < line_contrast else float("inf"))
+    left, right, top, bottom = ratios
+    return left, right, top, bottom
 
 
 def _beyond_separators(lab: np.ndarray, mapping: _Scaled, width: int, height: int, level: float,
@@ -336,6 +382,12 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "
                               f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
+    if (evidence.seen_share >= cfg.ruled_seen_share and evidence.neighbour_step < cfg.min_chequer_step
+            and min(evidence.border_ratios) < cfg.min_border_ratio):
+        side = ("left", "right", "top", "bottom")[int(np.argmin(evidence.border_ratios))]
+        return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
+                              f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
+                              f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)
     shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
     if evidence.seen_share >= cfg.ruled_seen_share and shifted:
         return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "

@@ -406,3 +406,21 @@ def test_verification_stage_refuses_a_ruled_grid_shifted_a_square_onto_its_margi
     assert shifted.evidence.beyond_strips[0] >= CFG.verify.min_beyond_seen
     assert not shifted.found and "shifted a square" in shifted.reason
     assert right.evidence.shifted_side(CFG.verify.max_uncrossed_outer, CFG.verify.min_beyond_seen) is None
+
+
+def test_verification_stage_refuses_a_ruled_grid_whose_side_lies_in_the_text_beside_it():
+    """Issue #28 (gs image204 read 12×9 with the text columns beside it, s4 image1083 9×11 with a title and
+    a solution grid): where the text beside a sudoku is ruled on the sudoku's rows, its lines cross the strip
+    taken in, so the strip passes as crossed; but the fit's side lies in the text, no more a line than the
+    text a quarter square inside it. Refused; the sudoku itself (its border a thick line) is proved."""
+    page = _sudoku_page()
+    for k in range(10):    # the text ruled on the sudoku's rows
+        cv2.line(page, (400, 200 + 40 * k), (940, 200 + 40 * k), (40, 40, 40), 1)
+    fit = GridMapping.coerce(np.array([[40.0, 0, 40], [0, 40.0, 200], [0, 0, 1]]))
+    right = verify_grid(page, fit, 9, 9, CFG.verify)
+    assert right.found, right.reason
+    for width in (10, 12):
+        with_text = verify_grid(page, fit, width, 9, CFG.verify)
+        assert with_text.evidence.outer_seen >= CFG.verify.min_outer_seen, "the strip passes as crossed"
+        assert with_text.evidence.border_ratios[1] < CFG.verify.min_border_ratio <= min(right.evidence.border_ratios)
+        assert not with_text.found and "right side is no border" in with_text.reason
