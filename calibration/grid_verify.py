@@ -69,6 +69,8 @@ class GridEvidence:
     outer_crossed: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)  # `outer_strips`, plain strips judged too
     neighbour_step: float = 0.0  # median lightness step between side-by-side squares (a chessboard's: large)
     border_ratios: tuple[float, float, float, float] = (np.inf,) * 4   # each side's line over the busy strip inside
+    chequer_beyond: tuple[float, float, float, float] = (0.0,) * 4    # outer squares whose neighbour past the side
+                                                                        # differs as a chequer's do
 
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
         """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
@@ -96,6 +98,17 @@ class Verdict:
     found: bool
     reason: str
     evidence: GridEvidence | None
+
+
+class _Framed:
+    """A mapping read one square further out: grid point (u, v) is the mapping's (u - 1, v - 1), so a
+    width×height grid read through it is the grid and a ring of squares round it."""
+
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        return self.mapping.to_image(np.asarray(points, float) - 1.0)
 
 
 class _Scaled:
@@ -247,7 +260,28 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
                         plain, int(in_photo.sum()), outer, beyond, crossed,
                         _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
-                        _border_ratios(lab, scaled, width, height, level, line_contrast, cfg))
+                        _border_ratios(lab, scaled, width, height, level, line_contrast, cfg),
+                        _chequer_beyond(lab, scaled, width, height, cfg))
+
+
+def _chequer_beyond(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
+                    cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
+    """For the left, right, top and bottom sides: the share of the grid's outer squares whose neighbour just past the side differs from it in lightness as a chequer's squares do
+    (≥ `min_chequer_step`), among the pairs in the photo; 0 with fewer than 2 such pairs. A chessboard's
+    margin is the paper: its light squares' neighbours past the side are as light (about half differ);
+    where every one differs the chequer goes on (issue 28: 3×3 squares of a GoPro's 9×7 chessboard)."""
+    _, in_photo, lightness = _square_spreads(lab, _Framed(mapping), width + 2, height + 2, cfg)
+    lightness, in_photo = lightness.reshape(height + 2, width + 2), in_photo.reshape(height + 2, width + 2)
+    rows, columns = slice(1, height + 1), slice(1, width + 1)      # the grid's squares in the framed one
+    pairs = (((rows, 1), (rows, 0)), ((rows, width), (rows, width + 1)),
+             ((1, columns), (0, columns)), ((height, columns), (height + 1, columns)))
+    shares = []
+    for outer, past in pairs:
+        both = in_photo[outer] & in_photo[past]
+        differ = np.abs(lightness[outer] - lightness[past])[both] >= cfg.min_chequer_step
+        shares.append(float(np.mean(differ)) if both.sum() >= 2 else 0.0)
+    left, right, top, bottom = shares
+    return left, right, top, bottom
 
 
 def _neighbour_step(lightness: np.ndarray, in_photo: np.ndarray) -> float:
@@ -388,6 +422,11 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
                               f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
                               f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)
+    if evidence.neighbour_step >= cfg.min_chequer_step and max(evidence.chequer_beyond) >= cfg.max_chequer_beyond:
+        side = ("left", "right", "top", "bottom")[int(np.argmax(evidence.chequer_beyond))]
+        return Verdict(False, f"the chequer goes on past its {side} side ({100 * max(evidence.chequer_beyond):.0f} % of "
+                              f"its outer squares' neighbours there alternate with them; a board's margin: under "
+                              f"{100 * cfg.max_chequer_beyond:.0f} %)", evidence)
     shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
     if evidence.seen_share >= cfg.ruled_seen_share and shifted:
         return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "

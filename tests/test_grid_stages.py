@@ -424,3 +424,24 @@ def test_verification_stage_refuses_a_ruled_grid_whose_side_lies_in_the_text_bes
         assert with_text.evidence.outer_seen >= CFG.verify.min_outer_seen, "the strip passes as crossed"
         assert with_text.evidence.border_ratios[1] < CFG.verify.min_border_ratio <= min(right.evidence.border_ratios)
         assert not with_text.found and "right side is no border" in with_text.reason
+
+
+def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
+    """Issue #28 (size unknown, 3×3 squares of a GoPro's 9×7 chessboard returned): a chequer fit whose
+    outer squares' neighbours past a side alternate with them as its own squares do is a part of a larger
+    chequer, refused; the whole board, its margin the paper past every side, is proved."""
+    px, pad, (w, h) = 50, 40, (9, 7)
+    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            if (x + y) % 2 == 0:
+                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
+                              (30, 30, 30), -1)
+    whole = GridMapping(np.array([[float(px), 0, pad], [0, float(px), pad], [0, 0, 1]]))
+    part = GridMapping(np.array([[float(px), 0, pad + 3 * px], [0, float(px), pad + 2 * px], [0, 0, 1]]))
+    board = verify_grid(photo, whole, w, h, CFG.verify)
+    assert board.found, board.reason
+    assert max(board.evidence.chequer_beyond) < CFG.verify.max_chequer_beyond
+    three = verify_grid(photo, part, 3, 3, CFG.verify)
+    assert three.evidence.neighbour_step >= CFG.verify.min_chequer_step
+    assert not three.found and "chequer goes on" in three.reason
