@@ -36,6 +36,12 @@ whole length, against the same measure half a square away (the middle of the squ
   photo's edge, where nothing refutes it). A plain outer strip alone is not refused (a board's white tiles
   merged with the paper show no separators), nor a grid going on alone (text and other puzzles beside a
   sudoku are crossed by a half of its lines).
+- **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
+  text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
+  square inside it; a ruled grid's border is a line, often its thickest.
+- **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin, as light
+  as its light squares; where every outer square's neighbour past a side alternates with it, the chequer
+  goes on and the fit is a piece of it.
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
