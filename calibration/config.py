@@ -294,11 +294,12 @@ class GridVerifyConfig:
                                        # strips 0.9-1 crossed)
     min_chequer_step: float = 40.0     # squares side by side this far apart in lightness (Lab L, 0-255) are a
                                        # chequer: its border is a colour step, not judged by the next line
-    min_border_ratio: float = 1.5      # a ruled grid's border line stands out ≥ this × from the strip a quarter
-                                       # square inside it, where that strip is busy (issue 28: text columns
-                                       # taken in 0.7-0.9; labelled sudokus ≥ 2.6)
-    max_chequer_beyond: float = 0.8    # a chequer whose outer squares' neighbours past a side alternate with them
-                                       # on this share or more goes on there: a part of a larger chequer
+    min_border_ratio: float = 1.0      # a ruled grid's border line, where weaker than its lines, stands out ≥ this
+                                       # × from the strip a quarter square inside it, where that strip is busy
+                                       # (issue 28: text columns taken in 0.5-0.8; labelled dev sudokus ≥ 2.6,
+                                       # a synthetic drawn grid 1.45)
+    max_chequer_beyond: float = 0.8    # a chequer whose outer squares' neighbours past two of its sides go on with
+                                       # it on this share or more is a piece of a larger chequer
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,10 @@ whole length, against the same measure half a square away (the middle of the squ
 - **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
   text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
   square inside it; a ruled grid's border is a line, often its thickest.
-- **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin, as light
-  as its light squares; where every outer square's neighbour past a side alternates with it, the chequer
-  goes on and the fit is a piece of it.
+- **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin or a
+  table, one surface, like its light squares or its dark ones; where (nearly) every outer square's
+  neighbour past two of its sides goes on with the chequer, the fit is a piece of a larger one. (Two: a
+  3×3 board's margin ending a little past one side reads as going on there.)
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -272,20 +273,25 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
 
 def _chequer_beyond(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
                     cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
-    """For the left, right, top and bottom sides: the share of the grid's outer squares whose neighbour just past the side differs from it in lightness as a chequer's squares do
-    (≥ `min_chequer_step`), among the pairs in the photo; 0 with fewer than 2 such pairs. A chessboard's
-    margin is the paper: its light squares' neighbours past the side are as light (about half differ);
-    where every one differs the chequer goes on (issue 28: 3×3 squares of a GoPro's 9×7 chessboard)."""
+    """For the left, right, top and bottom sides: the share of the grid's outer squares whose neighbour just
+    past the side goes on with the chequer — as far in lightness from the outer square as a chequer's
+    squares are (≥ `min_chequer_step`), and as near the square inside it (the other colour) as half that —
+    among those in the photo; 0 with fewer than 2 of them. Past a chessboard lies its margin or a table, one
+    surface: like its light squares or its dark ones, never both, so at most about half go on; past a piece
+    of a larger chequer every one does (issue 28: 3×3 squares of a GoPro's 9×7 chessboard)."""
+    if width < 2 or height < 2:
+        return 0.0, 0.0, 0.0, 0.0
     _, in_photo, lightness = _square_spreads(lab, _Framed(mapping), width + 2, height + 2, cfg)
     lightness, in_photo = lightness.reshape(height + 2, width + 2), in_photo.reshape(height + 2, width + 2)
     rows, columns = slice(1, height + 1), slice(1, width + 1)      # the grid's squares in the framed one
-    pairs = (((rows, 1), (rows, 0)), ((rows, width), (rows, width + 1)),
-             ((1, columns), (0, columns)), ((height, columns), (height + 1, columns)))
+    sides = (((rows, 1), (rows, 0), (rows, 2)), ((rows, width), (rows, width + 1), (rows, width - 1)),
+             ((1, columns), (0, columns), (2, columns)), ((height, columns), (height + 1, columns), (height - 1, columns)))
     shares = []
-    for outer, past in pairs:
-        both = in_photo[outer] & in_photo[past]
-        differ = np.abs(lightness[outer] - lightness[past])[both] >= cfg.min_chequer_step
-        shares.append(float(np.mean(differ)) if both.sum() >= 2 else 0.0)
+    for outer, past, inner in sides:
+        seen = in_photo[outer] & in_photo[past] & in_photo[inner]
+        goes_on = ((np.abs(lightness[past] - lightness[outer]) >= cfg.min_chequer_step)
+                   & (np.abs(lightness[past] - lightness[inner]) < cfg.min_chequer_step / 2))[seen]
+        shares.append(float(np.mean(goes_on)) if seen.sum() >= 2 else 0.0)
     left, right, top, bottom = shares
     return left, right, top, bottom
 
@@ -428,11 +434,12 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
                               f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
                               f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)
-    if evidence.neighbour_step >= cfg.min_chequer_step and max(evidence.chequer_beyond) >= cfg.max_chequer_beyond:
-        side = ("left", "right", "top", "bottom")[int(np.argmax(evidence.chequer_beyond))]
-        return Verdict(False, f"the chequer goes on past its {side} side ({100 * max(evidence.chequer_beyond):.0f} % of "
-                              f"its outer squares' neighbours there alternate with them; a board's margin: under "
-                              f"{100 * cfg.max_chequer_beyond:.0f} %)", evidence)
+    going_on = [side for side, share in zip(("left", "right", "top", "bottom"), evidence.chequer_beyond)
+                if share >= cfg.max_chequer_beyond]
+    if evidence.neighbour_step >= cfg.min_chequer_step and len(going_on) >= 2:
+        return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} sides (≥ "
+                              f"{100 * cfg.max_chequer_beyond:.0f} % of its outer squares' neighbours there go on "
+                              f"with it): a piece of a larger chequer", evidence)
     shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
     if evidence.seen_share >= cfg.ruled_seen_share and shifted:
         return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "
