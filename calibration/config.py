@@ -56,7 +56,7 @@ RANGES = {
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
-    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -298,6 +298,8 @@ class GridVerifyConfig:
                                        # × from the strip a quarter square inside it, where that strip is busy
                                        # (issue 28: text columns taken in 0.5-0.8; labelled dev sudokus ≥ 2.6,
                                        # a synthetic drawn grid 1.45)
+    border_reach: float = 0.12         # squares: the border line is looked for this far either side of the fit
+                                       # (a curled page's last line bends off straight lines by a tenth of one)
     max_chequer_beyond: float = 0.8    # a chequer whose outer squares' neighbours past two of its sides go on with
                                        # it on this share or more is a piece of a larger chequer
 

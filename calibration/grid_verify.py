@@ -305,10 +305,6 @@ def _neighbour_step(lightness: np.ndarray, in_photo: np.ndarray) -> float:
     return float(np.median(steps)) if len(steps) else 0.0
 
 
-BORDER_REACH = 0.12   # squares: a border is looked for this far either side of the fit (a curled page's last
-                      # line bends off a fit of straight lines by a tenth of a square)
-
-
 def _border_ratios(lab: np.ndarray, mapping: _Scaled, width: int, height: int, level: float,
                    line_contrast: float, cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
     """For the left, right, top and bottom sides: the median contrast along the grid's border line over the
@@ -323,7 +319,7 @@ def _border_ratios(lab: np.ndarray, mapping: _Scaled, width: int, height: int, l
     for axis, border, inward in ((0, 0, 1), (0, width, -1), (1, 0, 1), (1, height, -1)):
         along = np.arange(height if axis == 0 else width, dtype=float)[:, None] + t[None, :]
         medians = []
-        for position, reach in ((border, BORDER_REACH), (border + 0.25 * inward, cfg.reach)):
+        for position, reach in ((border, cfg.border_reach), (border + 0.25 * inward, cfg.reach)):
             points = np.stack(np.broadcast_arrays(np.full_like(along, float(position)), along), -1)
             normals = np.tile([1.0, 0.0], points.shape[:2] + (1,))
             if axis == 1:   # a top or bottom side: (u, v) is (y, x)
