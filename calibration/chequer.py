@@ -57,11 +57,12 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners = None
     if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
-        for pattern in sorted({(grid[0] - 1, grid[1] - 1), (grid[1] - 1, grid[0] - 1)}):
-            found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
-            if found is not None:
-                corners = _refined(gray, found / scale)
-                break
+        # ... lying either way: asked w×h corners it finds an h×w board as well (both ways gave the same
+        # answer on every real photo of the benches), so the other way round would only double a failure's cost
+        pattern = (grid[0] - 1, grid[1] - 1)
+        found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
+        if found is not None:
+            corners = _refined(gray, found / scale)
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
         for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
             found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)

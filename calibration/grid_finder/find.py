@@ -8,6 +8,7 @@ findChessboardCornersSB first (calibration.chequer), and judged by the same veri
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -73,43 +74,60 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
     """The line finder's stages on one working image; the best-scoring grid of every hypothesis.
 
     Early scoring: the families of the two strongest directions are searched first, and a fit scoring
-    `good_enough_score` ends the search before the other pairs' lattices are even built; if it does not,
-    that pair's lattice on its long segments alone is searched next (text beside a grid, issue 28). Otherwise the
-    other hypotheses are ranked by the lattice lines they explain (1-D comb fits; a skewed lattice last)
-    and searched best first, up to `max_hypotheses` searches in all."""
-    segments = find_segments(work)                                      # 1. segments
+    `good_enough_score` ends the search before the other pairs' lattices are even built (`_hypotheses` gives
+    them in the order searched). With the size given, each hypothesis is first searched on its own lattice
+    only; the other lattices that may show that size (`find_extent`'s fallbacks: half or double period,
+    outline, lens, grown from the middle — each several rectangle searches) are tried only when no
+    hypothesis showed a grid, and on the first `max_fallback_hypotheses` of them (issue 28: run on every
+    hypothesis they made a photo without the board's lines — a GoPro corridor, a busy newspaper page —
+    cost 1.5–3 s)."""
+    cfg = work.cfg
     best: GridFit | None = None
-    searched, waiting = 0, []
+    unseen: list[tuple[LatticeHypothesis, Lattice]] = []   # no grid on their own lattice, in the order searched
+    for hypothesis in _hypotheses(work, find_segments(work)):            # 1-3. segments, families, combs
+        lattice = fit_lattice(work, hypothesis)                          # 3. ... refined
+        fit = _grid_of(work, hypothesis, lattice, grid, fallbacks=False)
+        if fit is None:
+            unseen.append((hypothesis, lattice))
+        best = _better(best, fit)
+        if best is not None and best.score >= cfg.good_enough_score:
+            return best
+    if best is not None or grid is None:
+        return best
+    for hypothesis, lattice in unseen[: cfg.max_fallback_hypotheses]:
+        best = _better(best, _grid_of(work, hypothesis, lattice, grid, fallbacks=True))
+        if best is not None and best.score >= cfg.good_enough_score:
+            break
+    return best
+
+
+def _hypotheses(work: WorkingImage, segments) -> Iterator[LatticeHypothesis]:
+    """Stage 2 and the combs of stage 3, lazily, in the order searched: the strongest pair of directions and
+    its lattice on its long lines alone (text beside a grid, issue 28), then the other pairs ranked by the
+    lattice lines they explain (1-D comb fits; a skewed lattice last), up to `max_hypotheses` in all."""
+    given, waiting = 0, []
     for families in line_families(work, segments):                      # 2. line families, vanishing points
         hypothesis = lattice_hypothesis(work, families)                  # 3. the combs' lattice ...
         if hypothesis is None:
             continue
         if families.strongest and not hypothesis.skewed:
-            searched += 1
-            best = _better(best, _grid_of(work, hypothesis, grid))
-            if best is not None and best.score >= work.cfg.good_enough_score:
-                return best
+            given += 1
+            yield hypothesis
             long_lines = long_lines_hypothesis(work, families)           # 3. ... on the long lines alone
             if long_lines is not None:
-                searched += 1
-                best = _better(best, _grid_of(work, long_lines, grid))
-                if best is not None and best.score >= work.cfg.good_enough_score:
-                    return best
+                given += 1
+                yield long_lines
         else:
             waiting.append(hypothesis)
     waiting.sort(key=lambda h: (h.skewed, -h.lines_seen))
-    for hypothesis in waiting[: work.cfg.max_hypotheses - searched]:
-        best = _better(best, _grid_of(work, hypothesis, grid))
-        if best is not None and best.score >= work.cfg.good_enough_score:
-            break
-    return best
+    yield from waiting[: work.cfg.max_hypotheses - given]
 
 
-def _grid_of(work: WorkingImage, hypothesis: LatticeHypothesis, grid: tuple[int, int] | None) -> GridFit | None:
-    """One hypothesis through the stages that follow it, on the working image."""
-    lattice = fit_lattice(work, hypothesis)                              # 3. ... refined
-    extent = find_extent(work, lattice, hypothesis.families, grid)       # 4. extent
-    return None if extent is None else grid_result(extent, grid, work.cfg)   # 6. result
+def _grid_of(work: WorkingImage, hypothesis: LatticeHypothesis, lattice: Lattice, grid: tuple[int, int] | None,
+             *, fallbacks: bool) -> GridFit | None:
+    """One hypothesis, its lattice fitted, through the stages that follow it, on the working image."""
+    extent = find_extent(work, lattice, hypothesis.families, grid, fallbacks=fallbacks)   # 4. extent
+    return None if extent is None else grid_result(extent, grid, work.cfg)              # 6. result
 
 
 def _better(best: GridFit | None, fit: GridFit | None) -> GridFit | None:
