@@ -22,8 +22,12 @@ from calibration.grid_finder.lattice import (Lattice, LatticeHypothesis, ScaledM
                                             long_lines_hypothesis)
 from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_result, open_sides, square_side_px,
                                             upright_mapping)
-from calibration.grid_finder.segments import WorkingImage, find_segments, working_image, working_long_side
+from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_image,
+                                             working_long_side)
 from calibration.grid_verify import Verdict, verify_grid
+
+BUDGET_REASON = ("no grid of that size on the lattices searched; the other lattices were tried only as far as the "
+                 "search's work budget (grid.fallback_samples) allowed")
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -43,9 +47,10 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     The search proposes; only a grid the photo proves is returned (issue 28: with the size given,
     the search laid boards over facades, brick and text)."""
     cfg = config or GridFinderConfig()
-    fit = unverified_grid(image_bgr, grid, cfg)          # stages 1-4 and 6, or the chequer candidate
-    if fit is None:
-        return None, None
+    budget = WorkBudget()
+    fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
+    if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
+        return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
     verdict = verification(image_bgr, fit, cfg)         # stage 5
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
     if trimmed is not None:                              # size unknown: a strip of text taken in beside it
@@ -77,27 +82,34 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
     `good_enough_score` ends the search before the other pairs' lattices are even built (`_hypotheses` gives
     them in the order searched). With the size given, each hypothesis is first searched on its own lattice
     only; the other lattices that may show that size (`find_extent`'s fallbacks: half or double period,
-    outline, lens, grown from the middle — each several rectangle searches) are tried only when no
-    hypothesis showed a grid, and on the first `max_fallback_hypotheses` of them (issue 28: run on every
-    hypothesis they made a photo without the board's lines — a GoPro corridor, a busy newspaper page —
-    cost 1.5–3 s)."""
+    outline, lens, grown from the middle — each several rectangle searches) are tried after, when no grid
+    scored `good_enough_score`, and only on the first `max_fallback_hypotheses` hypotheses searched (issue 28:
+    run on every hypothesis, they made a photo where they find nothing — a GoPro corridor, a busy newspaper
+    page — cost 1.5–3 s; the grids they find come from the strongest pairs), within `fallback_samples` edge
+    samples scored (`WorkBudget`)."""
     cfg = work.cfg
     best: GridFit | None = None
-    unseen: list[tuple[LatticeHypothesis, Lattice]] = []   # no grid on their own lattice, in the order searched
+    searched: list[tuple[LatticeHypothesis, Lattice, bool]] = []   # (hypothesis, its lattice, a grid on it)
     for hypothesis in _hypotheses(work, find_segments(work)):            # 1-3. segments, families, combs
         lattice = fit_lattice(work, hypothesis)                          # 3. ... refined
         fit = _grid_of(work, hypothesis, lattice, grid, fallbacks=False)
-        if fit is None:
-            unseen.append((hypothesis, lattice))
+        searched.append((hypothesis, lattice, fit is not None))
         best = _better(best, fit)
         if best is not None and best.score >= cfg.good_enough_score:
             return best
-    if best is not None or grid is None:
+    if grid is None:
         return best
-    for hypothesis, lattice in unseen[: cfg.max_fallback_hypotheses]:
-        best = _better(best, _grid_of(work, hypothesis, lattice, grid, fallbacks=True))
-        if best is not None and best.score >= cfg.good_enough_score:
-            break
+    work.budget.left = cfg.fallback_samples
+    try:
+        for hypothesis, lattice, seen in searched[: cfg.max_fallback_hypotheses]:
+            if not seen:   # (where its own lattice showed a grid, the other lattices are not tried)
+                best = _better(best, _grid_of(work, hypothesis, lattice, grid, fallbacks=True))
+                if best is not None and best.score >= cfg.good_enough_score:
+                    break
+    except SearchBudgetSpent:
+        pass   # the best grid so far, or none
+    finally:
+        work.budget.left = None
     return best
 
 
@@ -140,8 +152,10 @@ def verification(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> 
     return verify_grid(image_bgr, fit.mapping, fit.width, fit.height, cfg.verify)
 
 
-def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
-    """The search's best grid (size given or not), before verification."""
+def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig,
+                    budget: WorkBudget | None = None) -> GridFit | None:
+    """The search's best grid (size given or not), before verification; `budget` says whether the line
+    search's fallbacks were cut short."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
         raise TypeError("find_grid expects a BGR or grey image as a numpy array")
     if grid is not None:
@@ -149,10 +163,11 @@ def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: Gr
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
         grid = (w, h)
-    fit = _search(image_bgr, grid, cfg)
+    budget = budget or WorkBudget()
+    fit = _search(image_bgr, grid, cfg, budget)
     if grid is not None:
         if fit is None:   # never worse than the free search: a grid of this size found without it is kept
-            free = _search(image_bgr, None, cfg)
+            free = _search(image_bgr, None, cfg, budget)
             turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
             if free is not None and turned is not None:
                 fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
@@ -164,7 +179,8 @@ def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: Gr
     return replace(fit, partial=tuple(side for side in SIDES if side in open_ or side in maybe))
 
 
-def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig, budget: WorkBudget
+            ) -> GridFit | None:
     """The chequer candidate, then the line finder (docs/grid-finding.md). Size given: SB at that size,
     the lines, and only then SB's "larger" mode (a chequer partly out of view; it costs as much as
     SB itself on every photo that is no chequer); size unknown: SB's "larger" mode first (a chessboard
@@ -173,7 +189,7 @@ def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinder
         fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
         if fit is not None and (grid is not None or not _not_the_board(image_bgr, fit, cfg)):
             return fit
-    found = _line_search(image_bgr, grid, cfg)
+    found = _line_search(image_bgr, grid, cfg, budget)
     if found is None and grid is not None and cfg.chequer_candidate:
         return _chequer_candidate(image_bgr, grid, cfg, exact=False, larger=True)
     return found
@@ -199,9 +215,10 @@ def _chequer_fit(chequer: ChequerFit, grid: tuple[int, int] | None) -> GridFit |
     return GridFit(mapping, width, height, seen, method="chequer")
 
 
-def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig, budget: WorkBudget
+                 ) -> GridFit | None:
     """The line finder on its working image (and, size unknown, again where small squares need)."""
-    work = working_image(image_bgr, grid, cfg)
+    work = working_image(image_bgr, grid, cfg, budget)
     found = search_lines(work, grid)
     if found is not None and grid is None:
         # a size found on small squares is checked where they are big enough: the same
@@ -210,7 +227,7 @@ def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridF
         big_and_fine = max(size) >= cfg.recheck_min_squares and square_side_px(found) < cfg.recheck_square_px
         if big_and_fine and working_long_side(image_bgr.shape[:2], size, cfg) > max(work.gray.shape) and work.scale < 1.0:
             # the size found only sets the shortest segment kept; the search is for any size
-            work = working_image(image_bgr, size, cfg)
+            work = working_image(image_bgr, size, cfg, budget)
             found = search_lines(work, None)
     if found is None:
         return None
