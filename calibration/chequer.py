@@ -64,6 +64,8 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
         retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None and min(pattern) >= 2 else None
         if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
             found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
+            if found is not None and np.ptp(found.reshape(-1, 2), axis=0).max() / retry > cfg.board_fraction * min(gray.shape):
+                found = None   # ... only: a board as large as the first copy was made for had its chance there
         if found is not None:
             corners = _refined(gray, found / found_at)
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
