@@ -40,7 +40,7 @@ RANGES = {
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
     "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
     # loops and searches: each step costs time on every frame
-    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32), "max_fallback_hypotheses": (0, 32), "fallback_samples": (0, 10**10),
+    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32), "fallback_square_samples": (0, 10**7),
     "max_squares": (3, 200), "min_squares": (1, 200), "max_growth_rounds": (0, 10), "max_finer_comb": (1, 10),
     "finer_comb_window": (1, 40), "recheck_min_squares": (1, 200), "outline_candidates": (1, 32),
     "outline_pairs": (1, 16), "outline_tries": (1, 64), "grow_start": (2, 200), "min_corners": (2, 100),
@@ -405,11 +405,11 @@ class GridFinderConfig:
     chequer_edge_support: float = 0.8    # size unknown: share of a chequer fit's inner edges that must show
                                          # (a lattice on the squares' diagonals shows half of them)
     good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
-    max_fallback_hypotheses: int = 2     # size given, no grid scoring good_enough_score on the hypotheses' own
+    fallback_square_samples: int = 6000  # size given, no grid scoring good_enough_score on the hypotheses' own
                                          # lattices: the other lattices (half or double period, outline, lens,
-                                         # grown) tried on the first this many searched, ...
-    fallback_samples: int = 200_000      # ... until they have scored this many edge samples (a work budget:
-                                         # counted, not timed; past it, the best grid so far or "not found")
+                                         # grown) are tried until they have scored this many edge samples per
+                                         # square asked (a work budget: counted, not timed; past it, the best
+                                         # grid so far or "not found")
     recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
     recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
                                          # over the squares) is searched again where its size would put its

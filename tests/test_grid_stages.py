@@ -399,7 +399,7 @@ def test_a_size_given_search_cut_by_its_budget_says_so_instead_of_answering():
     "not found" with the budget as its reason; with the default budget they run out and find nothing, and
     nothing is said of a budget. The right size is found either way (no fallback needed)."""
     photo, _ = _drawn_grid((8, 6), SLANTED)
-    no_fallbacks = GridFinderConfig(fallback_samples=0)
+    no_fallbacks = GridFinderConfig(fallback_square_samples=0)
     fit, verdict = find_verified_grid(photo, (10, 8), config=no_fallbacks)
     assert fit is None and verdict is not None and verdict.reason == BUDGET_REASON
     fit, verdict = find_verified_grid(photo, (10, 8))

@@ -27,7 +27,7 @@ from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, Wor
 from calibration.grid_verify import Verdict, verify_grid
 
 BUDGET_REASON = ("no grid of that size on the lattices searched; the other lattices were tried only as far as the "
-                 "search's work budget (grid.fallback_samples) allowed")
+                 "search's work budget (grid.fallback_square_samples) allowed")
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -82,11 +82,11 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
     `good_enough_score` ends the search before the other pairs' lattices are even built (`_hypotheses` gives
     them in the order searched). With the size given, each hypothesis is first searched on its own lattice
     only; the other lattices that may show that size (`find_extent`'s fallbacks: half or double period,
-    outline, lens, grown from the middle — each several rectangle searches) are tried after, when no grid
-    scored `good_enough_score`, and only on the first `max_fallback_hypotheses` hypotheses searched (issue 28:
-    run on every hypothesis, they made a photo where they find nothing — a GoPro corridor, a busy newspaper
-    page — cost 1.5–3 s; the grids they find come from the strongest pairs), within `fallback_samples` edge
-    samples scored (`WorkBudget`)."""
+    outline, lens, grown from the middle — each several rectangle searches) are tried after, in the same
+    order, when no grid scored `good_enough_score` (issue 28: a later pair's own lattice often shows the grid
+    the first pair's fallbacks cost 0.5–1.3 s to miss), within `fallback_square_samples` edge samples scored
+    per square asked (`WorkBudget`: photos where they find nothing — a GoPro corridor — spent 7 000–14 000,
+    the boards they found at most 5 000)."""
     cfg = work.cfg
     best: GridFit | None = None
     searched: list[tuple[LatticeHypothesis, Lattice, bool]] = []   # (hypothesis, its lattice, a grid on it)
@@ -99,9 +99,9 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
             return best
     if grid is None:
         return best
-    work.budget.left = cfg.fallback_samples
+    work.budget.left = cfg.fallback_square_samples * grid[0] * grid[1]
     try:
-        for hypothesis, lattice, seen in searched[: cfg.max_fallback_hypotheses]:
+        for hypothesis, lattice, seen in searched:
             if not seen:   # (where its own lattice showed a grid, the other lattices are not tried)
                 best = _better(best, _grid_of(work, hypothesis, lattice, grid, fallbacks=True))
                 if best is not None and best.score >= cfg.good_enough_score:
