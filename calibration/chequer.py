@@ -54,14 +54,20 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     cfg = config or ChequerConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = _working_scale(gray.shape, grid, cfg)
-    small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = _reduced(gray, scale)
     corners = None
     if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
-        for pattern in sorted({(grid[0] - 1, grid[1] - 1), (grid[1] - 1, grid[0] - 1)}):
-            found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
-            if found is not None:
-                corners = _refined(gray, found / scale)
-                break
+        # ... lying either way: asked w×h corners it finds an h×w board as well (both ways gave the same
+        # answer on every real photo of the benches), so the other way round would only double a failure's cost
+        pattern = (grid[0] - 1, grid[1] - 1)
+        found, found_at = (_sb(small, pattern, 0), scale) if min(pattern) >= 2 else (None, scale)
+        retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None and min(pattern) >= 2 else None
+        if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
+            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
+            if found is not None and np.ptp(found.reshape(-1, 2), axis=0).max() / retry > cfg.board_fraction * min(gray.shape):
+                found = None   # ... only: a board as large as the first copy was made for had its chance there
+        if found is not None:
+            corners = _refined(gray, found / found_at)
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
         for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
             found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
@@ -84,12 +90,27 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     return ChequerFit(corners, fit.mapping)
 
 
-def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig) -> float:
+def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig, board_fraction: float | None = None) -> float:
     short, long_side = min(shape), max(shape)
     if grid is None:
         return min(1.0, cfg.unknown_long_side / long_side)
-    square = cfg.board_fraction * short / max(grid)
+    square = (board_fraction or cfg.board_fraction) * short / max(grid)
     return min(1.0, max(cfg.min_square_px / square, 0.05))
+
+
+def _smaller_board_scale(shape: tuple[int, int], grid, scale: float, cfg: ChequerConfig) -> float | None:
+    """Size given, SB having found no chequer on the copy for a board spanning `board_fraction` of the
+    photo: the scale of a copy where a board spanning `small_board_fraction` has squares of `min_square_px`
+    (issue 28: calibration boards on a wall, seen across a corridor through a GoPro, squares of 4 px on
+    the first copy; the line search then took 1–3 s where SB on a larger copy takes 30–50 ms), or None
+    when it would be no larger or hold more than `small_board_pixels` (SB's cost, paid on every photo of
+    a board without a chequer, grows with them)."""
+    retry = _working_scale(shape, grid, cfg, cfg.small_board_fraction)
+    return retry if retry > scale and retry * retry * shape[0] * shape[1] <= cfg.small_board_pixels else None
+
+
+def _reduced(gray: np.ndarray, scale: float) -> np.ndarray:
+    return gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
 SB_SEED = 1   # SB draws from OpenCV's random generator: seeded before each call, same photo, same answer

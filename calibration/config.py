@@ -35,12 +35,12 @@ RANGES = {
     # image and window sizes (px), and what sizes a warp
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
     "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "working_size": (100, 10_000),
-    "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000),
+    "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000), "small_board_pixels": (10_000, 100_000_000),
     # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
     "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
     # loops and searches: each step costs time on every frame
-    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32),
+    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32), "fallback_square_samples": (0, 10**7),
     "max_squares": (3, 200), "min_squares": (1, 200), "max_growth_rounds": (0, 10), "max_finer_comb": (1, 10),
     "finer_comb_window": (1, 40), "recheck_min_squares": (1, 200), "outline_candidates": (1, 32),
     "outline_pairs": (1, 16), "outline_tries": (1, 64), "grow_start": (2, 200), "min_corners": (2, 100),
@@ -75,7 +75,7 @@ RANGES = {
             "min_separator_support subdivision_strong subdivision_weak half_period_min_support half_period_ratio "
             "min_square_aspect chequer_edge_support continuation_support maybe_continuing_support "
             "finer_comb_support outline_support outline_inside outline_min_excess grow_min_seen board_fraction "
-            "min_parity saddle_share fill_share min_gain k2_gain min_colour_agreement picture_min_light "
+            "min_parity saddle_share fill_share small_board_fraction min_gain k2_gain min_colour_agreement picture_min_light "
             "picture_min_pose picture_min_first picture_min_margin picture_min_part max_code_share "
             "picture_sure_score picture_min_score size_tolerance shape_tolerance", (0.0, 1.0)),
     # a score threshold: scores are at most 1, a threshold over 1 turns the finder's answer off
@@ -245,6 +245,8 @@ class ChequerConfig:
 
     min_square_px: float = 12.0       # SB runs on a copy reduced until squares would be this small ...
     board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
+    small_board_fraction: float = 0.25   # size given and none found: again for a board spanning this share ...
+    small_board_pixels: int = 500_000  # ... when that copy holds at most this many pixels (SB's cost grows with them)
     unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
     min_corners: int = 3              # smallest chequer (inner corners per side) looked for
     larger_starts: tuple = ((5, 1), (3, 1))   # SB "larger" tries (start pattern side, random seed): the size
@@ -420,6 +422,11 @@ class GridFinderConfig:
     chequer_edge_support: float = 0.8    # size unknown: share of a chequer fit's inner edges that must show
                                          # (a lattice on the squares' diagonals shows half of them)
     good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
+    fallback_square_samples: int = 6000  # size given, no grid scoring good_enough_score on the hypotheses' own
+                                         # lattices: the other lattices (half or double period, outline, lens,
+                                         # grown) are tried until they have scored this many edge samples per
+                                         # square asked (a work budget: counted, not timed; past it, the best
+                                         # grid so far or "not found")
     recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
     recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
                                          # over the squares) is searched again where its size would put its

@@ -7,19 +7,23 @@ through a perspective whose truth (grid units -> pixels) the test knows.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
+from calibration.chequer import find_chequer
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
 from calibration.grid_finder.families import crossed_share, line_families
-from calibration.grid_finder.find import find_verified_grid, verification
+from calibration.grid_finder.find import BUDGET_REASON, find_verified_grid, verification
 from calibration.grid_verify import verify_grid
 from calibration.grid_finder.lattice import Lattice, fit_lattice, lattice_hypothesis
 from calibration.grid_finder.result import grid_result, plausible_squares
-from calibration.grid_finder.segments import WorkingImage, find_segments, working_chroma, working_gray, working_image
+from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_chroma,
+                                             working_gray, working_image)
 from calibration.grid_lines import Segments, apply_h
 from calibration.grid_synth import render_flat_grid, table_texture
 from calibration.mapping import GridMapping
@@ -445,3 +449,57 @@ def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
     three = verify_grid(photo, part, 3, 3, CFG.verify)
     assert three.evidence.neighbour_step >= CFG.verify.min_chequer_step
     assert not three.found and "chequer goes on" in three.reason
+
+def test_search_budget_counts_only_while_armed_and_stops_the_search_it_arms():
+    """Issue #28: the line search's fallbacks are budgeted in edge samples scored (counted, not timed: the same
+    photo gets the same answer on a loaded machine); unarmed, nothing is counted."""
+    budget = WorkBudget()
+    budget.spend(10**9)                               # unarmed: the direct search is never cut
+    assert not budget.spent_out
+    budget.left = 100
+    budget.spend(60)
+    with pytest.raises(SearchBudgetSpent):
+        budget.spend(60)
+    assert budget.spent_out
+
+
+def test_a_size_given_search_cut_by_its_budget_says_so_instead_of_answering():
+    """Issue #28: asked a size the drawn grid does not show (10×8 on an 8×6 grid), the search tries the other
+    lattices (outline, doubled period, grown, lens) after its own: with no budget for them, the answer is
+    "not found" with the budget as its reason; with the default budget they run out and find nothing, and
+    nothing is said of a budget. The right size is found either way (no fallback needed)."""
+    photo, _ = _drawn_grid((8, 6), SLANTED)
+    no_fallbacks = GridFinderConfig(fallback_square_samples=0)
+    fit, verdict = find_verified_grid(photo, (10, 8), config=no_fallbacks)
+    assert fit is None and verdict is not None and verdict.reason == BUDGET_REASON
+    fit, verdict = find_verified_grid(photo, (10, 8))
+    assert fit is None and (verdict is None or verdict.reason != BUDGET_REASON)
+    fit, _ = find_verified_grid(photo, (8, 6), config=no_fallbacks)
+    assert fit is not None and sorted((fit.width, fit.height)) == [6, 8]
+
+
+def _chessboard(squares: tuple[int, int], square_px: int, frame=(1280, 960), seed=4) -> np.ndarray:
+    """A chessboard of `squares` (w, h) of `square_px`, on a white sheet a square wide, on a wood-like table."""
+    w, h = squares
+    sheet = np.full(((h + 2) * square_px, (w + 2) * square_px, 3), 240, np.uint8)
+    for j in range(h):
+        for i in range(w):
+            if (i + j) % 2 == 0:
+                y, x = (j + 1) * square_px, (i + 1) * square_px
+                sheet[y:y + square_px, x:x + square_px] = 25
+    photo = table_texture(np.random.default_rng(seed), frame)
+    y0, x0 = (frame[1] - sheet.shape[0]) // 3, (frame[0] - sheet.shape[1]) // 2
+    photo[y0:y0 + sheet.shape[0], x0:x0 + sheet.shape[1]] = sheet
+    return photo
+
+
+def test_chequer_candidate_finds_a_board_smaller_in_the_photo_than_assumed_and_either_way_round():
+    """Issue #28: a 9×7 chessboard spanning a fifth of the photo (a calibration board across a corridor) has
+    squares of ~4 px on SB's first copy, made for a board spanning half of it: SB is asked again on a copy for
+    a board spanning a quarter (the line search took 1–3 s on such photos). SB is asked one way round only:
+    a board lying 7×9 is found asked 9×7. Without the second copy (`small_board_pixels` too small) it is not."""
+    photo = _chessboard((7, 9), 16)
+    cfg = CFG.chequer
+    found = find_chequer(photo, (9, 7), config=cfg, larger=False)
+    assert found is not None and sorted(found.squares) == [7, 9]
+    assert find_chequer(photo, (9, 7), config=replace(cfg, small_board_pixels=10_000), larger=False) is None
