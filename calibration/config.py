@@ -86,7 +86,7 @@ RANGES = {
             "line_smooth_tolerance grow_tolerance", (0.0, 0.5)),
     **_each("border_reach lens_reach max_shift outline_line_separation picture_search picture_pose_apart "
             "cross_family_gap cross_family_reach", (0.0, 1.0)),
-    **_each("margin_squares track_roi_margin min_segment_squares", (0.0, 10.0)),
+    **_each("margin_squares track_roi_margin min_segment_squares monotonic_margin", (0.0, 10.0)),
     # grey levels (0-255; L* and contrasts in grey levels per px within them)
     **_each("fast_threshold_offset line_min_contrast min_line_contrast min_line_floor paper_lines shade_max_step "
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
@@ -235,7 +235,8 @@ class LensConfig:
     k2_ridge: float = 0.02          # weight (in px per unit of k2 per point, squared) pulling k2 to 0
     huber_px: float = 1.5           # residuals beyond this count linearly (a stray point weighs less)
     max_line_points: int = 1500     # line points fitted at most (every k-th beyond: the fit's time)
-    max_k1: float = 1.0             # |k1| above this is no lens we know
+    max_k1: float = 2.0             # |k1| above this is no lens we know (a GoPro: 1.0–1.3)
+    monotonic_margin: float = 1.0   # the lens must keep radii in order over the grid grown by this (squares)
     iterations: int = 20
 
 

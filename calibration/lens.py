@@ -80,16 +80,19 @@ def fit_mapping(image_size: tuple[int, int], extent: tuple[int, int], grid_point
     best, best_rms, lens_rms = plain, plain_rms, float("nan")
     if problem.count >= config.min_points:
         candidate = problem.solve(plain, free=9)
-        if candidate is not None and problem.plausible(candidate, image_size):
+        with_k2 = problem.solve(candidate, free=10) if candidate is not None and config.fit_k2 else None
+        # k2 is tried even where k1 alone folds the grid over: a fisheye's k1 alone bends back within
+        # the frame, k2 keeps it in order (issue 28, a GoPro chessboard)
+        if candidate is None or not problem.plausible(candidate, extent, image_size):
+            candidate = None
+        else:
             lens_rms = problem.rms(candidate)
-            if config.fit_k2:
-                with_k2 = problem.solve(candidate, free=10)
-                if with_k2 is not None and problem.plausible(with_k2, image_size) \
-                        and problem.rms(with_k2) < (1 - config.k2_gain) * lens_rms:
-                    candidate, lens_rms = with_k2, problem.rms(with_k2)
-            if lens_rms < (1 - config.min_gain) * plain_rms and \
-                    problem.largest_shift(candidate, extent) >= config.min_shift_px:
-                best, best_rms = candidate, lens_rms
+        if with_k2 is not None and problem.plausible(with_k2, extent, image_size) \
+                and (candidate is None or problem.rms(with_k2) < (1 - config.k2_gain) * lens_rms):
+            candidate, lens_rms = with_k2, problem.rms(with_k2)
+        if candidate is not None and lens_rms < (1 - config.min_gain) * plain_rms and \
+                problem.largest_shift(candidate, extent) >= config.min_shift_px:
+            best, best_rms = candidate, lens_rms
     return LensFit(problem.mapping(best, extent), best_rms, plain_rms, lens_rms)
 
 
@@ -267,10 +270,28 @@ class _Problem:
         full[:, :, 9] = u * (r2 * r2)[:, None]
         return (full[:, :, :free] * self.lens.focal).reshape(-1, free)
 
-    def plausible(self, params: np.ndarray, image_size: tuple[int, int]) -> bool:
+    def plausible(self, params: np.ndarray, extent: tuple[int, int], image_size: tuple[int, int]) -> bool:
+        """A lens we know (|k1| under `max_k1`) that keeps radii in order where the mapping is used:
+        over the grid grown by `monotonic_margin` squares, or out to the photo's corners if they are
+        nearer. (Asked to stay monotonic out to the photo's corners always, a fisheye's k1 was refused
+        for a board in the middle of the frame, and the plain homography put the outer ring of a GoPro
+        chessboard half a square off, issue 28.)"""
         lens = RadialLens(float(params[8]), float(params[9]), self.lens.centre, self.lens.focal)
-        w, h = image_size
-        return abs(lens.k1) < self.config.max_k1 and lens.monotonic_to(np.hypot(w / 2, h / 2) * 1.05)
+        reach = min(self._reach_px(params, extent), np.hypot(*image_size) / 2 * 1.05)
+        return abs(lens.k1) < self.config.max_k1 and lens.monotonic_to(reach)
+
+    def _reach_px(self, params: np.ndarray, extent: tuple[int, int]) -> float:
+        """The farthest pinhole radius (px from the lens centre) of the grid's outline grown by
+        `monotonic_margin` squares."""
+        m = self.config.monotonic_margin
+        (x0, y0), (x1, y1) = (-m, -m), (extent[0] + m, extent[1] + m)
+        t = np.linspace(0.0, 1.0, 9)
+        outline = np.concatenate([np.stack([x0 + t * (x1 - x0), np.full(9, y0)], 1),
+                                  np.stack([x0 + t * (x1 - x0), np.full(9, y1)], 1),
+                                  np.stack([np.full(9, x0), y0 + t * (y1 - y0)], 1),
+                                  np.stack([np.full(9, x1), y0 + t * (y1 - y0)], 1)])
+        pinhole = _apply(self.homography(params), outline)
+        return float(np.linalg.norm(pinhole - np.asarray(self.lens.centre), axis=1).max())
 
     def largest_shift(self, params: np.ndarray, extent: tuple[int, int]) -> float:
         """How far the lens bends the grid in the photo (px): the largest distance, along the
