@@ -85,9 +85,37 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     ji = np.argwhere(seen)
     grid_points = np.stack([ji[:, 1] + 1.0, ji[:, 0] + 1.0], axis=1)
     fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen])
-    if fit is None:
+    if fit is None or _ring_disagreement(corners, fit.mapping) > cfg.max_ring_disagreement:
         return None
     return ChequerFit(corners, fit.mapping)
+
+
+def _ring_disagreement(corners: np.ndarray, mapping: GridMapping) -> float:
+    """How far (squares) the mapping puts the board's outline from where the inner corners nearest each
+    outline point put it (a homography of the 3×3 of them, one square on: local, a lens bends the
+    whole board, hardly three squares of it). The outer ring has no saddles: it is extrapolated, and
+    where the lens model cannot follow a strong fisheye out to it (a board filling a GoPro's frame)
+    it was drawn a square off, confidently (issue 28); 0 where no outline point can be checked."""
+    rows, cols = corners.shape[:2]
+    if rows < 3 or cols < 3:
+        return 0.0
+    known = np.isfinite(corners[..., 0])
+    outline = [(x, y) for x in range(cols + 2) for y in range(rows + 2) if x in (0, cols + 1) or y in (0, rows + 1)]
+    worst = 0.0
+    for x, y in outline:
+        i0, j0 = int(np.clip(x - 2, 0, cols - 3)), int(np.clip(y - 2, 0, rows - 3))   # its 3×3 (corner (i, j) at grid (i+1, j+1))
+        jj, ii = np.nonzero(known[j0:j0 + 3, i0:i0 + 3])
+        if len(jj) < 6:
+            continue
+        src = np.stack([ii + i0 + 1.0, jj + j0 + 1.0], axis=1)
+        local, _ = cv2.findHomography(src, corners[jj + j0, ii + i0], 0)
+        if local is None:
+            continue
+        here = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), local).reshape(2)
+        side = np.linalg.norm(cv2.perspectiveTransform(np.array([[[x + 0.5, y]], [[x - 0.5, y]]], np.float64),
+                                                       local).reshape(2, 2) @ np.array([1.0, -1.0]))
+        worst = max(worst, float(np.linalg.norm(mapping.to_image(np.array([[x, y]], float))[0] - here) / max(side, 1e-9)))
+    return worst
 
 
 def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig, board_fraction: float | None = None) -> float:

@@ -56,7 +56,7 @@ RANGES = {
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
-    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "border_reach": (0.0, 0.5),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -258,6 +258,8 @@ class ChequerConfig:
     side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
     max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
     fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
+    max_ring_disagreement: float = 0.4   # the mapping's outline this far (squares) from the inner corners' local
+                                         # extrapolation of it: the lens model does not follow the board, no chequer
 
 
 @dataclass(frozen=True)
