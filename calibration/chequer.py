@@ -84,7 +84,8 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     seen = np.isfinite(corners[..., 0])
     ji = np.argwhere(seen)
     grid_points = np.stack([ji[:, 1] + 1.0, ji[:, 0] + 1.0], axis=1)
-    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen])
+    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen],
+                      whole_photo=False)
     if fit is None or _ring_disagreement(corners, fit.mapping) > cfg.max_ring_disagreement:
         return None
     return ChequerFit(corners, fit.mapping)
@@ -310,7 +311,10 @@ def _crop(corners: np.ndarray) -> np.ndarray:
 def _trimmed(corners: np.ndarray, shape: tuple[int, int], cfg: ChequerConfig) -> np.ndarray | None:
     """The corner rectangle, outer rows/columns dropped while too few of their corners were seen
     (`fill_share`, among those the lattice puts inside the photo: a board running out of the frame
-    keeps its last rows): growth along a border may run a little past the board."""
+    keeps its last rows): growth along a border may run a little past the board. None when a line
+    dropped held `max_cut_share` of its corners or more: the chequer goes on past that side, where
+    its saddles could not all be followed (a fisheye bends a board's last row, issue 28), and the
+    rectangle left would be read as a whole board one row short."""
     corners = _crop(corners)
     h, w = shape
     while min(corners.shape[:2]) >= 2:
@@ -328,5 +332,7 @@ def _trimmed(corners: np.ndarray, shape: tuple[int, int], cfg: ChequerConfig) ->
         worst = int(np.argmin(shares))
         if shares[worst] >= cfg.fill_share:
             return corners
+        if shares[worst] >= cfg.max_cut_share:
+            return None
         corners = _crop([corners[1:], corners[:-1], corners[:, 1:], corners[:, :-1]][worst])
     return None

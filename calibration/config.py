@@ -75,7 +75,7 @@ RANGES = {
             "min_separator_support subdivision_strong subdivision_weak half_period_min_support half_period_ratio "
             "min_square_aspect chequer_edge_support continuation_support maybe_continuing_support "
             "finer_comb_support outline_support outline_inside outline_min_excess grow_min_seen board_fraction "
-            "min_parity saddle_share fill_share small_board_fraction min_gain k2_gain min_colour_agreement picture_min_light "
+            "min_parity saddle_share fill_share max_cut_share small_board_fraction min_gain k2_gain min_colour_agreement picture_min_light "
             "picture_min_pose picture_min_first picture_min_margin picture_min_part max_code_share "
             "picture_sure_score picture_min_score size_tolerance shape_tolerance", (0.0, 1.0)),
     # a score threshold: scores are at most 1, a threshold over 1 turns the finder's answer off
@@ -257,7 +257,8 @@ class ChequerConfig:
     saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners
     side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
     max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
-    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
+    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some) ...
+    max_cut_share: float = 0.5        # ... and a row dropped for that, under this share (more: the chequer goes on)
     max_ring_disagreement: float = 0.4   # the mapping's outline this far (squares) from the inner corners' local
                                          # extrapolation of it: the lens model does not follow the board, no chequer
 

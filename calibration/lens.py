@@ -54,13 +54,17 @@ class LensFit:
 
 def fit_mapping(image_size: tuple[int, int], extent: tuple[int, int], grid_points: np.ndarray | None = None,
                 image_points: np.ndarray | None = None, lines: LineEvidence | None = None, *,
-                initial: np.ndarray | None = None, config: LensConfig = DEFAULT_LENS) -> LensFit | None:
+                initial: np.ndarray | None = None, config: LensConfig = DEFAULT_LENS,
+                whole_photo: bool = True) -> LensFit | None:
     """The mapping (GridMapping) best explaining correspondences `grid_points` ↔ `image_points`
     (each (n, 2)) and/or `lines`, with a radial lens when the photo shows bending.
 
     `image_size` (width, height) sets the lens convention (`RadialLens.for_image`); `extent`
     (width, height) is the grid's, over which the plain homography is fitted and the lens's
-    bending judged; `initial`: a plain homography to start from (needed with lines only). None
+    bending judged; `initial`: a plain homography to start from (needed with lines only).
+    `whole_photo`: the mapping will be used over the whole photo (a lattice searched for its
+    extent), so the lens must keep radii in order out to the photo's corners; False: only over the
+    grid and `monotonic_margin` squares around it (a chequer's corners span its whole board). None
     when there is too little to fit."""
     grid_points = np.zeros((0, 2)) if grid_points is None else np.asarray(grid_points, np.float64).reshape(-1, 2)
     image_points = np.zeros((0, 2)) if image_points is None else np.asarray(image_points, np.float64).reshape(-1, 2)
@@ -83,11 +87,11 @@ def fit_mapping(image_size: tuple[int, int], extent: tuple[int, int], grid_point
         with_k2 = problem.solve(candidate, free=10) if candidate is not None and config.fit_k2 else None
         # k2 is tried even where k1 alone folds the grid over: a fisheye's k1 alone bends back within
         # the frame, k2 keeps it in order (issue 28, a GoPro chessboard)
-        if candidate is None or not problem.plausible(candidate, extent, image_size):
+        if candidate is None or not problem.plausible(candidate, extent, image_size, whole_photo):
             candidate = None
         else:
             lens_rms = problem.rms(candidate)
-        if with_k2 is not None and problem.plausible(with_k2, extent, image_size) \
+        if with_k2 is not None and problem.plausible(with_k2, extent, image_size, whole_photo) \
                 and (candidate is None or problem.rms(with_k2) < (1 - config.k2_gain) * lens_rms):
             candidate, lens_rms = with_k2, problem.rms(with_k2)
         if candidate is not None and lens_rms < (1 - config.min_gain) * plain_rms and \
@@ -270,14 +274,17 @@ class _Problem:
         full[:, :, 9] = u * (r2 * r2)[:, None]
         return (full[:, :, :free] * self.lens.focal).reshape(-1, free)
 
-    def plausible(self, params: np.ndarray, extent: tuple[int, int], image_size: tuple[int, int]) -> bool:
+    def plausible(self, params: np.ndarray, extent: tuple[int, int], image_size: tuple[int, int],
+                  whole_photo: bool) -> bool:
         """A lens we know (|k1| under `max_k1`) that keeps radii in order where the mapping is used:
-        over the grid grown by `monotonic_margin` squares, or out to the photo's corners if they are
-        nearer. (Asked to stay monotonic out to the photo's corners always, a fisheye's k1 was refused
-        for a board in the middle of the frame, and the plain homography put the outer ring of a GoPro
-        chessboard half a square off, issue 28.)"""
+        out to the photo's corners, or (not `whole_photo`) over the grid grown by `monotonic_margin`
+        squares if that is nearer. (Asked to stay monotonic out to the photo's corners, a fisheye's k1
+        was refused for a chessboard in the middle of the frame, and the plain homography put its
+        outer ring half a square off, issue 28.)"""
         lens = RadialLens(float(params[8]), float(params[9]), self.lens.centre, self.lens.focal)
-        reach = min(self._reach_px(params, extent), np.hypot(*image_size) / 2 * 1.05)
+        reach = np.hypot(*image_size) / 2 * 1.05
+        if not whole_photo:
+            reach = min(reach, self._reach_px(params, extent))
         return abs(lens.k1) < self.config.max_k1 and lens.monotonic_to(reach)
 
     def _reach_px(self, params: np.ndarray, extent: tuple[int, int]) -> float:
