@@ -26,7 +26,7 @@ from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, Wor
                                              working_gray, working_image)
 from calibration.grid_lines import Segments, apply_h
 from calibration.grid_synth import render_flat_grid, table_texture
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, RadialLens
 
 CFG = GridFinderConfig()
 NO_SEGMENTS = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
@@ -503,3 +503,85 @@ def test_chequer_candidate_finds_a_board_smaller_in_the_photo_than_assumed_and_e
     found = find_chequer(photo, (9, 7), config=cfg, larger=False)
     assert found is not None and sorted(found.squares) == [7, 9]
     assert find_chequer(photo, (9, 7), config=replace(cfg, small_board_pixels=10_000), larger=False) is None
+
+
+# -- the chequer candidate through a fisheye (issue #28: GoPro chessboards placed half a square off) ---------
+def _fisheye_chessboard(strength: float, *, equidistant: bool = False, side: float = 44.0, tilt: float = 0.0,
+                        size=(9, 7), frame=(640, 480)):
+    """(photo, truth): a size[0]×size[1] chessboard on white paper (a margin of 0.6 square) on a grey wall,
+    centred, its squares `side` px before the lens, seen through a strong barrel lens: our radial model
+    with k1 = -`strength` (folding over before the photo's corners, as a GoPro's does), or an equidistant
+    fisheye (r_photo = atan(strength · r) / strength, a lens no k1, k2 follows to a board's edge); truth:
+    grid units -> photo pixels."""
+    (w, h), (fw, fh) = size, frame
+    lens = RadialLens.for_image(frame, -strength)
+    half_w, half_h = w * side / 2, h * side / 2
+    cx, cy = lens.centre
+    pinhole_corners = np.float32([[cx - half_w - tilt, cy - half_h], [cx + half_w + tilt, cy - half_h - tilt],
+                                  [cx + half_w + tilt, cy + half_h + tilt], [cx - half_w - tilt, cy + half_h]])
+    homography = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), pinhole_corners)
+
+    def radius_scale(photo_radius):   # equidistant: pinhole radius / photo radius (normalised radii)
+        return np.tan(np.minimum(photo_radius * strength, 1.5)) / (strength * np.maximum(photo_radius, 1e-12))
+
+    ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float64)
+    photo_px = np.stack([xs, ys], -1)
+    if equidistant:
+        d = (photo_px - lens.centre) / lens.focal
+        pinhole = d * radius_scale(np.linalg.norm(d, axis=-1, keepdims=True)) * lens.focal + lens.centre
+        folded = np.zeros((fh, fw), bool)
+    else:
+        pinhole = lens.undistort(photo_px)
+        folded = np.linalg.norm(lens.distort(pinhole) - photo_px, axis=-1) > 0.5   # past the fold: the wall
+    gx, gy = np.moveaxis(apply_h(np.linalg.inv(homography), pinhole.reshape(-1, 2)).reshape(fh, fw, 2), -1, 0)
+    photo = np.full((fh, fw), 120.0)
+    photo[(gx > -0.6) & (gx < w + 0.6) & (gy > -0.6) & (gy < h + 0.6) & ~folded] = 235
+    photo[(gx >= 0) & (gx < w) & (gy >= 0) & (gy < h) & ~folded & ((np.floor(gx) + np.floor(gy)) % 2 == 0)] = 30
+    photo = cv2.cvtColor(cv2.GaussianBlur(photo, (3, 3), 0.8).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+
+    def truth(points):
+        p = apply_h(homography, np.asarray(points, np.float64).reshape(-1, 2))
+        if not equidistant:
+            return lens.distort(p)
+        d = (p - lens.centre) / lens.focal
+        r = np.linalg.norm(d, axis=-1, keepdims=True)
+        return d * np.arctan(r * strength) / (strength * np.maximum(r, 1e-12)) * lens.focal + lens.centre
+    return photo, truth
+
+
+def _outline_error(mapping, width: int, height: int, truth, size=(9, 7)) -> float:
+    """The worst of the fit's outer corners, in squares (local: the truth's square at that corner), from
+    the nearest true outer corner (a chequer fit is numbered as SB ordered its corners)."""
+    w, h = size
+    got = mapping.to_image(np.array([[0, 0], [width, 0], [width, height], [0, height]], float))
+    true_corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    inward = true_corners + np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float)
+    want, side = truth(true_corners), np.linalg.norm(truth(inward) - truth(true_corners), axis=1) / np.sqrt(2)
+    return max(float(np.min(np.linalg.norm(want - g, axis=1) / side)) for g in got)
+
+
+def test_chequer_follows_a_fisheye_folding_before_the_photos_corners_out_to_the_outer_ring():
+    """Issue #28 (GoPro chessboards 0033, 0042, 0043): a lens that folds over before the photo's corners
+    was refused although it keeps radii in order over the board, and the plain homography put the outer
+    ring, extrapolated past the inner corners, half a square off. The chequer's lens need only be
+    monotonic over its board and a square around it."""
+    for strength, tilt in ((1.0, 0.0), (1.2, 10.0)):
+        photo, truth = _fisheye_chessboard(strength, side=42.0, tilt=tilt)
+        chequer = find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False)
+        assert chequer is not None and chequer.squares in ((9, 7), (7, 9))
+        assert chequer.mapping.lens is not None
+        assert _outline_error(chequer.mapping, *chequer.squares, truth) < 0.15
+
+
+def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_square_off():
+    """Issue #28 (GoPro 0035, a board filling the frame, placed 1.4 squares off with 5 squares that do not
+    exist): where no k1, k2 follows the lens out to the board's edge, the outline the mapping extrapolates
+    disagrees with the one the inner corners nearest it give (`chequer.max_ring_disagreement`): no
+    chequer; the finder then returns the board placed right or none."""
+    photo, truth = _fisheye_chessboard(2.0, equidistant=True, side=60.0)
+    assert find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False) is None
+    loose = replace(CFG.chequer, max_ring_disagreement=10.0)    # (the same fit, unchecked, is a square off)
+    unchecked = find_chequer(photo, (9, 7), config=loose, exact=True, larger=False)
+    assert unchecked is not None and _outline_error(unchecked.mapping, *unchecked.squares, truth) > 0.5
+    fit, _ = find_verified_grid(photo, (9, 7), config=CFG)
+    assert fit is None or _outline_error(fit.mapping, fit.width, fit.height, truth) < 0.5
