@@ -585,3 +585,25 @@ def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_
     assert unchecked is not None and _outline_error(unchecked.mapping, *unchecked.squares, truth) > 0.5
     fit, _ = find_verified_grid(photo, (9, 7), config=CFG)
     assert fit is None or _outline_error(fit.mapping, fit.width, fit.height, truth) < 0.5
+
+
+def test_chequer_with_half_a_row_of_saddles_past_it_is_no_board_one_row_short():
+    """Issue #28 (GoPro 0034, size unknown, a 9×7 chessboard returned 9×6): a row of corners dropped from the
+    chequer's rectangle though half its saddles were seen (a fisheye bends the board's last row; here a hand
+    hides the rest) means the chequer goes on past that side (`chequer.max_cut_share`): no chequer, rather
+    than the rectangle left read as a whole board one row short."""
+    px, pad, (w, h) = 40, 40, (9, 7)
+    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            if (x + y) % 2 == 0:
+                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
+                              (30, 30, 30), -1)
+    hand = (int(pad + 4.6 * px), int(pad + 5.6 * px))   # hides the last row of corners' right half
+    cv2.rectangle(photo, hand, (photo.shape[1] - 1, photo.shape[0] - 1), (140, 120, 170), -1)
+    photo = cv2.copyMakeBorder(photo, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(110, 110, 110))
+    assert find_chequer(photo, None, config=CFG.chequer) is None
+    cut_allowed = replace(CFG.chequer, max_cut_share=1.0)   # (trimmed as before: a 9×6 chequer)
+    assert sorted(find_chequer(photo, None, config=cut_allowed).squares) == [6, 9]
+    fit, _ = find_verified_grid(photo, None, config=CFG)
+    assert fit is None or sorted((fit.width, fit.height)) == [7, 9] or fit.partial
