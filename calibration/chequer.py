@@ -54,14 +54,20 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     cfg = config or ChequerConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = _working_scale(gray.shape, grid, cfg)
-    small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = _reduced(gray, scale)
     corners = None
     if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
-        for pattern in sorted({(grid[0] - 1, grid[1] - 1), (grid[1] - 1, grid[0] - 1)}):
-            found = _sb(small, pattern, 0) if min(pattern) >= 2 else None
-            if found is not None:
-                corners = _refined(gray, found / scale)
-                break
+        # ... lying either way: asked w×h corners it finds an h×w board as well (both ways gave the same
+        # answer on every real photo of the benches), so the other way round would only double a failure's cost
+        pattern = (grid[0] - 1, grid[1] - 1)
+        found, found_at = (_sb(small, pattern, 0), scale) if min(pattern) >= 2 else (None, scale)
+        retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None and min(pattern) >= 2 else None
+        if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
+            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
+            if found is not None and np.ptp(found.reshape(-1, 2), axis=0).max() / retry > cfg.board_fraction * min(gray.shape):
+                found = None   # ... only: a board as large as the first copy was made for had its chance there
+        if found is not None:
+            corners = _refined(gray, found / found_at)
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
         for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
             found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
@@ -78,18 +84,62 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     seen = np.isfinite(corners[..., 0])
     ji = np.argwhere(seen)
     grid_points = np.stack([ji[:, 1] + 1.0, ji[:, 0] + 1.0], axis=1)
-    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen])
-    if fit is None:
+    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen],
+                      whole_photo=False)
+    if fit is None or _ring_disagreement(corners, fit.mapping) > cfg.max_ring_disagreement:
         return None
     return ChequerFit(corners, fit.mapping)
 
 
-def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig) -> float:
+def _ring_disagreement(corners: np.ndarray, mapping: GridMapping) -> float:
+    """How far (squares) the mapping puts the board's outline from where the inner corners nearest each
+    outline point put it (a homography of the 3×3 of them, one square on: local, a lens bends the
+    whole board, hardly three squares of it). The outer ring has no saddles: it is extrapolated, and
+    where the lens model cannot follow a strong fisheye out to it (a board filling a GoPro's frame)
+    it was drawn a square off, confidently (issue 28); 0 where no outline point can be checked."""
+    rows, cols = corners.shape[:2]
+    if rows < 3 or cols < 3:
+        return 0.0
+    known = np.isfinite(corners[..., 0])
+    outline = [(x, y) for x in range(cols + 2) for y in range(rows + 2) if x in (0, cols + 1) or y in (0, rows + 1)]
+    worst = 0.0
+    for x, y in outline:
+        i0, j0 = int(np.clip(x - 2, 0, cols - 3)), int(np.clip(y - 2, 0, rows - 3))   # its 3×3 (corner (i, j) at grid (i+1, j+1))
+        jj, ii = np.nonzero(known[j0:j0 + 3, i0:i0 + 3])
+        if len(jj) < 6:
+            continue
+        src = np.stack([ii + i0 + 1.0, jj + j0 + 1.0], axis=1)
+        local, _ = cv2.findHomography(src, corners[jj + j0, ii + i0], 0)
+        if local is None:
+            continue
+        here = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), local).reshape(2)
+        side = np.linalg.norm(cv2.perspectiveTransform(np.array([[[x + 0.5, y]], [[x - 0.5, y]]], np.float64),
+                                                       local).reshape(2, 2) @ np.array([1.0, -1.0]))
+        worst = max(worst, float(np.linalg.norm(mapping.to_image(np.array([[x, y]], float))[0] - here) / max(side, 1e-9)))
+    return worst
+
+
+def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig, board_fraction: float | None = None) -> float:
     short, long_side = min(shape), max(shape)
     if grid is None:
         return min(1.0, cfg.unknown_long_side / long_side)
-    square = cfg.board_fraction * short / max(grid)
+    square = (board_fraction or cfg.board_fraction) * short / max(grid)
     return min(1.0, max(cfg.min_square_px / square, 0.05))
+
+
+def _smaller_board_scale(shape: tuple[int, int], grid, scale: float, cfg: ChequerConfig) -> float | None:
+    """Size given, SB having found no chequer on the copy for a board spanning `board_fraction` of the
+    photo: the scale of a copy where a board spanning `small_board_fraction` has squares of `min_square_px`
+    (issue 28: calibration boards on a wall, seen across a corridor through a GoPro, squares of 4 px on
+    the first copy; the line search then took 1–3 s where SB on a larger copy takes 30–50 ms), or None
+    when it would be no larger or hold more than `small_board_pixels` (SB's cost, paid on every photo of
+    a board without a chequer, grows with them)."""
+    retry = _working_scale(shape, grid, cfg, cfg.small_board_fraction)
+    return retry if retry > scale and retry * retry * shape[0] * shape[1] <= cfg.small_board_pixels else None
+
+
+def _reduced(gray: np.ndarray, scale: float) -> np.ndarray:
+    return gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
 SB_SEED = 1   # SB draws from OpenCV's random generator: seeded before each call, same photo, same answer
@@ -261,7 +311,10 @@ def _crop(corners: np.ndarray) -> np.ndarray:
 def _trimmed(corners: np.ndarray, shape: tuple[int, int], cfg: ChequerConfig) -> np.ndarray | None:
     """The corner rectangle, outer rows/columns dropped while too few of their corners were seen
     (`fill_share`, among those the lattice puts inside the photo: a board running out of the frame
-    keeps its last rows): growth along a border may run a little past the board."""
+    keeps its last rows): growth along a border may run a little past the board. None when a line
+    dropped held `max_cut_share` of its corners or more: the chequer goes on past that side, where
+    its saddles could not all be followed (a fisheye bends a board's last row, issue 28), and the
+    rectangle left would be read as a whole board one row short."""
     corners = _crop(corners)
     h, w = shape
     while min(corners.shape[:2]) >= 2:
@@ -279,5 +332,7 @@ def _trimmed(corners: np.ndarray, shape: tuple[int, int], cfg: ChequerConfig) ->
         worst = int(np.argmin(shares))
         if shares[worst] >= cfg.fill_share:
             return corners
+        if shares[worst] >= cfg.max_cut_share:
+            return None
         corners = _crop([corners[1:], corners[:-1], corners[:, 1:], corners[:, :-1]][worst])
     return None

@@ -35,12 +35,12 @@ RANGES = {
     # image and window sizes (px), and what sizes a warp
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
     "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "working_size": (100, 10_000),
-    "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000),
+    "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000), "small_board_pixels": (10_000, 100_000_000),
     # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
     "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
     # loops and searches: each step costs time on every frame
-    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32),
+    "adapt_iterations": (0, 10), "iterations": (1, 100), "direction_candidates": (2, 12), "max_hypotheses": (1, 32), "fallback_square_samples": (0, 10**7),
     "max_squares": (3, 200), "min_squares": (1, 200), "max_growth_rounds": (0, 10), "max_finer_comb": (1, 10),
     "finer_comb_window": (1, 40), "recheck_min_squares": (1, 200), "outline_candidates": (1, 32),
     "outline_pairs": (1, 16), "outline_tries": (1, 64), "grow_start": (2, 200), "min_corners": (2, 100),
@@ -55,6 +55,8 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
+    "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -73,7 +75,7 @@ RANGES = {
             "min_separator_support subdivision_strong subdivision_weak half_period_min_support half_period_ratio "
             "min_square_aspect chequer_edge_support continuation_support maybe_continuing_support "
             "finer_comb_support outline_support outline_inside outline_min_excess grow_min_seen board_fraction "
-            "min_parity saddle_share fill_share min_gain k2_gain min_colour_agreement picture_min_light "
+            "min_parity saddle_share fill_share max_cut_share small_board_fraction min_gain k2_gain min_colour_agreement picture_min_light "
             "picture_min_pose picture_min_first picture_min_margin picture_min_part max_code_share "
             "picture_sure_score picture_min_score size_tolerance shape_tolerance", (0.0, 1.0)),
     # a score threshold: scores are at most 1, a threshold over 1 turns the finder's answer off
@@ -84,7 +86,7 @@ RANGES = {
             "line_smooth_tolerance grow_tolerance", (0.0, 0.5)),
     **_each("border_reach lens_reach max_shift outline_line_separation picture_search picture_pose_apart "
             "cross_family_gap cross_family_reach", (0.0, 1.0)),
-    **_each("margin_squares track_roi_margin min_segment_squares", (0.0, 10.0)),
+    **_each("margin_squares track_roi_margin min_segment_squares monotonic_margin", (0.0, 10.0)),
     # grey levels (0-255; L* and contrasts in grey levels per px within them)
     **_each("fast_threshold_offset line_min_contrast min_line_contrast min_line_floor paper_lines shade_max_step "
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
@@ -233,7 +235,8 @@ class LensConfig:
     k2_ridge: float = 0.02          # weight (in px per unit of k2 per point, squared) pulling k2 to 0
     huber_px: float = 1.5           # residuals beyond this count linearly (a stray point weighs less)
     max_line_points: int = 1500     # line points fitted at most (every k-th beyond: the fit's time)
-    max_k1: float = 1.0             # |k1| above this is no lens we know
+    max_k1: float = 2.0             # |k1| above this is no lens we know (a GoPro: 1.0–1.3)
+    monotonic_margin: float = 1.0   # the lens must keep radii in order over the grid grown by this (squares)
     iterations: int = 20
 
 
@@ -243,6 +246,8 @@ class ChequerConfig:
 
     min_square_px: float = 12.0       # SB runs on a copy reduced until squares would be this small ...
     board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
+    small_board_fraction: float = 0.25   # size given and none found: again for a board spanning this share ...
+    small_board_pixels: int = 500_000  # ... when that copy holds at most this many pixels (SB's cost grows with them)
     unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
     min_corners: int = 3              # smallest chequer (inner corners per side) looked for
     larger_starts: tuple = ((5, 1), (3, 1))   # SB "larger" tries (start pattern side, random seed): the size
@@ -252,7 +257,10 @@ class ChequerConfig:
     saddle_share: float = 0.35        # a corner's weakest quadrant step, against the median of SB's corners
     side_range: tuple[float, float] = (0.5, 2.0)  # a grown corner's square side, against SB's median (no runaway)
     max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
-    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some)
+    fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some) ...
+    max_cut_share: float = 0.5        # ... and a row dropped for that, under this share (more: the chequer goes on)
+    max_ring_disagreement: float = 0.4   # the mapping's outline this far (squares) from the inner corners' local
+                                         # extrapolation of it: the lens model does not follow the board, no chequer
 
 
 @dataclass(frozen=True)
@@ -285,6 +293,21 @@ class GridVerifyConfig:
     min_outer_seen: float = 0.8        # a ruled grid's every outer row and column: this share of its separators seen
                                        # (issue 28: a strip of text taken in beside a sudoku 0.50-0.62; real grids,
                                        # synthetic ruled and chequered ones 1.0)
+    max_uncrossed_outer: float = 0.25  # a ruled grid shifted a square: an outer strip crossed by at most this share
+    min_beyond_seen: float = 0.5       # of its lines (paper), the grid going on past the opposite side: at least
+                                       # this share of its lines across the strip there and of the strip's far
+                                       # side seen (issue 28: a sudoku a column off 0.75; real grids' outer
+                                       # strips 0.9-1 crossed)
+    min_chequer_step: float = 40.0     # squares side by side this far apart in lightness (Lab L, 0-255) are a
+                                       # chequer: its border is a colour step, not judged by the next line
+    min_border_ratio: float = 1.0      # a ruled grid's border line, where weaker than its lines, stands out ≥ this
+                                       # × from the strip a quarter square inside it, where that strip is busy
+                                       # (issue 28: text columns taken in 0.5-0.8; labelled dev sudokus ≥ 2.6,
+                                       # a synthetic drawn grid 1.45)
+    border_reach: float = 0.12         # squares: the border line is looked for this far either side of the fit
+                                       # (a curled page's last line bends off straight lines by a tenth of one)
+    max_chequer_beyond: float = 0.8    # a chequer whose outer squares' neighbours past two of its sides go on with
+                                       # it on this share or more is a piece of a larger chequer
 
 
 @dataclass(frozen=True)
@@ -403,6 +426,11 @@ class GridFinderConfig:
     chequer_edge_support: float = 0.8    # size unknown: share of a chequer fit's inner edges that must show
                                          # (a lattice on the squares' diagonals shows half of them)
     good_enough_score: float = 0.9       # stop trying direction pairs once a grid scores this
+    fallback_square_samples: int = 6000  # size given, no grid scoring good_enough_score on the hypotheses' own
+                                         # lattices: the other lattices (half or double period, outline, lens,
+                                         # grown) are tried until they have scored this many edge samples per
+                                         # square asked (a work budget: counted, not timed; past it, the best
+                                         # grid so far or "not found")
     recheck_square_px: float = 16.0      # size unknown: a fit with squares smaller than this (working image) ...
     recheck_min_squares: int = 25        # ... and at least this many on its long side (a period error adds up
                                          # over the squares) is searched again where its size would put its

@@ -29,6 +29,20 @@ whole length, against the same measure half a square away (the middle of the squ
   panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane").
 - **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
   as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
+- **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
+  of the grid's lines cross, while past the opposite side the grid goes on (its lines continued across the
+  strip there and the strip's far side seen), is the margin taken in by a fit a square off (issue 28: a
+  sudoku fitted a column off, its first column left out, the margin taken in on the far side up to the
+  photo's edge, where nothing refutes it). A plain outer strip alone is not refused (a board's white tiles
+  merged with the paper show no separators), nor a grid going on alone (text and other puzzles beside a
+  sudoku are crossed by a half of its lines).
+- **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
+  text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
+  square inside it; a ruled grid's border is a line, often its thickest.
+- **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin or a
+  table, one surface, like its light squares or its dark ones; where (nearly) every outer square's
+  neighbour past two of its sides goes on with the chequer, the fit is a piece of a larger one. (Two: a
+  3×3 board's margin ending a little past one side reads as going on there.)
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -36,7 +50,7 @@ photo are not judged. Thresholds: `GridVerifyConfig`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -57,6 +71,23 @@ class GridEvidence:
     squares: int = 0          # squares judged (inside the photo)
     outer_strips: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)   # seen share of the separators across
                                                                              # the left, right, top, bottom strip
+    beyond_strips: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # a grid going on past the left, right,
+                                                                             # top, bottom side seen (0: not in the photo)
+    outer_crossed: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)  # `outer_strips`, plain strips judged too
+    neighbour_step: float = 0.0  # median lightness step between side-by-side squares (a chessboard's: large)
+    border_ratios: tuple[float, float, float, float] = (np.inf,) * 4   # each side's line over the busy strip inside
+    chequer_beyond: tuple[float, float, float, float] = (0.0,) * 4    # outer squares whose neighbour past the side
+                                                                        # differs as a chequer's do
+
+    def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
+        """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
+        `max_uncrossed` of the grid's lines (paper) while the grid goes on past the opposite side (at least
+        `min_beyond` seen there, `_beyond_separators`); None when no side is."""
+        opposite = (1, 0, 3, 2)
+        for side, name in enumerate(("left", "right", "top", "bottom")):
+            if self.outer_crossed[side] <= max_uncrossed and self.beyond_strips[opposite[side]] >= min_beyond:
+                return name
+        return None
 
     @property
     def outer_seen(self) -> float:
@@ -74,6 +105,17 @@ class Verdict:
     found: bool
     reason: str
     evidence: GridEvidence | None
+
+
+class _Framed:
+    """A mapping read one square further out: grid point (u, v) is the mapping's (u - 1, v - 1), so a
+    width×height grid read through it is the grid and a ring of squares round it."""
+
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        return self.mapping.to_image(np.asarray(points, float) - 1.0)
 
 
 class _Scaled:
@@ -159,14 +201,14 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
 
 
 def _square_spreads(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
-                    cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
+                    cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per square: how far from one colour the band just inside its edges is — the `plain_quantile`
     of the Lab distances (summed over channels) of the band's points to their median colour — and
     whether the square lies in the photo. The band: the outer `interior_rings` rings of
     `interior_samples`² points spread over the square `interior_margin` from its edges (its middle is
     left out: a token, a digit or a marker sits there). A printed square, a chessboard's or a
     sudoku's is one colour there, in shade or not; a window bay, a stretch of brick or of text
-    laid in a lattice's cell is not."""
+    laid in a lattice's cell is not. Third, each square's lightness there (the band's median L)."""
     n, margin = cfg.interior_samples, cfg.interior_margin
     t = margin + (np.arange(n) + 0.5) / n * (1 - 2 * margin)
     u, v = np.meshgrid(t, t)
@@ -185,8 +227,9 @@ def _square_spreads(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
     inside = (finite & (px[:, 0] >= 0) & (px[:, 0] <= w - 1) & (px[:, 1] >= 0) & (px[:, 1] <= h - 1)).reshape(
         len(corners), -1).all(1)
     values = _sample(lab, px).reshape(len(corners), len(offsets), 3)
-    spread = np.abs(values - np.median(values, axis=1, keepdims=True)).sum(-1)
-    return np.quantile(spread, cfg.plain_quantile, axis=1), inside
+    medians = np.median(values, axis=1, keepdims=True)
+    spread = np.abs(values - medians).sum(-1)
+    return np.quantile(spread, cfg.plain_quantile, axis=1), inside, medians[:, 0, 0]
 
 
 def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -215,17 +258,115 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-    outer = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan), level,
-                              width, height)
+    outer, crossed = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan),
+                                       level, width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
-    spreads, in_photo = _square_spreads(lab, scaled, width, height, cfg)
+    spreads, in_photo, lightness = _square_spreads(lab, scaled, width, height, cfg)
     plain = float(np.mean(spreads[in_photo] <= cfg.max_square_spread)) if in_photo.any() else 0.0
+    beyond = _beyond_separators(lab, scaled, width, height, level, cfg)
     return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
-                        plain, int(in_photo.sum()), outer)
+                        plain, int(in_photo.sum()), outer, beyond, crossed,
+                        _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
+                        _border_ratios(lab, scaled, width, height, level, line_contrast, cfg),
+                        _chequer_beyond(lab, scaled, width, height, cfg))
+
+
+def _chequer_beyond(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
+                    cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
+    """For the left, right, top and bottom sides: the share of the grid's outer squares whose neighbour just
+    past the side goes on with the chequer — as far in lightness from the outer square as a chequer's
+    squares are (≥ `min_chequer_step`), and as near the square inside it (the other colour) as half that —
+    among those in the photo; 0 with fewer than 2 of them. Past a chessboard lies its margin or a table, one
+    surface: like its light squares or its dark ones, never both, so at most about half go on; past a piece
+    of a larger chequer every one does (issue 28: 3×3 squares of a GoPro's 9×7 chessboard)."""
+    if width < 2 or height < 2:
+        return 0.0, 0.0, 0.0, 0.0
+    _, in_photo, lightness = _square_spreads(lab, _Framed(mapping), width + 2, height + 2, cfg)
+    lightness, in_photo = lightness.reshape(height + 2, width + 2), in_photo.reshape(height + 2, width + 2)
+    rows, columns = slice(1, height + 1), slice(1, width + 1)      # the grid's squares in the framed one
+    sides = (((rows, 1), (rows, 0), (rows, 2)), ((rows, width), (rows, width + 1), (rows, width - 1)),
+             ((1, columns), (0, columns), (2, columns)), ((height, columns), (height + 1, columns), (height - 1, columns)))
+    shares = []
+    for outer, past, inner in sides:
+        seen = in_photo[outer] & in_photo[past] & in_photo[inner]
+        goes_on = ((np.abs(lightness[past] - lightness[outer]) >= cfg.min_chequer_step)
+                   & (np.abs(lightness[past] - lightness[inner]) < cfg.min_chequer_step / 2))[seen]
+        shares.append(float(np.mean(goes_on)) if seen.sum() >= 2 else 0.0)
+    left, right, top, bottom = shares
+    return left, right, top, bottom
+
+
+def _neighbour_step(lightness: np.ndarray, in_photo: np.ndarray) -> float:
+    """The median lightness step between side-by-side squares in the photo (Lab L, 0-255): a chessboard's
+    squares alternate dark and light, a ruled grid's are all the paper."""
+    down = np.abs(np.diff(lightness, axis=0))[in_photo[1:, :] & in_photo[:-1, :]]
+    across = np.abs(np.diff(lightness, axis=1))[in_photo[:, 1:] & in_photo[:, :-1]]
+    steps = np.concatenate([down, across])
+    return float(np.median(steps)) if len(steps) else 0.0
+
+
+def _border_ratios(lab: np.ndarray, mapping: _Scaled, width: int, height: int, level: float,
+                   line_contrast: float, cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
+    """For the left, right, top and bottom sides: the median contrast along the grid's border line over the
+    median along its parallel a quarter square inside, where that parallel is busy (≥ `level`: text, a
+    digit's stroke, another grid's lines) and the border is weaker than the grid's lines (`line_contrast`,
+    their median); inf otherwise, or out of the photo. A ruled grid's border is a line, often its thickest;
+    a strip of text or of another grid taken in has its "border" in the text, weaker than the grid's lines
+    and no more a line than the text inside it. (A curled page's labelled border may have its printed line
+    a quarter square inside: the border still as strong as the grid's lines.)"""
+    t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
+    ratios = []
+    for axis, border, inward in ((0, 0, 1), (0, width, -1), (1, 0, 1), (1, height, -1)):
+        along = np.arange(height if axis == 0 else width, dtype=float)[:, None] + t[None, :]
+        medians = []
+        for position, reach in ((border, cfg.border_reach), (border + 0.25 * inward, cfg.reach)):
+            points = np.stack(np.broadcast_arrays(np.full_like(along, float(position)), along), -1)
+            normals = np.tile([1.0, 0.0], points.shape[:2] + (1,))
+            if axis == 1:   # a top or bottom side: (u, v) is (y, x)
+                points, normals = points[..., ::-1], normals[..., ::-1]
+            contrast, in_photo = _contrast(lab, mapping, np.ascontiguousarray(points), np.ascontiguousarray(normals),
+                                           replace(cfg, reach=max(reach, cfg.reach)))
+            medians.append(float(np.median(contrast[in_photo])) if in_photo.sum() >= max(2, len(along) / 2) else 0.0)
+        line, inside = medians
+        ratios.append(line / inside if inside >= level and line < line_contrast else float("inf"))
+    left, right, top, bottom = ratios
+    return left, right, top, bottom
+
+
+def _beyond_separators(lab: np.ndarray, mapping: _Scaled, width: int, height: int, level: float,
+                       cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
+    """For the strips one square wide just past the grid's left, right, top and bottom sides, how much of a
+    grid going on there is seen (contrast ≥ `level`): the lesser of the seen shares of the
+    grid's lines continued across the strip (its corners' lines left out) and of the strip's far side, edge
+    by edge, among those in the photo. Both: words beside a grid may lie across a few of its lines, a sheet's
+    edge may run along its far side, not both. 0 for a strip with less than half (or fewer than 2) of either
+    in the photo, and for every strip of a grid under 3 squares either way."""
+    if width < 3 or height < 3:
+        return 0.0, 0.0, 0.0, 0.0
+    t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
+    shares = []
+    for axis, start, far in ((0, -1, -1), (0, width, width + 1), (1, -1, -1), (1, height, height + 1)):
+        across = np.arange(1, height if axis == 0 else width, dtype=float)    # the lines across the strip
+        along_side = np.arange(height if axis == 0 else width, dtype=float)   # the far side's edges
+        crossing = np.stack(np.broadcast_arrays((start + t)[None, :], across[:, None]), -1)
+        far_side = np.stack(np.broadcast_arrays(np.full((1, len(t)), float(far)), along_side[:, None] + t[None, :]), -1)
+        seen_shares = []
+        for points, normal in ((crossing, [0.0, 1.0]), (far_side, [1.0, 0.0])):   # (u, v): u across the side
+            normals = np.tile(normal, points.shape[:2] + (1,))
+            if axis == 1:   # a row past the top or bottom: (u, v) is (y, x)
+                points, normals = points[..., ::-1], normals[..., ::-1]
+            contrast, in_photo = _contrast(lab, mapping, np.ascontiguousarray(points), np.ascontiguousarray(normals),
+                                           cfg)
+            seen = contrast[in_photo]
+            judged = len(seen) >= max(2, len(points) / 2)    # a strip mostly out of the photo proves nothing
+            seen_shares.append(float(np.mean(seen >= level)) if judged else 0.0)
+        shares.append(min(seen_shares))
+    left, right, top, bottom = shares
+    return left, right, top, bottom
 
 
 def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
-                      ) -> tuple[float, float, float, float]:
+                      ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
     """For the grid's left and right columns and its top and bottom rows, the share of the separators across
     it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`), where the strip is
     busy: its squares' middles (`mid`, the parallels half a square away) as contrasted as a seen line.
@@ -233,22 +374,23 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
     where words happen to lie. A plain strip (tiles whose white merges with the paper) is not judged: 1.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
-    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way."""
+    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way.
+    Second, the same shares whether the strip is busy or plain (`GridEvidence.outer_crossed`)."""
     if width < 3 or height < 3:
-        return 1.0, 1.0, 1.0, 1.0
+        return (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)
     vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
     vertical_mid = mid[: width * height].reshape(width, height)           # [x + 0.5, row]
     horizontal_mid = mid[width * height:].reshape(width, height)          # [column, y + 0.5]
     strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in (0, width - 1)] + \
              [(vertical[1:-1, r], vertical_mid[:, r]) for r in (0, height - 1)]
-    shares = []
+    shares, crossed = [], []
     for lines, middles in strips:
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
-        shares.append(float(np.mean(lines >= level)) if busy and len(lines) >= 2 else 1.0)
-    left, right, top, bottom = shares
-    return left, right, top, bottom
+        crossed.append(float(np.mean(lines >= level)) if len(lines) >= 2 else 1.0)
+        shares.append(crossed[-1] if busy else 1.0)
+    return tuple(shares), tuple(crossed)
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
@@ -282,4 +424,20 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "
                               f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
+    if (evidence.seen_share >= cfg.ruled_seen_share and evidence.neighbour_step < cfg.min_chequer_step
+            and min(evidence.border_ratios) < cfg.min_border_ratio):
+        side = ("left", "right", "top", "bottom")[int(np.argmin(evidence.border_ratios))]
+        return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
+                              f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
+                              f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)
+    going_on = [side for side, share in zip(("left", "right", "top", "bottom"), evidence.chequer_beyond)
+                if share >= cfg.max_chequer_beyond]
+    if evidence.neighbour_step >= cfg.min_chequer_step and len(going_on) >= 2:
+        return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} sides (≥ "
+                              f"{100 * cfg.max_chequer_beyond:.0f} % of its outer squares' neighbours there go on "
+                              f"with it): a piece of a larger chequer", evidence)
+    shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
+    if evidence.seen_share >= cfg.ruled_seen_share and shifted:
+        return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "
+                              f"while the grid goes on past the opposite side", evidence)
     return Verdict(True, "", evidence)

@@ -54,13 +54,17 @@ class LensFit:
 
 def fit_mapping(image_size: tuple[int, int], extent: tuple[int, int], grid_points: np.ndarray | None = None,
                 image_points: np.ndarray | None = None, lines: LineEvidence | None = None, *,
-                initial: np.ndarray | None = None, config: LensConfig = DEFAULT_LENS) -> LensFit | None:
+                initial: np.ndarray | None = None, config: LensConfig = DEFAULT_LENS,
+                whole_photo: bool = True) -> LensFit | None:
     """The mapping (GridMapping) best explaining correspondences `grid_points` ↔ `image_points`
     (each (n, 2)) and/or `lines`, with a radial lens when the photo shows bending.
 
     `image_size` (width, height) sets the lens convention (`RadialLens.for_image`); `extent`
     (width, height) is the grid's, over which the plain homography is fitted and the lens's
-    bending judged; `initial`: a plain homography to start from (needed with lines only). None
+    bending judged; `initial`: a plain homography to start from (needed with lines only).
+    `whole_photo`: the mapping will be used over the whole photo (a lattice searched for its
+    extent), so the lens must keep radii in order out to the photo's corners; False: only over the
+    grid and `monotonic_margin` squares around it (a chequer's corners span its whole board). None
     when there is too little to fit."""
     grid_points = np.zeros((0, 2)) if grid_points is None else np.asarray(grid_points, np.float64).reshape(-1, 2)
     image_points = np.zeros((0, 2)) if image_points is None else np.asarray(image_points, np.float64).reshape(-1, 2)
@@ -80,16 +84,19 @@ def fit_mapping(image_size: tuple[int, int], extent: tuple[int, int], grid_point
     best, best_rms, lens_rms = plain, plain_rms, float("nan")
     if problem.count >= config.min_points:
         candidate = problem.solve(plain, free=9)
-        if candidate is not None and problem.plausible(candidate, image_size):
+        with_k2 = problem.solve(candidate, free=10) if candidate is not None and config.fit_k2 else None
+        # k2 is tried even where k1 alone folds the grid over: a fisheye's k1 alone bends back within
+        # the frame, k2 keeps it in order (issue 28, a GoPro chessboard)
+        if candidate is None or not problem.plausible(candidate, extent, image_size, whole_photo):
+            candidate = None
+        else:
             lens_rms = problem.rms(candidate)
-            if config.fit_k2:
-                with_k2 = problem.solve(candidate, free=10)
-                if with_k2 is not None and problem.plausible(with_k2, image_size) \
-                        and problem.rms(with_k2) < (1 - config.k2_gain) * lens_rms:
-                    candidate, lens_rms = with_k2, problem.rms(with_k2)
-            if lens_rms < (1 - config.min_gain) * plain_rms and \
-                    problem.largest_shift(candidate, extent) >= config.min_shift_px:
-                best, best_rms = candidate, lens_rms
+        if with_k2 is not None and problem.plausible(with_k2, extent, image_size, whole_photo) \
+                and (candidate is None or problem.rms(with_k2) < (1 - config.k2_gain) * lens_rms):
+            candidate, lens_rms = with_k2, problem.rms(with_k2)
+        if candidate is not None and lens_rms < (1 - config.min_gain) * plain_rms and \
+                problem.largest_shift(candidate, extent) >= config.min_shift_px:
+            best, best_rms = candidate, lens_rms
     return LensFit(problem.mapping(best, extent), best_rms, plain_rms, lens_rms)
 
 
@@ -118,6 +125,7 @@ class _Problem:
             self.laxis = self.lines.axis.astype(int)
             self.lvalue = self.lines.value.astype(np.float64)
             self.lscale: np.ndarray | None = None   # px per grid unit across each line point, from the first fit
+            self._undistorted: tuple[tuple[float, float], np.ndarray] | None = None   # (k1, k2) and the points
         self.count = len(self.g) + (0 if self.lines is None else len(self.lines))
 
     # -- parameters ------------------------------------------------------------------------------
@@ -153,13 +161,20 @@ class _Problem:
             r2 = (u * u).sum(axis=1, keepdims=True)
             parts.append(((u * (1 + r2 * (k1 + k2 * r2)) - self.p) * f).ravel())
         if self.lines is not None:
-            undistorted = _undistort_normalised(self.lp, k1, k2)
+            undistorted = self._undistorted_lines(float(k1), float(k2))
             grid = _apply(np.linalg.inv(self.grid_norm) @ np.linalg.inv(hn), undistorted)
             across = grid[np.arange(len(grid)), self.laxis] - self.lvalue
             if self.lscale is None:
                 self.lscale = self._line_scale(params, self.lines)
             parts.append(across * self.lscale * self.lw)
         return np.concatenate(parts) if parts else np.zeros(0)
+
+    def _undistorted_lines(self, k1: float, k2: float) -> np.ndarray:
+        """The line points undistorted for (k1, k2), kept for the next call: the Jacobian's 8 homography
+        columns move neither (issue 28: the undistortion was a fifth of a busy photo's search time)."""
+        if self._undistorted is None or self._undistorted[0] != (k1, k2):
+            self._undistorted = (k1, k2), _undistort_normalised(self.lp, k1, k2)
+        return self._undistorted[1]
 
     def _line_scale(self, params: np.ndarray, lines: LineEvidence) -> np.ndarray:
         """Pixels per grid unit across each line point (the first fit's), so line residuals are
@@ -259,10 +274,31 @@ class _Problem:
         full[:, :, 9] = u * (r2 * r2)[:, None]
         return (full[:, :, :free] * self.lens.focal).reshape(-1, free)
 
-    def plausible(self, params: np.ndarray, image_size: tuple[int, int]) -> bool:
+    def plausible(self, params: np.ndarray, extent: tuple[int, int], image_size: tuple[int, int],
+                  whole_photo: bool) -> bool:
+        """A lens we know (|k1| under `max_k1`) that keeps radii in order where the mapping is used:
+        out to the photo's corners, or (not `whole_photo`) over the grid grown by `monotonic_margin`
+        squares if that is nearer. (Asked to stay monotonic out to the photo's corners, a fisheye's k1
+        was refused for a chessboard in the middle of the frame, and the plain homography put its
+        outer ring half a square off, issue 28.)"""
         lens = RadialLens(float(params[8]), float(params[9]), self.lens.centre, self.lens.focal)
-        w, h = image_size
-        return abs(lens.k1) < self.config.max_k1 and lens.monotonic_to(np.hypot(w / 2, h / 2) * 1.05)
+        reach = np.hypot(*image_size) / 2 * 1.05
+        if not whole_photo:
+            reach = min(reach, self._reach_px(params, extent))
+        return abs(lens.k1) < self.config.max_k1 and lens.monotonic_to(reach)
+
+    def _reach_px(self, params: np.ndarray, extent: tuple[int, int]) -> float:
+        """The farthest pinhole radius (px from the lens centre) of the grid's outline grown by
+        `monotonic_margin` squares."""
+        m = self.config.monotonic_margin
+        (x0, y0), (x1, y1) = (-m, -m), (extent[0] + m, extent[1] + m)
+        t = np.linspace(0.0, 1.0, 9)
+        outline = np.concatenate([np.stack([x0 + t * (x1 - x0), np.full(9, y0)], 1),
+                                  np.stack([x0 + t * (x1 - x0), np.full(9, y1)], 1),
+                                  np.stack([np.full(9, x0), y0 + t * (y1 - y0)], 1),
+                                  np.stack([np.full(9, x1), y0 + t * (y1 - y0)], 1)])
+        pinhole = _apply(self.homography(params), outline)
+        return float(np.linalg.norm(pinhole - np.asarray(self.lens.centre), axis=1).max())
 
     def largest_shift(self, params: np.ndarray, extent: tuple[int, int]) -> float:
         """How far the lens bends the grid in the photo (px): the largest distance, along the

@@ -7,22 +7,26 @@ through a perspective whose truth (grid units -> pixels) the test knows.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
+from calibration.chequer import find_chequer
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
 from calibration.grid_finder.families import crossed_share, line_families
-from calibration.grid_finder.find import find_verified_grid, verification
+from calibration.grid_finder.find import BUDGET_REASON, find_verified_grid, verification
 from calibration.grid_verify import verify_grid
 from calibration.grid_finder.lattice import Lattice, fit_lattice, lattice_hypothesis
 from calibration.grid_finder.result import grid_result, plausible_squares
-from calibration.grid_finder.segments import WorkingImage, find_segments, working_chroma, working_gray, working_image
+from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_chroma,
+                                             working_gray, working_image)
 from calibration.grid_lines import Segments, apply_h
 from calibration.grid_synth import render_flat_grid, table_texture
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, RadialLens
 
 CFG = GridFinderConfig()
 NO_SEGMENTS = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
@@ -374,3 +378,232 @@ def test_size_unknown_a_fit_with_a_strip_of_text_beside_the_sudoku_is_returned_w
     assert trimmed is not None and (trimmed.width, trimmed.height) == (9, 9)
     assert np.allclose(trimmed.mapping.to_image(np.array([[0.0, 0.0], [9.0, 9.0]])), [[40, 200], [400, 560]])
     assert verification(page, trimmed, CFG).found
+
+
+def test_a_square_whose_centre_lies_off_the_photo_is_not_shown_though_half_of_it_is_in():
+    """Issue #28 (lanecam calibration4: square (8, 6), its centre 2 px below the frame, returned as
+    read): a square the frame cuts through its middle is not shown — `visible: false`, never read —
+    even where half of its area (the old rule) lies inside; one whose centre is in stays shown."""
+    from vision.scanner import MIN_SHOWN_SHARE, shown_squares
+
+    # 10×7 squares of 100 px, the bottom row's centres (y 704) 2 px below a 1000×702 photo
+    mapping = GridMapping(np.array([[100.0, 0, 0], [0, 100.0, 54.0], [0, 0, 1]]))
+    frame = (1000, 702)
+    share = mapping.inside_share(10, 7, frame)
+    assert share[6, 4] >= MIN_SHOWN_SHARE, "the fixture: half of the cut square is in (shown by area alone)"
+    shown = shown_squares(mapping, 10, 7, frame)
+    assert not shown[6].any() and shown[:6].all()
+
+
+def test_verification_stage_refuses_a_ruled_grid_shifted_a_square_onto_its_margin():
+    """Issue #28 (t660i image40, a sudoku placed 1.25 squares off with 9 squares that do not exist): the
+    fit a column off, its first column left out and the blank margin taken in on the far side, is
+    refused — its outer column is paper none of its lines cross while the grid goes on past its other
+    side; the right fit, and the same grid seen with its margin and nothing past it, are proved."""
+    photo, truth = _drawn_grid((9, 9), [(150, 100), (690, 100), (690, 640), (150, 640)], frame=(960, 720),
+                               margin=1.6)
+    one_column = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1]])     # grid units: a square to the right
+    right = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    shifted = verify_grid(photo, GridMapping(truth @ one_column), 9, 9, CFG.verify)
+    assert right.found, right.reason
+    assert shifted.evidence.outer_crossed[1] <= CFG.verify.max_uncrossed_outer
+    assert shifted.evidence.beyond_strips[0] >= CFG.verify.min_beyond_seen
+    assert not shifted.found and "shifted a square" in shifted.reason
+    assert right.evidence.shifted_side(CFG.verify.max_uncrossed_outer, CFG.verify.min_beyond_seen) is None
+
+
+def test_verification_stage_refuses_a_ruled_grid_whose_side_lies_in_the_text_beside_it():
+    """Issue #28 (gs image204 read 12×9 with the text columns beside it, s4 image1083 9×11 with a title and
+    a solution grid): where the text beside a sudoku is ruled on the sudoku's rows, its lines cross the strip
+    taken in, so the strip passes as crossed; but the fit's side lies in the text, no more a line than the
+    text a quarter square inside it. Refused; the sudoku itself (its border a thick line) is proved."""
+    page = _sudoku_page()
+    for k in range(10):    # the text ruled on the sudoku's rows
+        cv2.line(page, (400, 200 + 40 * k), (940, 200 + 40 * k), (40, 40, 40), 1)
+    fit = GridMapping.coerce(np.array([[40.0, 0, 40], [0, 40.0, 200], [0, 0, 1]]))
+    right = verify_grid(page, fit, 9, 9, CFG.verify)
+    assert right.found, right.reason
+    for width in (10, 12):
+        with_text = verify_grid(page, fit, width, 9, CFG.verify)
+        assert with_text.evidence.outer_seen >= CFG.verify.min_outer_seen, "the strip passes as crossed"
+        assert with_text.evidence.border_ratios[1] < CFG.verify.min_border_ratio <= min(right.evidence.border_ratios)
+        assert not with_text.found and "right side is no border" in with_text.reason
+
+
+def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
+    """Issue #28 (size unknown, 3×3 squares of a GoPro's 9×7 chessboard returned): a chequer fit whose
+    outer squares' neighbours past a side alternate with them as its own squares do is a part of a larger
+    chequer, refused; the whole board, its margin the paper past every side, is proved."""
+    px, pad, (w, h) = 50, 40, (9, 7)
+    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            if (x + y) % 2 == 0:
+                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
+                              (30, 30, 30), -1)
+    whole = GridMapping(np.array([[float(px), 0, pad], [0, float(px), pad], [0, 0, 1]]))
+    part = GridMapping(np.array([[float(px), 0, pad + 3 * px], [0, float(px), pad + 2 * px], [0, 0, 1]]))
+    board = verify_grid(photo, whole, w, h, CFG.verify)
+    assert board.found, board.reason
+    assert max(board.evidence.chequer_beyond) < CFG.verify.max_chequer_beyond
+    three = verify_grid(photo, part, 3, 3, CFG.verify)
+    assert three.evidence.neighbour_step >= CFG.verify.min_chequer_step
+    assert not three.found and "chequer goes on" in three.reason
+
+def test_search_budget_counts_only_while_armed_and_stops_the_search_it_arms():
+    """Issue #28: the line search's fallbacks are budgeted in edge samples scored (counted, not timed: the same
+    photo gets the same answer on a loaded machine); unarmed, nothing is counted."""
+    budget = WorkBudget()
+    budget.spend(10**9)                               # unarmed: the direct search is never cut
+    assert not budget.spent_out
+    budget.left = 100
+    budget.spend(60)
+    with pytest.raises(SearchBudgetSpent):
+        budget.spend(60)
+    assert budget.spent_out
+
+
+def test_a_size_given_search_cut_by_its_budget_says_so_instead_of_answering():
+    """Issue #28: asked a size the drawn grid does not show (10×8 on an 8×6 grid), the search tries the other
+    lattices (outline, doubled period, grown, lens) after its own: with no budget for them, the answer is
+    "not found" with the budget as its reason; with the default budget they run out and find nothing, and
+    nothing is said of a budget. The right size is found either way (no fallback needed)."""
+    photo, _ = _drawn_grid((8, 6), SLANTED)
+    no_fallbacks = GridFinderConfig(fallback_square_samples=0)
+    fit, verdict = find_verified_grid(photo, (10, 8), config=no_fallbacks)
+    assert fit is None and verdict is not None and verdict.reason == BUDGET_REASON
+    fit, verdict = find_verified_grid(photo, (10, 8))
+    assert fit is None and (verdict is None or verdict.reason != BUDGET_REASON)
+    fit, _ = find_verified_grid(photo, (8, 6), config=no_fallbacks)
+    assert fit is not None and sorted((fit.width, fit.height)) == [6, 8]
+
+
+def _chessboard(squares: tuple[int, int], square_px: int, frame=(1280, 960), seed=4) -> np.ndarray:
+    """A chessboard of `squares` (w, h) of `square_px`, on a white sheet a square wide, on a wood-like table."""
+    w, h = squares
+    sheet = np.full(((h + 2) * square_px, (w + 2) * square_px, 3), 240, np.uint8)
+    for j in range(h):
+        for i in range(w):
+            if (i + j) % 2 == 0:
+                y, x = (j + 1) * square_px, (i + 1) * square_px
+                sheet[y:y + square_px, x:x + square_px] = 25
+    photo = table_texture(np.random.default_rng(seed), frame)
+    y0, x0 = (frame[1] - sheet.shape[0]) // 3, (frame[0] - sheet.shape[1]) // 2
+    photo[y0:y0 + sheet.shape[0], x0:x0 + sheet.shape[1]] = sheet
+    return photo
+
+
+def test_chequer_candidate_finds_a_board_smaller_in_the_photo_than_assumed_and_either_way_round():
+    """Issue #28: a 9×7 chessboard spanning a fifth of the photo (a calibration board across a corridor) has
+    squares of ~4 px on SB's first copy, made for a board spanning half of it: SB is asked again on a copy for
+    a board spanning a quarter (the line search took 1–3 s on such photos). SB is asked one way round only:
+    a board lying 7×9 is found asked 9×7. Without the second copy (`small_board_pixels` too small) it is not."""
+    photo = _chessboard((7, 9), 16)
+    cfg = CFG.chequer
+    found = find_chequer(photo, (9, 7), config=cfg, larger=False)
+    assert found is not None and sorted(found.squares) == [7, 9]
+    assert find_chequer(photo, (9, 7), config=replace(cfg, small_board_pixels=10_000), larger=False) is None
+
+
+# -- the chequer candidate through a fisheye (issue #28: GoPro chessboards placed half a square off) ---------
+def _fisheye_chessboard(strength: float, *, equidistant: bool = False, side: float = 44.0, tilt: float = 0.0,
+                        size=(9, 7), frame=(640, 480)):
+    """(photo, truth): a size[0]×size[1] chessboard on white paper (a margin of 0.6 square) on a grey wall,
+    centred, its squares `side` px before the lens, seen through a strong barrel lens: our radial model
+    with k1 = -`strength` (folding over before the photo's corners, as a GoPro's does), or an equidistant
+    fisheye (r_photo = atan(strength · r) / strength, a lens no k1, k2 follows to a board's edge); truth:
+    grid units -> photo pixels."""
+    (w, h), (fw, fh) = size, frame
+    lens = RadialLens.for_image(frame, -strength)
+    half_w, half_h = w * side / 2, h * side / 2
+    cx, cy = lens.centre
+    pinhole_corners = np.float32([[cx - half_w - tilt, cy - half_h], [cx + half_w + tilt, cy - half_h - tilt],
+                                  [cx + half_w + tilt, cy + half_h + tilt], [cx - half_w - tilt, cy + half_h]])
+    homography = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), pinhole_corners)
+
+    def radius_scale(photo_radius):   # equidistant: pinhole radius / photo radius (normalised radii)
+        return np.tan(np.minimum(photo_radius * strength, 1.5)) / (strength * np.maximum(photo_radius, 1e-12))
+
+    ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float64)
+    photo_px = np.stack([xs, ys], -1)
+    if equidistant:
+        d = (photo_px - lens.centre) / lens.focal
+        pinhole = d * radius_scale(np.linalg.norm(d, axis=-1, keepdims=True)) * lens.focal + lens.centre
+        folded = np.zeros((fh, fw), bool)
+    else:
+        pinhole = lens.undistort(photo_px)
+        folded = np.linalg.norm(lens.distort(pinhole) - photo_px, axis=-1) > 0.5   # past the fold: the wall
+    gx, gy = np.moveaxis(apply_h(np.linalg.inv(homography), pinhole.reshape(-1, 2)).reshape(fh, fw, 2), -1, 0)
+    photo = np.full((fh, fw), 120.0)
+    photo[(gx > -0.6) & (gx < w + 0.6) & (gy > -0.6) & (gy < h + 0.6) & ~folded] = 235
+    photo[(gx >= 0) & (gx < w) & (gy >= 0) & (gy < h) & ~folded & ((np.floor(gx) + np.floor(gy)) % 2 == 0)] = 30
+    photo = cv2.cvtColor(cv2.GaussianBlur(photo, (3, 3), 0.8).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+
+    def truth(points):
+        p = apply_h(homography, np.asarray(points, np.float64).reshape(-1, 2))
+        if not equidistant:
+            return lens.distort(p)
+        d = (p - lens.centre) / lens.focal
+        r = np.linalg.norm(d, axis=-1, keepdims=True)
+        return d * np.arctan(r * strength) / (strength * np.maximum(r, 1e-12)) * lens.focal + lens.centre
+    return photo, truth
+
+
+def _outline_error(mapping, width: int, height: int, truth, size=(9, 7)) -> float:
+    """The worst of the fit's outer corners, in squares (local: the truth's square at that corner), from
+    the nearest true outer corner (a chequer fit is numbered as SB ordered its corners)."""
+    w, h = size
+    got = mapping.to_image(np.array([[0, 0], [width, 0], [width, height], [0, height]], float))
+    true_corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    inward = true_corners + np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float)
+    want, side = truth(true_corners), np.linalg.norm(truth(inward) - truth(true_corners), axis=1) / np.sqrt(2)
+    return max(float(np.min(np.linalg.norm(want - g, axis=1) / side)) for g in got)
+
+
+def test_chequer_follows_a_fisheye_folding_before_the_photos_corners_out_to_the_outer_ring():
+    """Issue #28 (GoPro chessboards 0033, 0042, 0043): a lens that folds over before the photo's corners
+    was refused although it keeps radii in order over the board, and the plain homography put the outer
+    ring, extrapolated past the inner corners, half a square off. The chequer's lens need only be
+    monotonic over its board and a square around it."""
+    for strength, tilt in ((1.0, 0.0), (1.2, 10.0)):
+        photo, truth = _fisheye_chessboard(strength, side=42.0, tilt=tilt)
+        chequer = find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False)
+        assert chequer is not None and chequer.squares in ((9, 7), (7, 9))
+        assert chequer.mapping.lens is not None
+        assert _outline_error(chequer.mapping, *chequer.squares, truth) < 0.15
+
+
+def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_square_off():
+    """Issue #28 (GoPro 0035, a board filling the frame, placed 1.4 squares off with 5 squares that do not
+    exist): where no k1, k2 follows the lens out to the board's edge, the outline the mapping extrapolates
+    disagrees with the one the inner corners nearest it give (`chequer.max_ring_disagreement`): no
+    chequer; the finder then returns the board placed right or none."""
+    photo, truth = _fisheye_chessboard(2.0, equidistant=True, side=60.0)
+    assert find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False) is None
+    loose = replace(CFG.chequer, max_ring_disagreement=10.0)    # (the same fit, unchecked, is a square off)
+    unchecked = find_chequer(photo, (9, 7), config=loose, exact=True, larger=False)
+    assert unchecked is not None and _outline_error(unchecked.mapping, *unchecked.squares, truth) > 0.5
+    fit, _ = find_verified_grid(photo, (9, 7), config=CFG)
+    assert fit is None or _outline_error(fit.mapping, fit.width, fit.height, truth) < 0.5
+
+
+def test_chequer_with_half_a_row_of_saddles_past_it_is_no_board_one_row_short():
+    """Issue #28 (GoPro 0034, size unknown, a 9×7 chessboard returned 9×6): a row of corners dropped from the
+    chequer's rectangle though half its saddles were seen (a fisheye bends the board's last row; here a hand
+    hides the rest) means the chequer goes on past that side (`chequer.max_cut_share`): no chequer, rather
+    than the rectangle left read as a whole board one row short."""
+    px, pad, (w, h) = 40, 40, (9, 7)
+    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            if (x + y) % 2 == 0:
+                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
+                              (30, 30, 30), -1)
+    hand = (int(pad + 4.6 * px), int(pad + 5.6 * px))   # hides the last row of corners' right half
+    cv2.rectangle(photo, hand, (photo.shape[1] - 1, photo.shape[0] - 1), (140, 120, 170), -1)
+    photo = cv2.copyMakeBorder(photo, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(110, 110, 110))
+    assert find_chequer(photo, None, config=CFG.chequer) is None
+    cut_allowed = replace(CFG.chequer, max_cut_share=1.0)   # (trimmed as before: a 9×6 chequer)
+    assert sorted(find_chequer(photo, None, config=cut_allowed).squares) == [6, 9]
+    fit, _ = find_verified_grid(photo, None, config=CFG)
+    assert fit is None or sorted((fit.width, fit.height)) == [7, 9] or fit.partial

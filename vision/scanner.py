@@ -31,6 +31,17 @@ from vision.tokens import TokenConfig, detect_tokens, squares_too_small
 NOT_SHOWN = "outside the photo"
 DIFFERS_FROM_FILE = "differs from the board file"
 MIN_SHOWN_SHARE = 0.5   # a square less than half inside the photo is not shown: reported `visible: false`
+
+
+def shown_squares(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int]) -> np.ndarray:
+    """(height, width): the squares the photo shows — at least `MIN_SHOWN_SHARE` of the square inside
+    the photo *and* its centre inside (issue 28): a square cut by the frame through its middle
+    reads half of itself and whatever lies beyond the board's edge, and a label of the square (the
+    labelled sets mark a square seen when its centre is) would call it a square that does not exist."""
+    w, h = image_size
+    centres = mapping.to_image(np.stack(np.meshgrid(np.arange(width) + 0.5, np.arange(height) + 0.5), axis=-1))
+    centre_inside = (centres[..., 0] >= 0) & (centres[..., 0] <= w - 1) & (centres[..., 1] >= 0) & (centres[..., 1] <= h - 1)
+    return (mapping.inside_share(width, height, image_size) >= MIN_SHOWN_SHARE) & centre_inside
 MIN_IMAGE_SIDE = 16      # px: a smaller image cannot show a grid of squares (and OpenCV's detectors refuse it)
 PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
@@ -255,7 +266,7 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
             covered_hint[token.y, token.x] = True
 
     # squares the photo does not show (outside the frame): reported, never read
-    shown = mapping.inside_share(width, height, (image_bgr.shape[1], image_bgr.shape[0])) >= MIN_SHOWN_SHARE
+    shown = shown_squares(mapping, width, height, (image_bgr.shape[1], image_bgr.shape[0]))
     if not shown.any():
         return _not_found("outside_photo", size, started)
     # a foreign board printed in two greys (a chessboard) is read by its own lightness split

@@ -113,6 +113,7 @@ def edge_scores(work: WorkingImage, lattice: Lattice, a: np.ndarray, b: np.ndarr
     also the plain photo's strongest grey gradient across, near the line or further (median along
     the edge: under the plain floor, the photo is blank — a tile's white on the paper's own white
     may differ a little in colour, not enough to be seen as an edge)."""
+    work.budget.spend(a.size)   # (issue 28: the line search's fallbacks are budgeted in these samples)
     shape = a.shape
     pts = np.stack([a.ravel(), b.ravel()], axis=1)
     da = np.array(along) * 0.05

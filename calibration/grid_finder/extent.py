@@ -32,8 +32,8 @@ class GridExtent:
     score: float                          # 0..1: supported inside edges, and how many were measured
 
 
-def find_extent(work: WorkingImage, lattice: Lattice, families: LineFamilies, grid: tuple[int, int] | None
-                ) -> GridExtent | None:
+def find_extent(work: WorkingImage, lattice: Lattice, families: LineFamilies, grid: tuple[int, int] | None,
+                *, fallbacks: bool = True) -> GridExtent | None:
     """Stage 4: the grid's extent on a fitted lattice (stage 3), or None.
 
     The rectangle of the lattice's lines the photo supports (`search_extent`). With the size given and not
@@ -41,10 +41,13 @@ def find_extent(work: WorkingImage, lattice: Lattice, families: LineFamilies, gr
     half the period or followed where its lines bend; the size seen with its edges up to `lens_reach` off;
     a period doubled; the outline; the lattice grown from its middle. The lattice is then refined on the
     rectangle and followed where its lines bend (the rectangle searched again on it); size unknown, the
-    whole grid the rectangle belongs to, or none (`whole_grid`, `lines_inside_squares`)."""
+    whole grid the rectangle belongs to, or none (`whole_grid`, `lines_inside_squares`). `fallbacks` False:
+    the lattice as it is only (the search tries the other lattices on its first hypotheses only, issue 28)."""
     cfg = work.cfg
     fam_x, fam_y = families.x, families.y
     extent = search_extent(work, lattice, fam_x, fam_y, grid)
+    if extent is None and not fallbacks:
+        return None
     if extent is None and grid is not None:
         # the size asked for is not seen on the straight lattice (the size-given search is never
         # worse than the free one): what the part that is seen says about the lattice may show it

@@ -8,6 +8,7 @@ findChessboardCornersSB first (calibration.chequer), and judged by the same veri
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -21,8 +22,12 @@ from calibration.grid_finder.lattice import (Lattice, LatticeHypothesis, ScaledM
                                             long_lines_hypothesis)
 from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_result, open_sides, square_side_px,
                                             upright_mapping)
-from calibration.grid_finder.segments import WorkingImage, find_segments, working_image, working_long_side
+from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_image,
+                                             working_long_side)
 from calibration.grid_verify import Verdict, verify_grid
+
+BUDGET_REASON = ("no grid of that size on the lattices searched; the other lattices were tried only as far as the "
+                 "search's work budget (grid.fallback_square_samples) allowed")
 
 
 def find_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = None, *,
@@ -42,9 +47,10 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     The search proposes; only a grid the photo proves is returned (issue 28: with the size given,
     the search laid boards over facades, brick and text)."""
     cfg = config or GridFinderConfig()
-    fit = unverified_grid(image_bgr, grid, cfg)          # stages 1-4 and 6, or the chequer candidate
-    if fit is None:
-        return None, None
+    budget = WorkBudget()
+    fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
+    if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
+        return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
     verdict = verification(image_bgr, fit, cfg)         # stage 5
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
     if trimmed is not None:                              # size unknown: a strip of text taken in beside it
@@ -73,43 +79,67 @@ def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | 
     """The line finder's stages on one working image; the best-scoring grid of every hypothesis.
 
     Early scoring: the families of the two strongest directions are searched first, and a fit scoring
-    `good_enough_score` ends the search before the other pairs' lattices are even built; if it does not,
-    that pair's lattice on its long segments alone is searched next (text beside a grid, issue 28). Otherwise the
-    other hypotheses are ranked by the lattice lines they explain (1-D comb fits; a skewed lattice last)
-    and searched best first, up to `max_hypotheses` searches in all."""
-    segments = find_segments(work)                                      # 1. segments
+    `good_enough_score` ends the search before the other pairs' lattices are even built (`_hypotheses` gives
+    them in the order searched). With the size given, each hypothesis is first searched on its own lattice
+    only; the other lattices that may show that size (`find_extent`'s fallbacks: half or double period,
+    outline, lens, grown from the middle — each several rectangle searches) are tried after, in the same
+    order, when no grid scored `good_enough_score` (issue 28: a later pair's own lattice often shows the grid
+    the first pair's fallbacks cost 0.5–1.3 s to miss), within `fallback_square_samples` edge samples scored
+    per square asked (`WorkBudget`: photos where they find nothing — a GoPro corridor — spent 7 000–14 000,
+    the boards they found at most 5 000)."""
+    cfg = work.cfg
     best: GridFit | None = None
-    searched, waiting = 0, []
+    searched: list[tuple[LatticeHypothesis, Lattice, bool]] = []   # (hypothesis, its lattice, a grid on it)
+    for hypothesis in _hypotheses(work, find_segments(work)):            # 1-3. segments, families, combs
+        lattice = fit_lattice(work, hypothesis)                          # 3. ... refined
+        fit = _grid_of(work, hypothesis, lattice, grid, fallbacks=False)
+        searched.append((hypothesis, lattice, fit is not None))
+        best = _better(best, fit)
+        if best is not None and best.score >= cfg.good_enough_score:
+            return best
+    if grid is None:
+        return best
+    work.budget.left = cfg.fallback_square_samples * grid[0] * grid[1]
+    try:
+        for hypothesis, lattice, seen in searched:
+            if not seen:   # (where its own lattice showed a grid, the other lattices are not tried)
+                best = _better(best, _grid_of(work, hypothesis, lattice, grid, fallbacks=True))
+                if best is not None and best.score >= cfg.good_enough_score:
+                    break
+    except SearchBudgetSpent:
+        pass   # the best grid so far, or none
+    finally:
+        work.budget.left = None
+    return best
+
+
+def _hypotheses(work: WorkingImage, segments) -> Iterator[LatticeHypothesis]:
+    """Stage 2 and the combs of stage 3, lazily, in the order searched: the strongest pair of directions and
+    its lattice on its long lines alone (text beside a grid, issue 28), then the other pairs ranked by the
+    lattice lines they explain (1-D comb fits; a skewed lattice last), up to `max_hypotheses` in all."""
+    given, waiting = 0, []
     for families in line_families(work, segments):                      # 2. line families, vanishing points
         hypothesis = lattice_hypothesis(work, families)                  # 3. the combs' lattice ...
         if hypothesis is None:
             continue
         if families.strongest and not hypothesis.skewed:
-            searched += 1
-            best = _better(best, _grid_of(work, hypothesis, grid))
-            if best is not None and best.score >= work.cfg.good_enough_score:
-                return best
+            given += 1
+            yield hypothesis
             long_lines = long_lines_hypothesis(work, families)           # 3. ... on the long lines alone
             if long_lines is not None:
-                searched += 1
-                best = _better(best, _grid_of(work, long_lines, grid))
-                if best is not None and best.score >= work.cfg.good_enough_score:
-                    return best
+                given += 1
+                yield long_lines
         else:
             waiting.append(hypothesis)
     waiting.sort(key=lambda h: (h.skewed, -h.lines_seen))
-    for hypothesis in waiting[: work.cfg.max_hypotheses - searched]:
-        best = _better(best, _grid_of(work, hypothesis, grid))
-        if best is not None and best.score >= work.cfg.good_enough_score:
-            break
-    return best
+    yield from waiting[: work.cfg.max_hypotheses - given]
 
 
-def _grid_of(work: WorkingImage, hypothesis: LatticeHypothesis, grid: tuple[int, int] | None) -> GridFit | None:
-    """One hypothesis through the stages that follow it, on the working image."""
-    lattice = fit_lattice(work, hypothesis)                              # 3. ... refined
-    extent = find_extent(work, lattice, hypothesis.families, grid)       # 4. extent
-    return None if extent is None else grid_result(extent, grid, work.cfg)   # 6. result
+def _grid_of(work: WorkingImage, hypothesis: LatticeHypothesis, lattice: Lattice, grid: tuple[int, int] | None,
+             *, fallbacks: bool) -> GridFit | None:
+    """One hypothesis, its lattice fitted, through the stages that follow it, on the working image."""
+    extent = find_extent(work, lattice, hypothesis.families, grid, fallbacks=fallbacks)   # 4. extent
+    return None if extent is None else grid_result(extent, grid, work.cfg)              # 6. result
 
 
 def _better(best: GridFit | None, fit: GridFit | None) -> GridFit | None:
@@ -122,8 +152,10 @@ def verification(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> 
     return verify_grid(image_bgr, fit.mapping, fit.width, fit.height, cfg.verify)
 
 
-def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
-    """The search's best grid (size given or not), before verification."""
+def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig,
+                    budget: WorkBudget | None = None) -> GridFit | None:
+    """The search's best grid (size given or not), before verification; `budget` says whether the line
+    search's fallbacks were cut short."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
         raise TypeError("find_grid expects a BGR or grey image as a numpy array")
     if grid is not None:
@@ -131,10 +163,11 @@ def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: Gr
         if w < 1 or h < 1:
             raise ValueError(f"grid size must be positive, got {grid!r}")
         grid = (w, h)
-    fit = _search(image_bgr, grid, cfg)
+    budget = budget or WorkBudget()
+    fit = _search(image_bgr, grid, cfg, budget)
     if grid is not None:
         if fit is None:   # never worse than the free search: a grid of this size found without it is kept
-            free = _search(image_bgr, None, cfg)
+            free = _search(image_bgr, None, cfg, budget)
             turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
             if free is not None and turned is not None:
                 fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
@@ -146,7 +179,8 @@ def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: Gr
     return replace(fit, partial=tuple(side for side in SIDES if side in open_ or side in maybe))
 
 
-def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig, budget: WorkBudget
+            ) -> GridFit | None:
     """The chequer candidate, then the line finder (docs/grid-finding.md). Size given: SB at that size,
     the lines, and only then SB's "larger" mode (a chequer partly out of view; it costs as much as
     SB itself on every photo that is no chequer); size unknown: SB's "larger" mode first (a chessboard
@@ -155,7 +189,7 @@ def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinder
         fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
         if fit is not None and (grid is not None or not _not_the_board(image_bgr, fit, cfg)):
             return fit
-    found = _line_search(image_bgr, grid, cfg)
+    found = _line_search(image_bgr, grid, cfg, budget)
     if found is None and grid is not None and cfg.chequer_candidate:
         return _chequer_candidate(image_bgr, grid, cfg, exact=False, larger=True)
     return found
@@ -181,9 +215,10 @@ def _chequer_fit(chequer: ChequerFit, grid: tuple[int, int] | None) -> GridFit |
     return GridFit(mapping, width, height, seen, method="chequer")
 
 
-def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig) -> GridFit | None:
+def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig, budget: WorkBudget
+                 ) -> GridFit | None:
     """The line finder on its working image (and, size unknown, again where small squares need)."""
-    work = working_image(image_bgr, grid, cfg)
+    work = working_image(image_bgr, grid, cfg, budget)
     found = search_lines(work, grid)
     if found is not None and grid is None:
         # a size found on small squares is checked where they are big enough: the same
@@ -192,7 +227,7 @@ def _line_search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridF
         big_and_fine = max(size) >= cfg.recheck_min_squares and square_side_px(found) < cfg.recheck_square_px
         if big_and_fine and working_long_side(image_bgr.shape[:2], size, cfg) > max(work.gray.shape) and work.scale < 1.0:
             # the size found only sets the shortest segment kept; the search is for any size
-            work = working_image(image_bgr, size, cfg)
+            work = working_image(image_bgr, size, cfg, budget)
             found = search_lines(work, None)
     if found is None:
         return None

@@ -8,7 +8,7 @@ long, each weighed by its clarity: its sharpness in the plain photo (table grain
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import cv2
@@ -17,6 +17,28 @@ import numpy as np
 from calibration.config import GridFinderConfig
 from calibration.grid_lines import Segments, detect_segments, sample
 from calibration.grid_finder.numeric import nanmedian_last
+
+
+class SearchBudgetSpent(Exception):
+    """Raised where a search has spent its `WorkBudget` (caught by the search that armed it)."""
+
+
+@dataclass
+class WorkBudget:
+    """Edge samples a search may still score (`edges.edge_scores` spends them) while it is armed, None:
+    unbounded. Counted, not timed: the same photo gets the same answer on a busy machine (issue 28: the
+    line search's fallbacks cost 0.5–1.3 s a hypothesis on photos where they find nothing). `spent_out`
+    says a search stopped on it, for the answer's reason."""
+    left: int | None = None
+    spent_out: bool = False
+
+    def spend(self, samples: int) -> None:
+        if self.left is None:
+            return
+        self.left -= samples
+        if self.left < 0:
+            self.spent_out = True
+            raise SearchBudgetSpent
 
 
 @dataclass(frozen=True)
@@ -32,10 +54,11 @@ class WorkingImage:
     min_segment_px: float                  # shortest segment kept
     cfg: GridFinderConfig
     rng: np.random.Generator
+    budget: WorkBudget = field(default_factory=WorkBudget)   # the search's, shared by its working images
 
     @classmethod
     def of(cls, gray: np.ndarray, plain: np.ndarray, size: tuple[int, int] | None, cfg: GridFinderConfig,
-           chroma: np.ndarray | None = None, scale: float = 1.0) -> "WorkingImage":
+           chroma: np.ndarray | None = None, scale: float = 1.0, budget: WorkBudget | None = None) -> "WorkingImage":
         """The working image of grey images already scaled (CLAHE and plain), for a grid of `size` (None:
         unknown; it only sets the shortest segment kept)."""
         min_length = cfg.segments.min_segment_frac * max(gray.shape)
@@ -44,7 +67,7 @@ class WorkingImage:
             min_length = min(min_length, cfg.segments.min_segment_squares * smallest_square)
         return cls(gray, _gradients((gray, plain)),
                    None if chroma is None else _gradients((chroma[:, :, 0], chroma[:, :, 1])),
-                   scale, max(min_length, 3.0), cfg, np.random.default_rng(0))
+                   scale, max(min_length, 3.0), cfg, np.random.default_rng(0), budget or WorkBudget())
 
     @cached_property
     def clahe_gradients(self) -> np.ndarray:
@@ -52,10 +75,11 @@ class WorkingImage:
         return np.ascontiguousarray(self.gradients[..., :2])
 
 
-def working_image(image_bgr: np.ndarray, size: tuple[int, int] | None, cfg: GridFinderConfig) -> WorkingImage:
-    """The working image of a photo for a grid of `size` (None: unknown)."""
+def working_image(image_bgr: np.ndarray, size: tuple[int, int] | None, cfg: GridFinderConfig,
+                  budget: WorkBudget | None = None) -> WorkingImage:
+    """The working image of a photo for a grid of `size` (None: unknown), with the search's `budget`."""
     gray, plain, scale = working_gray(image_bgr, working_long_side(image_bgr.shape[:2], size, cfg), cfg)
-    return WorkingImage.of(gray, plain, size, cfg, working_chroma(image_bgr, gray.shape, cfg), scale)
+    return WorkingImage.of(gray, plain, size, cfg, working_chroma(image_bgr, gray.shape, cfg), scale, budget)
 
 
 def find_segments(work: WorkingImage) -> Segments:

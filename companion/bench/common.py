@@ -5,7 +5,33 @@ import os
 import platform
 import statistics
 import time
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Iterable
+
+PUBLIC_PHOTOS_ENV = "TACTICAL_PUBLIC_PHOTOS"
+_REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def public_photo_folder(set_name: str) -> Path:
+    """Where this machine keeps the photos of a public set (`grids-public`, `negatives`).
+
+    Photos taken from other public repositories are not committed here: this repository holds their
+    labels and their sources (repository, path, commit, licence), and the photos themselves sit beside
+    the checkout, in `../public-photos/<set>/`, or under `$TACTICAL_PUBLIC_PHOTOS/<set>/`."""
+    root = os.environ.get(PUBLIC_PHOTOS_ENV)
+    return (Path(root) if root else _REPOSITORY.parent / "public-photos") / set_name
+
+
+def missing_photos_message(bench: str, paths: Iterable[Path], sources: Path) -> str | None:
+    """None when every photo is on this machine; else what is missing, where it was looked for and
+    where the photos' sources are listed, so the bench never prints figures over part of its set."""
+    missing = [path for path in paths if not path.is_file()]
+    if not missing:
+        return None
+    folders = sorted({str(path.parent) for path in missing})
+    return (f"{bench}: {len(missing)} photo(s) are not on this machine (looked in {', '.join(folders)}; "
+            f"e.g. {missing[0].name}). They come from public repositories and are not committed: fetch them "
+            f"as {sources} lists (repository, path, commit) into that folder, or set {PUBLIC_PHOTOS_ENV}.")
 
 
 def machine_summary() -> str:

@@ -20,13 +20,14 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.bench.common import machine_summary
+from companion.bench.common import machine_summary, missing_photos_message, public_photo_folder
 
 GRIDS_PUBLIC = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "grids-public"
 SPLITS = ("dev", "held_out")
@@ -41,7 +42,9 @@ def public_labels(folder: Path = GRIDS_PUBLIC) -> list[dict]:
 
 def public_photos(split: str | None = None, folder: Path = GRIDS_PUBLIC) -> list:
     """The set's photos as `vision.labelled.LabelledPhoto`s (scored like the other labelled sets),
-    each with its split, optionally of one split only."""
+    each with its split, optionally of one split only. The labels are in `folder`; the photos on this
+    machine's `public_photo_folder("grids-public")` (they are not committed)."""
+    photo_folder = public_photo_folder("grids-public")
     from vision.labelled import LabelledPhoto
 
     photos = []
@@ -51,7 +54,7 @@ def public_photos(split: str | None = None, folder: Path = GRIDS_PUBLIC) -> list
         if split is not None and entry["split"] != split:
             continue
         w, h = entry["grid"]
-        photos.append(LabelledPhoto(entry["file"], folder / entry["file"], f"grids-public/{entry['split']}", (w, h),
+        photos.append(LabelledPhoto(entry["file"], photo_folder / entry["file"], f"grids-public/{entry['split']}", (w, h),
                                     [np.asarray(c, float) for c in entry["outer_corners_px"]],
                                     np.asarray(entry["square_centres_px"], float),
                                     np.asarray(entry["square_size_px"], float), np.array(entry["colours"]),
@@ -163,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-speed", action="store_true", help="accuracy only")
     parser.add_argument("--list", action="store_true", help="print every photo, not only the misses")
     args = parser.parse_args(argv)
+    missing = missing_photos_message("tactical bench grids-public", (p.path for p in public_photos()),
+                                     GRIDS_PUBLIC / "labels.json")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     cv2.setNumThreads(1)
     print(f"grids-public bench — {machine_summary()}, OpenCV {cv2.__version__}, one OpenCV thread; "
           f"load average at start {os.getloadavg()[0]:.1f}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ import cv2
 import yaml
 
 from boards import library_boards, load_board
-from companion.bench.common import machine_summary
+from companion.bench.common import machine_summary, missing_photos_message, public_photo_folder
 
 NEGATIVES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "negatives"
 SPLITS = ("dev", "held_out")
@@ -30,14 +31,22 @@ BOARD_FILE = "duel-20x12"
 
 @dataclass(frozen=True)
 class Negative:
-    """One photo of the set: its split and file name (relative to the set's folder)."""
+    """One photo of the set: its split, file name (relative to the set's folder) and where it came from.
+    Photos from Debian packages are committed beside the manifest; photos from other public
+    repositories are not (this machine keeps them in `public_photo_folder("negatives")`)."""
     split: str
     file: str
+    source_kind: str = "debian"
+
+    @property
+    def path(self) -> Path:
+        folder = public_photo_folder("negatives") if self.source_kind == "github" else NEGATIVES
+        return folder / self.file
 
     def image(self):
-        image = cv2.imread(str(NEGATIVES / self.file), cv2.IMREAD_COLOR)
+        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
         if image is None:
-            raise FileNotFoundError(f"{NEGATIVES / self.file}: not a readable image (negative set, manifest.yaml)")
+            raise FileNotFoundError(f"{self.path}: not a readable image (negative set, manifest.yaml)")
         return image
 
 
@@ -52,7 +61,7 @@ def negative_photos(split: str | None = None) -> list[Negative]:
         if part not in SPLITS:
             raise ValueError(f"{NEGATIVES / 'manifest.yaml'}: photo {row} ({file!r}): split must be one of {SPLITS}")
         if split is None or part == split:
-            photos.append(Negative(part, file))
+            photos.append(Negative(part, file, str(entry["source"]["kind"])))
     return photos
 
 
@@ -101,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="only the photos whose file name contains this (e.g. urban100)")
     parser.add_argument("--list", action="store_true", help="print every board found (photo, scan, size)")
     args = parser.parse_args(argv)
+    missing = missing_photos_message("tactical bench negatives", (p.path for p in negative_photos()),
+                                     NEGATIVES / "manifest.yaml")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     cv2.setNumThreads(1)
     kinds = scan_kinds()
     print(f"negatives bench — {machine_summary()}, OpenCV {cv2.__version__}, one OpenCV thread; "
