@@ -113,8 +113,8 @@ def _ring_disagreement(corners: np.ndarray, mapping: GridMapping) -> float:
         if local is None:
             continue
         here = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), local).reshape(2)
-        side = np.linalg.norm(cv2.perspectiveTransform(np.array([[[x + 0.5, y]], [[x - 0.5, y]]], np.float64),
-                                                       local).reshape(2, 2) @ np.array([1.0, -1.0]))
+        side = float(np.linalg.norm(cv2.perspectiveTransform(np.array([[[x + 0.5, y]], [[x - 0.5, y]]], np.float64),
+                                                       local).reshape(2, 2) @ np.array([1.0, -1.0])))
         worst = max(worst, float(np.linalg.norm(mapping.to_image(np.array([[x, y]], float))[0] - here) / max(side, 1e-9)))
     return worst
 

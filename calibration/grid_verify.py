@@ -200,7 +200,7 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
     return per_edge, seen_in_photo
 
 
-def _square_spreads(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
+def _square_spreads(lab: np.ndarray, mapping: _Scaled | _Framed, width: int, height: int,
                     cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per square: how far from one colour the band just inside its edges is — the `plain_quantile`
     of the Lab distances (summed over channels) of the band's points to their median colour — and
@@ -390,7 +390,7 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
         crossed.append(float(np.mean(lines >= level)) if len(lines) >= 2 else 1.0)
         shares.append(crossed[-1] if busy else 1.0)
-    return tuple(shares), tuple(crossed)
+    return (shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3])
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
