@@ -38,6 +38,16 @@ def run_autopilot(tmp_path: Path, steps: list[dict], *, name: str = "run", timeo
     return json.loads(report.read_text())
 
 
+def seat_steps(names) -> list[dict]:
+    """The New game form's steps that seat `names` in order: seats past the two shown are switched on first."""
+    steps: list[dict] = []
+    for seat, name in enumerate(names, start=1):
+        if seat > 2:
+            steps.append({"tap": f"newgame.player-{seat}.enabled"})
+        steps.append({"type": [f"newgame.player-{seat}.name", name]})
+    return steps
+
+
 def squares(report_layer) -> set[tuple[int, int]]:
     return {tuple(s) for s in report_layer}
 

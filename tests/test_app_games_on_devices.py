@@ -21,6 +21,7 @@ import pytest
 
 from companion.app.device import DEVICE_POINTS, MIN_TOUCH_DP, PHONE, SMALL_TABLET
 from companion.game import latest_game, load_game
+from test_app_drive import seat_steps
 
 pytestmark = pytest.mark.slow  # whole games through the app: the second step of ./run.sh test
 
@@ -71,11 +72,7 @@ def deck_steps() -> list[dict]:
 
 
 def planechase_steps(device: str, tmp: Path) -> list[dict]:
-    steps: list[dict] = [{"show": "newgame"}]
-    for seat, name in enumerate(FIVE, start=1):
-        if seat > 2:
-            steps.append({"tap": f"newgame.player-{seat}.enabled"})
-        steps.append({"type": [f"newgame.player-{seat}.name", name]})
+    steps: list[dict] = [{"show": "newgame"}, *seat_steps(FIVE)]
     steps += [
         {"pick": ["newgame.board", "quatuor-40x25"]}, {"pick": ["newgame.starting_player", "Anna"]},
         {"tap": "newgame.planechase"}, {"tap": "newgame.events"}, {"inspect": "form"},

@@ -17,7 +17,7 @@ import pytest
 
 from companion.game import PREGAME, latest_game, load_game, prebuilt_event_deck
 from companion.i18n import strings
-from test_app_drive import run_autopilot
+from test_app_drive import run_autopilot, seat_steps
 
 pytestmark = pytest.mark.slow   # each test here reads a run of the whole app (seconds to start): the second step of ./run.sh test
 
@@ -36,11 +36,7 @@ def visit_every_screen(tag: str) -> list[dict]:
 def five_players(tmp_path_factory):
     """Five players in French on the bundled 40×25 board; four of them go out one way each."""
     tmp = tmp_path_factory.mktemp("five")
-    steps = [{"show": "newgame"}]
-    for seat, name in enumerate(FIVE, start=1):
-        if seat > 2:
-            steps.append({"tap": f"newgame.player-{seat}.enabled"})
-        steps.append({"type": [f"newgame.player-{seat}.name", name]})
+    steps = [{"show": "newgame"}, *seat_steps(FIVE)]
     steps += [
         {"pick": ["newgame.board", "quatuor-40x25"]}, {"pick": ["newgame.starting_player", "Anna"]},
         {"inspect": "form"}, {"tap": "newgame.start"}, {"report": "started"}, {"inspect": "board-fitted"},

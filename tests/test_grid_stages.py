@@ -325,6 +325,19 @@ def test_result_stage_refuses_a_lattice_squashed_to_a_sliver():
     assert grid_result(GridExtent(sliver, (0, 4, 0, 7), 1.0), None, CFG) is None
 
 
+def _flat_chequer(px: int, pad: int, size: tuple[int, int]) -> np.ndarray:
+    """A chessboard of `size` squares of `px` pixels seen straight on, dark top-left, on light paper
+    `pad` pixels wide."""
+    w, h = size
+    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            if (x + y) % 2 == 0:
+                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
+                              (30, 30, 30), -1)
+    return photo
+
+
 def _sudoku_page(seed: int = 5) -> np.ndarray:
     """A top-down newspaper sudoku (squares 40 px from (40, 200), thick lines every 3) with text around it."""
     from vision.synth_sudoku import draw_sudoku, text_column
@@ -435,12 +448,7 @@ def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
     outer squares' neighbours past a side alternate with them as its own squares do is a part of a larger
     chequer, refused; the whole board, its margin the paper past every side, is proved."""
     px, pad, (w, h) = 50, 40, (9, 7)
-    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
-    for y in range(h):
-        for x in range(w):
-            if (x + y) % 2 == 0:
-                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
-                              (30, 30, 30), -1)
+    photo = _flat_chequer(px, pad, (w, h))
     whole = GridMapping(np.array([[float(px), 0, pad], [0, float(px), pad], [0, 0, 1]]))
     part = GridMapping(np.array([[float(px), 0, pad + 3 * px], [0, float(px), pad + 2 * px], [0, 0, 1]]))
     board = verify_grid(photo, whole, w, h, CFG.verify)
@@ -593,12 +601,7 @@ def test_chequer_with_half_a_row_of_saddles_past_it_is_no_board_one_row_short():
     hides the rest) means the chequer goes on past that side (`chequer.max_cut_share`): no chequer, rather
     than the rectangle left read as a whole board one row short."""
     px, pad, (w, h) = 40, 40, (9, 7)
-    photo = np.full((h * px + 2 * pad, w * px + 2 * pad, 3), 235, np.uint8)
-    for y in range(h):
-        for x in range(w):
-            if (x + y) % 2 == 0:
-                cv2.rectangle(photo, (pad + x * px, pad + y * px), (pad + (x + 1) * px - 1, pad + (y + 1) * px - 1),
-                              (30, 30, 30), -1)
+    photo = _flat_chequer(px, pad, (w, h))
     hand = (int(pad + 4.6 * px), int(pad + 5.6 * px))   # hides the last row of corners' right half
     cv2.rectangle(photo, hand, (photo.shape[1] - 1, photo.shape[0] - 1), (140, 120, 170), -1)
     photo = cv2.copyMakeBorder(photo, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(110, 110, 110))
