@@ -106,12 +106,19 @@ class ScrollSpinner(Spinner):
 
     def on_is_open(self, instance, value):
         if value:
-            node = self.parent
-            while node is not None and node is not node.parent:
-                if isinstance(node, ScrollView):
-                    hold_still(node)
-                node = node.parent
+            for view in scrolling_views(self):
+                hold_still(view)
         super().on_is_open(instance, value)
+
+
+def scrolling_views(widget) -> list[ScrollView]:
+    """The scrolling views that hold `widget`, innermost first."""
+    views, node = [], widget.parent
+    while node is not None and node is not node.parent:
+        if isinstance(node, ScrollView):
+            views.append(node)
+        node = node.parent
+    return views
 
 
 def hold_still(view: ScrollView) -> None:

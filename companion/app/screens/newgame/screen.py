@@ -18,7 +18,6 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
 
 from boards import square_label
@@ -30,7 +29,7 @@ from companion.app.screens.newgame.decks import DECKS_FOLDER, DeckBuilderPopup
 from companion.app.screens.newgame.presenter import NewGameChoices
 from companion.app.screens.newgame.scanning import ScanError, ScannedBoard, scan_board
 from companion.app.widgets import card_search, controls  # noqa: F401  (kv classes)
-from companion.app.widgets.controls import ConfirmPopup, NumberPad
+from companion.app.widgets.controls import ConfirmPopup, NumberPad, scrolling_views
 from companion.app.words import MAX_PLAYERS, colour_name, refusal
 from companion.game import EventDeckList, SaveError, load_event_deck, prebuilt_event_deck
 from companion.rules import HouseRules
@@ -71,25 +70,17 @@ class StartingPlayerSpinner(Spinner):
     def on_kv_post(self, *_):
         self._follow = Clock.create_trigger(self._beside, -1)  # before the next frame
 
-    def _views(self) -> list[ScrollView]:
-        views, node = [], self.parent
-        while node is not None and node is not node.parent:
-            if isinstance(node, ScrollView):
-                views.append(node)
-            node = node.parent
-        return views
-
     def _beside(self, *_):
         """The views' content placed where they scrolled to first (they do it before a frame too, maybe
         after this), then the list beside the button."""
         if self.is_open:
-            for view in reversed(self._views()):
+            for view in reversed(scrolling_views(self)):
                 view.update_from_scroll()
             self._dropdown._reposition()
 
     def on_is_open(self, instance, value):
         super().on_is_open(instance, value)
-        for view in self._views():
+        for view in scrolling_views(self):
             if value:
                 view.bind(scroll_y=self._follow, scroll_x=self._follow, pos=self._follow, size=self._follow)
                 view.children[0].bind(size=self._follow, pos=self._follow)
