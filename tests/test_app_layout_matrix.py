@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from companion.app.layout_matrix import MAX_FRAME_S, PacedClock
 
 
@@ -79,7 +81,7 @@ def rect(widget):
     return [x1, y1, x2, y2]
 
 
-found = {}
+found = {"nothing_open": {case: matrix.missing_list(app, case) for case in ("table.monarch_menu", "table.life_keypad")}}
 for which in ("monarch", "initiative"):
     spinner = screen.ids[which]
     view = spinner.parent
@@ -104,26 +106,41 @@ for which in ("monarch", "initiative"):
     slow_frames(3)
     menus = [rect(widget) for widget in Window.children if isinstance(widget, DropDown)]
     found[which] = {"menus": menus, "button": rect(spinner), "scroll_y": view.scroll_y,
-                    "window": list(Window.size)}
+                    "window": list(Window.size), "missing": matrix.missing_list(app, f"table.{which}_menu")}
     matrix.close_popups(app)
 print(json.dumps(found))
 app.stop()
 '''
 
 
-def test_the_side_panels_menus_open_in_the_window_after_a_finger_scrolls_the_panel():
-    """#27: on a large tablet turned (1280×800 at density 1), five players in play, the monarch's and
-    the initiative's menus open inside the window, against their button, after a finger has thrown the
-    side panel past its end and the frames came slowly."""
+@pytest.fixture(scope="module")
+def found() -> dict:
+    """The script's findings, run once (one app process for both tests)."""
     env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_METRICS_DENSITY": "1"}
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, env=env,
                           check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
-    for which, seen in found.items():
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_the_side_panels_menus_open_in_the_window_after_a_finger_scrolls_the_panel(found):
+    """#27: on a large tablet turned (1280×800 at density 1), five players in play, the monarch's and
+    the initiative's menus open inside the window, against their button, after a finger has thrown the
+    side panel past its end and the frames came slowly."""
+    for which in ("monarch", "initiative"):
+        seen = found[which]
+        assert seen["missing"] == [], (which, seen)
         width, height = seen["window"]
         assert len(seen["menus"]) == 1, (which, seen)
         left, bottom, right, top = seen["menus"][0]
         assert 0 <= left and right <= width and 0 <= bottom and top <= height, (which, seen)
         button = seen["button"]
         assert min(abs(top - button[1]), abs(bottom - button[3])) <= 2, (which, seen)  # under or over it
+
+
+def test_a_list_case_measured_with_no_list_open_is_a_defect_not_a_silent_pass(found):
+    """#27: the matrix checks that a case opened what it names. With nothing open, the monarch's menu
+    case is reported (its name ends in `_menu`); a keypad case is no list case and is not."""
+    nothing_open = found["nothing_open"]
+    assert len(nothing_open["table.monarch_menu"]) == 1 and "no drop-down" in nothing_open["table.monarch_menu"][0]
+    assert nothing_open["table.life_keypad"] == []

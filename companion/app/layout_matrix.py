@@ -143,14 +143,31 @@ def settle(frames: int = SETTLE_FRAMES) -> None:
 
 def wait_while_busy(app, timeout_s: float = 20.0) -> None:
     """More frames while the screen shown still reads what it shows off the UI thread (its `busy`: the
-    saved games), as the autopilot waits: measured before, the saved games' list was empty."""
+    saved games), as the autopilot waits: measured before, the saved games' list was empty; or while
+    a case still waits to open what it names (its `opening`: a list whose button is still moving)."""
     import time
 
     deadline = time.monotonic() + timeout_s
-    while getattr(app.root.ids.manager.current_screen, "busy", False) and time.monotonic() < deadline:
+    screen = app.root.ids.manager.current_screen
+    while (getattr(screen, "busy", False) or getattr(screen, "opening", False)) and time.monotonic() < deadline:
         time.sleep(0.05)
         settle(1)
     settle(2)
+
+
+# A case whose name ends so opens a drop-down list (the New game's board list, the Table's monarch
+# menu, the shell's "More" menu); measured with none open, the case would pass without being measured.
+LIST_CASE_ENDINGS = ("_list", "_menu", ".decks", ".menu")
+
+
+def missing_list(app, case: str) -> list[str]:
+    """The problem of a list case whose list is not open when measured (none for any other case)."""
+    from kivy.core.window import Window
+    from kivy.uix.dropdown import DropDown
+
+    if not case.endswith(LIST_CASE_ENDINGS) or any(isinstance(w, DropDown) for w in Window.children):
+        return []
+    return [f"{case}: no drop-down list is open; the case measured something other than what it names"]
 
 
 def close_popups(app) -> None:
@@ -299,7 +316,7 @@ def run(device: str, report_path: Path, *, shots: Path | None = None, only: str 
                         wait_while_busy(app)
                         at = f"{device}-{'portrait' if portrait else 'landscape'}"
                         key = f"{at}/{table}/{lang}/{name}{'@pregame' if stage == 'pregame' else ''}"
-                        report[key] = measure(app, skip_shell=skip_shell)
+                        report[key] = missing_list(app, name) + measure(app, skip_shell=skip_shell)
                         if shots is not None and table == "4" and lang == "fr" and stage == "play":
                             screenshot(shots / at / f"{name}.png")
                     close_popups(app)

@@ -168,6 +168,7 @@ class NewGameScreen(Screen):
     saved_count = NumericProperty(0)
     saved_note = StringProperty("")
     busy = BooleanProperty(False)                 # the saved games are being read (the autopilot waits)
+    opening = BooleanProperty(False)              # a layout case's list waits for its button to stand still
 
     def on_kv_post(self, *_):
         app = running_app()
@@ -296,10 +297,12 @@ class NewGameScreen(Screen):
         def form(then):   # (each case starts from the form: reset_for_layout)
             return lambda: Clock.schedule_once(lambda dt: then(), 0)   # once the form is laid out
 
-        def drop_down(spinner, frames_left: int = 20, seen_at=None, still: int = 0):
+        def drop_down(spinner, frames_left: int = 60, seen_at=None, still: int = 0):
             """Scrolled to, as a person does, and opened once it has stood still in the window for a
             few frames: the form may still be laying out what it was just given (a phone folds its
-            rows, a Horde table closes the event deck's section), which moves the button."""
+            rows, a Horde table closes the event deck's section), which moves the button. The screen
+            is `opening` meanwhile, and the matrix measures once it is not (however many frames)."""
+            self.opening = True
             self._scroll_to(spinner)
             at = tuple(spinner.to_window(*spinner.pos))
             still = still + 1 if at == seen_at and _in_window(spinner) else 0
@@ -307,6 +310,7 @@ class NewGameScreen(Screen):
                 Clock.schedule_once(lambda dt: drop_down(spinner, frames_left - 1, at, still))
                 return
             spinner.is_open = True
+            self.opening = False
 
         def planes():
             self.fill_like_game()
