@@ -167,7 +167,27 @@ class PlayerSheet(ModalView):
 
 class TurnSheet(ModalView):
     """Portrait: the side column (turn, phases, monarch, initiative, day/night, event, plane, Next
-    phase, End turn) in a sheet the turn bar opens."""
+    phase, End turn) in a sheet the turn bar opens. The sheet is as tall as the column needs, its
+    scrolling part shown whole, up to most of the window: a tall window showed an empty band."""
+
+    content_height = NumericProperty(0)
+
+    def hold(self, side) -> None:
+        """Take the side column, and follow the height it needs (an event or a plane adds lines)."""
+        self.add_widget(side)
+        fit = Clock.create_trigger(lambda dt: setattr(self, "content_height", _whole_height(side)))
+        for child in side.children:
+            child.bind(height=lambda *_: fit())
+            if isinstance(child, ScrollView) and child.children:
+                child.children[0].bind(height=lambda *_: fit())
+        fit()
+
+
+def _whole_height(column) -> float:
+    """A vertical BoxLayout's height with each of its scrolling views holding its content whole."""
+    heights = [child.children[0].height if isinstance(child, ScrollView) and child.children else child.height
+               for child in column.children]
+    return sum(heights) + column.spacing * max(len(heights) - 1, 0) + column.padding[1] + column.padding[3]
 
 
 class PlayerPanel(BoxLayout):
@@ -556,7 +576,7 @@ class TableScreen(Screen):
         if in_bar:
             if side.parent == body:
                 body.remove_widget(side)
-                self._turn_sheet.add_widget(side)
+                self._turn_sheet.hold(side)
             if bar.parent is None:
                 body.add_widget(bar)
             return
