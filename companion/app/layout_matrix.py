@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from companion.app.device import DEVICE_POINTS
+from companion.app.device import DEVICE_POINTS, DevicePoint
 
 SETTLE_FRAMES = 4
 # The longest frame the app's clock is shown: a slow device's. The runner's own frames last seconds
@@ -273,10 +273,29 @@ def screenshot(path: Path) -> None:
     compact_png(path)
 
 
+def device_point(text: str) -> DevicePoint:
+    """A screen given as 'WIDTHxHEIGHT@DENSITY' in pixels, held upright (e.g. '720x1280@2')."""
+    try:
+        size, density = text.split("@")
+        width, height = (int(side) for side in size.lower().split("x"))
+        point = DevicePoint(f"{width}×{height} px at density {density}", min(width, height), max(width, height),
+                            float(density))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected WIDTHxHEIGHT@DENSITY, e.g. 720x1280@2") from None
+    if not 1 <= point.density <= 4 or point.width_px < 200:
+        raise argparse.ArgumentTypeError(f"{text!r}: density 1 to 4 and at least 200 px a side")
+    return point
+
+
 def run(device: str, report_path: Path, *, shots: Path | None = None, only: str | None = None,
         tables: tuple[str, ...] = TABLES, langs: tuple[str, ...] = ("fr", "en"), skip_shell: bool = False,
-        orientations: tuple[bool, ...] = (True, False)) -> int:
-    point = DEVICE_POINTS[device]
+        orientations: tuple[bool, ...] = (True, False), point: DevicePoint | None = None) -> int:
+    """Measure every case at every point of one device class (`point`: another screen of it than the
+    class's own smallest, e.g. a larger phone); write the report; print how many points are clean."""
+    point = point or DEVICE_POINTS[device]
+    if point.device != device:
+        raise SystemExit(f"{point.name} is {point.width_px / point.density:.0f}×{point.height_px / point.density:.0f}"
+                         f" dp: a {point.device}'s screen, not a {device}'s")
     os.environ["KIVY_METRICS_DENSITY"] = str(point.density)
     from companion.app.env import log_to_file, prepare_kivy
 
@@ -338,10 +357,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--orientation", choices=("portrait", "landscape", "both"), default="both")
     parser.add_argument("--skip-shell", action="store_true", help="leave out the navigation bar's problems")
     parser.add_argument("--print", action="store_true", help="print every problem found")
+    parser.add_argument("--point", type=device_point,
+                        help="another screen of the class than its smallest, WIDTHxHEIGHT@DENSITY in px (1080x2400@2.625)")
     args = parser.parse_args(argv)
     orientations = {"portrait": (True,), "landscape": (False,), "both": (True, False)}[args.orientation]
     code = run(args.device, args.report, shots=args.shots, only=args.only, tables=tuple(args.tables.split(",")),
-               langs=tuple(args.langs.split(",")), skip_shell=args.skip_shell, orientations=orientations)
+               langs=tuple(args.langs.split(",")), skip_shell=args.skip_shell, orientations=orientations,
+               point=args.point)
     if args.print:
         from boards.terminal import printable
 
