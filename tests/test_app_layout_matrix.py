@@ -144,3 +144,18 @@ def test_a_list_case_measured_with_no_list_open_is_a_defect_not_a_silent_pass(fo
     nothing_open = found["nothing_open"]
     assert len(nothing_open["table.monarch_menu"]) == 1 and "no drop-down" in nothing_open["table.monarch_menu"][0]
     assert nothing_open["table.life_keypad"] == []
+
+
+def test_another_screen_of_a_class_is_read_from_its_pixels_and_density():
+    """#27: `--point 1080x2400@2.625` measures a larger phone (411×914 dp); a malformed or impossible
+    screen is refused with what was expected."""
+    import argparse
+
+    from companion.app.layout_matrix import device_point
+
+    point = device_point("2400x1080@2.625")
+    assert (point.width_px, point.height_px, point.density, point.device) == (1080, 2400, 2.625, "phone")
+    assert device_point("1200x1920@2").device == "small"
+    for bad in ("1080x2400", "1080*2400@3", "1080x2400@0.5", "100x2400@1"):
+        with pytest.raises(argparse.ArgumentTypeError, match="WIDTHxHEIGHT@DENSITY|density 1 to 4"):
+            device_point(bad)
