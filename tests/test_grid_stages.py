@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.chequer import find_chequer
+from calibration.chequer import ChequerBeyondLens, _ring_disagreement, find_chequer
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
@@ -585,14 +585,33 @@ def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_
     """Issue #28 (GoPro 0035, a board filling the frame, placed 1.4 squares off with 5 squares that do not
     exist): where no k1, k2 follows the lens out to the board's edge, the outline the mapping extrapolates
     disagrees with the one the inner corners nearest it give (`chequer.max_ring_disagreement`): no
-    chequer; the finder then returns the board placed right or none."""
+    chequer. SB having found the whole chequer asked for, the finder says so at once (`ChequerBeyondLens`):
+    the line search fits the same lens model and cost 1–2 s on GoPro 0034/0035 to find nothing."""
     photo, truth = _fisheye_chessboard(2.0, equidistant=True, side=60.0)
-    assert find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False) is None
+    with pytest.raises(ChequerBeyondLens):
+        find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False)
     loose = replace(CFG.chequer, max_ring_disagreement=10.0)    # (the same fit, unchecked, is a square off)
     unchecked = find_chequer(photo, (9, 7), config=loose, exact=True, larger=False)
     assert unchecked is not None and _outline_error(unchecked.mapping, *unchecked.squares, truth) > 0.5
-    fit, _ = find_verified_grid(photo, (9, 7), config=CFG)
-    assert fit is None or _outline_error(fit.mapping, fit.width, fit.height, truth) < 0.5
+    fit, verdict = find_verified_grid(photo, (9, 7), config=CFG)
+    assert fit is None and verdict is not None and "lens" in verdict.reason
+
+
+def test_chequer_ring_disagreement_is_measured_in_squares_wherever_the_board_lies():
+    """Issue #28: the outline's disagreement (`chequer.max_ring_disagreement`) is in squares of the board: a
+    mapping half a square off reads 0.5 whether the board lies at the photo's left or right (the square's
+    side was once taken from its corner's coordinates, x − y: the same miss read 0.005 to 1 by position),
+    and the mapping the corners were drawn by reads 0 (the local fits are solved in one batch)."""
+    rng = np.random.default_rng(28)
+    for left in (40.0, 700.0):
+        drawn = np.array([[30.0, 4.0, left], [-3.0, 28.0, 60.0], [1e-4, 2e-4, 1.0]])   # grid units -> px
+        gi, gj = np.meshgrid(np.arange(1.0, 9.0), np.arange(1.0, 7.0))   # 8×6 inner corners at (i + 1, j + 1)
+        corners = apply_h(drawn, np.stack([gi, gj], -1).reshape(-1, 2)).reshape(6, 8, 2)
+        corners += rng.normal(0.0, 0.05, corners.shape)
+        corners[2, 3] = np.nan                                          # (a hidden corner is left out)
+        assert _ring_disagreement(corners, GridMapping.coerce(drawn)) < 0.05
+        half_off = np.array([[1.0, 0.0, 15.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ drawn   # 15 px: half a square
+        assert 0.4 < _ring_disagreement(corners, GridMapping.coerce(half_off)) < 0.6
 
 
 def test_chequer_with_half_a_row_of_saddles_past_it_is_no_board_one_row_short():
