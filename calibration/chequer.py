@@ -74,15 +74,15 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
         # ... lying either way: asked w×h corners it finds an h×w board as well (both ways gave the same
         # answer on every real photo of the benches), so the other way round would only double a failure's cost
         pattern = (grid[0] - 1, grid[1] - 1)
-        found, found_at = (_sb(small, pattern, 0), scale) if min(pattern) >= 2 else (None, scale)
+        found, found_at = (_sb(small, pattern, 0, cfg.sb_margin_px), scale) if min(pattern) >= 2 else (None, scale)
         retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None and min(pattern) >= 2 else None
         if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
-            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
+            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry   # (a small board: far from the frame's edge)
         if found is not None:
             corners, whole = _refined(gray, found / found_at), True
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
         for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
-            found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
+            found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, cfg.sb_margin_px, seed)
             if found is None and start <= cfg.min_corners:
                 break   # not even the smallest chequer: there is none
             grown = None if found is None else _grown(gray, _refined(gray, found / scale), cfg)
@@ -199,18 +199,24 @@ def _reduced(gray: np.ndarray, scale: float) -> np.ndarray:
 SB_SEED = 1   # SB draws from OpenCV's random generator: seeded before each call, same photo, same answer
 
 
-def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, seed: int = SB_SEED) -> np.ndarray | None:
-    """SB's inner corners as a (rows, cols, 2) array, or None. (SB samples with OpenCV's
-    thread-local random generator: it is seeded first, so a photo always gives the same corners.)"""
+def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, margin: int = 0, seed: int = SB_SEED
+        ) -> np.ndarray | None:
+    """SB's inner corners as a (rows, cols, 2) array (pixels of `gray`), or None. SB is run on `gray` framed
+    in `margin` px of mid-grey: it reads each corner's sectors a few pixels around it, and a board
+    running to the frame's edge (a calibration board held close) was missed on a reduced copy, at a cost
+    of 70–130 ms a failure, and found only on a copy twice as large (issue 28: lanecam calibration4, GoPro
+    0044 and 0070); a plain frame holds no corner. (SB samples with OpenCV's thread-local random generator:
+    it is seeded first, so a photo always gives the same corners.)"""
+    framed = cv2.copyMakeBorder(gray, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=128) if margin else gray
     cv2.setRNGSeed(seed)
     try:
-        ok, corners, meta = cv2.findChessboardCornersSBWithMeta(gray, pattern, flags)
+        ok, corners, meta = cv2.findChessboardCornersSBWithMeta(framed, pattern, flags)
     except cv2.error:
         return None
     if not ok or corners is None:
         return None
     rows, cols = (meta.shape if meta is not None and meta.size == len(corners) else (pattern[1], pattern[0]))
-    return corners.reshape(rows, cols, 2).astype(np.float64)
+    return corners.reshape(rows, cols, 2).astype(np.float64) - margin
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
