@@ -597,6 +597,20 @@ def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_
     assert fit is None and verdict is not None and "lens" in verdict.reason
 
 
+def test_chequer_candidate_finds_a_board_running_to_the_frames_edge_on_its_copy():
+    """Issue #28 (lanecam calibration4, GoPro 0044: a calibration board held close, its outer squares cut
+    by the frame): SB reads each corner's sectors a few pixels around it and missed such a board on its
+    reduced copy (70–130 ms a failure, then found on a copy twice as large). SB's copy is framed in
+    `chequer.sb_margin_px` of mid-grey: found there, its corners in the photo's pixels."""
+    px, cut = 16, 8   # half of each outer square cut off by the frame
+    photo = _flat_chequer(px, 0, (10, 7))[cut:-cut, cut:-cut]
+    found = find_chequer(photo, (10, 7), config=CFG.chequer, larger=False)
+    assert found is not None and found.squares == (10, 7)
+    corners = found.corners.reshape(-1, 2)
+    assert np.abs(corners.min(axis=0) - (px - cut - 0.5)).max() < 0.5   # the first inner corner, not shifted by the frame
+    assert find_chequer(photo, (10, 7), config=replace(CFG.chequer, sb_margin_px=0), larger=False) is None
+
+
 def test_chequer_ring_disagreement_is_measured_in_squares_wherever_the_board_lies():
     """Issue #28: the outline's disagreement (`chequer.max_ring_disagreement`) is in squares of the board: a
     mapping half a square off reads 0.5 whether the board lies at the photo's left or right (the square's
