@@ -216,7 +216,9 @@ def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, margin: int = 0,
     if not ok or corners is None:
         return None
     rows, cols = (meta.shape if meta is not None and meta.size == len(corners) else (pattern[1], pattern[0]))
-    return corners.reshape(rows, cols, 2).astype(np.float64) - margin
+    found = corners.reshape(rows, cols, 2).astype(np.float64) - margin
+    inside = (found >= 0).all() and (found[..., 0] <= gray.shape[1] - 1).all() and (found[..., 1] <= gray.shape[0] - 1).all()
+    return found if inside else None   # (a corner on the frame took its grey for a square: no chequer's)
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
