@@ -141,7 +141,7 @@ def _ring_disagreement(corners: np.ndarray, mapping: GridMapping) -> float:
 
 def _local_fits(src: np.ndarray, dst: np.ndarray, seen: np.ndarray) -> np.ndarray:
     """(n, 3, 3) homographies, each src[k] -> dst[k] ((n, m, 2)) on the points seen[k] ((n, m)) only:
-    normalised direct linear transforms (each side centred and scaled to a unit mean distance), solved
+    normalised direct linear transforms (each side centred, its mean distance scaled to √2), solved
     together by one batched SVD."""
     weight = seen.astype(np.float64)[..., None]
     dst = np.where(seen[..., None], dst, 0.0)
