@@ -30,6 +30,19 @@ from calibration.lens import fit_mapping
 from calibration.mapping import GridMapping
 
 
+class ChequerBeyondLens(Exception):
+    """SB found the whole chequer of the size asked, and no lens model we fit follows it out to its outline
+    (`_ring_disagreement`, a fisheye filling the frame, issue 28): the board is there and cannot be placed.
+    The line finder fits the same lens model, so it could only place it as wrong, after 1–2 s: the search
+    stops here and says why."""
+
+    def __init__(self, disagreement: float):
+        super().__init__(f"a chequer of the size asked is in the photo, but no lens model follows it out to its "
+                         f"edge (its outline {disagreement:.2f} square from its corners' own extrapolation): "
+                         f"a fisheye too strong to place it")
+        self.disagreement = disagreement
+
+
 @dataclass(frozen=True)
 class ChequerFit:
     """Inner corners of a chequer: `corners[j, i]` photo pixels of the corner between squares
@@ -50,27 +63,26 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     `grid` (w, h): squares asked for, either orientation — the fit may still be smaller (a board
     running out of the frame) or larger; the caller decides. `exact`: SB at that size first;
     `larger`: SB's "larger" mode, grown (the size unknown, or not all of the board in view). Grid
-    units of the fit: corner rows/columns as SB ordered them (not yet turned upright)."""
+    units of the fit: corner rows/columns as SB ordered them (not yet turned upright). Raises
+    `ChequerBeyondLens` when SB found the whole chequer asked for and its lens cannot be followed."""
     cfg = config or ChequerConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = _working_scale(gray.shape, grid, cfg)
     small = _reduced(gray, scale)
-    corners = None
+    corners, whole = None, False
     if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
         # ... lying either way: asked w×h corners it finds an h×w board as well (both ways gave the same
         # answer on every real photo of the benches), so the other way round would only double a failure's cost
         pattern = (grid[0] - 1, grid[1] - 1)
-        found, found_at = (_sb(small, pattern, 0), scale) if min(pattern) >= 2 else (None, scale)
+        found, found_at = (_sb(small, pattern, 0, cfg.sb_margin_px), scale) if min(pattern) >= 2 else (None, scale)
         retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None and min(pattern) >= 2 else None
         if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
-            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
-            if found is not None and np.ptp(found.reshape(-1, 2), axis=0).max() / retry > cfg.board_fraction * min(gray.shape):
-                found = None   # ... only: a board as large as the first copy was made for had its chance there
+            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry   # (a small board: far from the frame's edge)
         if found is not None:
-            corners = _refined(gray, found / found_at)
+            corners, whole = _refined(gray, found / found_at), True
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
         for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
-            found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, seed)
+            found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, cfg.sb_margin_px, seed)
             if found is None and start <= cfg.min_corners:
                 break   # not even the smallest chequer: there is none
             grown = None if found is None else _grown(gray, _refined(gray, found / scale), cfg)
@@ -86,7 +98,12 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     grid_points = np.stack([ji[:, 1] + 1.0, ji[:, 0] + 1.0], axis=1)
     fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen],
                       whole_photo=False)
-    if fit is None or _ring_disagreement(corners, fit.mapping) > cfg.max_ring_disagreement:
+    if fit is None:
+        return None
+    disagreement = _ring_disagreement(corners, fit.mapping)
+    if disagreement > cfg.max_ring_disagreement:
+        if whole:
+            raise ChequerBeyondLens(disagreement)
         return None
     return ChequerFit(corners, fit.mapping)
 
@@ -96,27 +113,64 @@ def _ring_disagreement(corners: np.ndarray, mapping: GridMapping) -> float:
     outline point put it (a homography of the 3×3 of them, one square on: local, a lens bends the
     whole board, hardly three squares of it). The outer ring has no saddles: it is extrapolated, and
     where the lens model cannot follow a strong fisheye out to it (a board filling a GoPro's frame)
-    it was drawn a square off, confidently (issue 28); 0 where no outline point can be checked."""
+    it was drawn a square off, confidently (issue 28); 0 where no outline point can be checked.
+    (The outline's local homographies are solved together, `_local_fits`: one `findHomography` per
+    point cost 20–30 ms a photo, a fifth of SB's own time.)"""
     rows, cols = corners.shape[:2]
     if rows < 3 or cols < 3:
         return 0.0
-    known = np.isfinite(corners[..., 0])
-    outline = [(x, y) for x in range(cols + 2) for y in range(rows + 2) if x in (0, cols + 1) or y in (0, rows + 1)]
-    worst = 0.0
-    for x, y in outline:
-        i0, j0 = int(np.clip(x - 2, 0, cols - 3)), int(np.clip(y - 2, 0, rows - 3))   # its 3×3 (corner (i, j) at grid (i+1, j+1))
-        jj, ii = np.nonzero(known[j0:j0 + 3, i0:i0 + 3])
-        if len(jj) < 6:
-            continue
-        src = np.stack([ii + i0 + 1.0, jj + j0 + 1.0], axis=1)
-        local, _ = cv2.findHomography(src, corners[jj + j0, ii + i0], 0)
-        if local is None:
-            continue
-        here = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), local).reshape(2)
-        side = float(np.linalg.norm(cv2.perspectiveTransform(np.array([[[x + 0.5, y]], [[x - 0.5, y]]], np.float64),
-                                                       local).reshape(2, 2) @ np.array([1.0, -1.0])))
-        worst = max(worst, float(np.linalg.norm(mapping.to_image(np.array([[x, y]], float))[0] - here) / max(side, 1e-9)))
-    return worst
+    outline = np.array([(x, y) for x in range(cols + 2) for y in range(rows + 2)
+                        if x in (0, cols + 1) or y in (0, rows + 1)], float)
+    # its 3×3 of inner corners (corner (i, j) at grid point (i + 1, j + 1))
+    i0 = np.clip(outline[:, 0] - 2, 0, cols - 3).astype(int)
+    j0 = np.clip(outline[:, 1] - 2, 0, rows - 3).astype(int)
+    dj, di = (d.ravel() for d in np.mgrid[0:3, 0:3])
+    ii, jj = i0[:, None] + di, j0[:, None] + dj
+    seen = np.isfinite(corners[jj, ii, 0])
+    checked = seen.sum(axis=1) >= 6
+    if not checked.any():
+        return 0.0
+    local = _local_fits(np.stack([ii + 1.0, jj + 1.0], axis=-1)[checked], corners[jj, ii][checked], seen[checked])
+    points = outline[checked]
+    probes = np.stack([points, points + [0.5, 0.0], points - [0.5, 0.0]], axis=1)   # the point, half a square each way
+    there = _apply_each(local, probes)
+    side = np.linalg.norm(there[:, 1] - there[:, 2], axis=1)
+    missed = np.linalg.norm(mapping.to_image(points) - there[:, 0], axis=1)
+    return float(np.max(missed / np.maximum(side, 1e-9)))
+
+
+def _local_fits(src: np.ndarray, dst: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """(n, 3, 3) homographies, each src[k] -> dst[k] ((n, m, 2)) on the points seen[k] ((n, m)) only:
+    normalised direct linear transforms (each side centred, its mean distance scaled to √2), solved
+    together by one batched SVD."""
+    weight = seen.astype(np.float64)[..., None]
+    dst = np.where(seen[..., None], dst, 0.0)
+    count = np.maximum(weight.sum(axis=1), 1.0)
+
+    def normaliser(points: np.ndarray) -> np.ndarray:
+        centre = (points * weight).sum(axis=1) / count
+        spread = (np.linalg.norm(points - centre[:, None], axis=-1, keepdims=True) * weight).sum(axis=1) / count
+        scale = np.sqrt(2.0) / np.maximum(spread[:, 0], 1e-12)
+        t = np.zeros((len(points), 3, 3))
+        t[:, 0, 0] = t[:, 1, 1] = scale
+        t[:, :2, 2] = -scale[:, None] * centre
+        t[:, 2, 2] = 1.0
+        return t
+
+    t_src, t_dst = normaliser(src), normaliser(dst)
+    (x, y), (u, v) = np.moveaxis(_apply_each(t_src, src), -1, 0), np.moveaxis(_apply_each(t_dst, dst), -1, 0)
+    one, zero = np.ones_like(x), np.zeros_like(x)
+    rows_u = np.stack([x, y, one, zero, zero, zero, -u * x, -u * y, -u], axis=-1)
+    rows_v = np.stack([zero, zero, zero, x, y, one, -v * x, -v * y, -v], axis=-1)
+    system = np.concatenate([rows_u, rows_v], axis=1) * np.concatenate([weight, weight], axis=1)
+    normalised = np.linalg.svd(system)[2][:, -1].reshape(-1, 3, 3)
+    return np.linalg.inv(t_dst) @ normalised @ t_src
+
+
+def _apply_each(homographies: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """homographies[k] applied to points[k] ((n, m, 2) -> (n, m, 2))."""
+    mapped = np.einsum("nij,nmj->nmi", homographies, np.concatenate([points, np.ones(points.shape[:2] + (1,))], -1))
+    return mapped[..., :2] / mapped[..., 2:]
 
 
 def _working_scale(shape: tuple[int, int], grid, cfg: ChequerConfig, board_fraction: float | None = None) -> float:
@@ -145,18 +199,26 @@ def _reduced(gray: np.ndarray, scale: float) -> np.ndarray:
 SB_SEED = 1   # SB draws from OpenCV's random generator: seeded before each call, same photo, same answer
 
 
-def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, seed: int = SB_SEED) -> np.ndarray | None:
-    """SB's inner corners as a (rows, cols, 2) array, or None. (SB samples with OpenCV's
-    thread-local random generator: it is seeded first, so a photo always gives the same corners.)"""
+def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, margin: int = 0, seed: int = SB_SEED
+        ) -> np.ndarray | None:
+    """SB's inner corners as a (rows, cols, 2) array (pixels of `gray`), or None. SB is run on `gray` framed
+    in `margin` px of mid-grey: it reads each corner's sectors a few pixels around it, and a board
+    running to the frame's edge (a calibration board held close) was missed on a reduced copy, at a cost
+    of 70–130 ms a failure, and found only on a copy twice as large (issue 28: lanecam calibration4, GoPro
+    0044 and 0070); a plain frame holds no corner. (SB samples with OpenCV's thread-local random generator:
+    it is seeded first, so a photo always gives the same corners.)"""
+    framed = cv2.copyMakeBorder(gray, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=128) if margin else gray
     cv2.setRNGSeed(seed)
     try:
-        ok, corners, meta = cv2.findChessboardCornersSBWithMeta(gray, pattern, flags)
+        ok, corners, meta = cv2.findChessboardCornersSBWithMeta(framed, pattern, flags)
     except cv2.error:
         return None
     if not ok or corners is None:
         return None
     rows, cols = (meta.shape if meta is not None and meta.size == len(corners) else (pattern[1], pattern[0]))
-    return corners.reshape(rows, cols, 2).astype(np.float64)
+    found = corners.reshape(rows, cols, 2).astype(np.float64) - margin
+    inside = (found >= 0).all() and (found[..., 0] <= gray.shape[1] - 1).all() and (found[..., 1] <= gray.shape[0] - 1).all()
+    return found if inside else None   # (a corner on the frame took its grey for a square: no chequer's)
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:

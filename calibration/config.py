@@ -36,6 +36,7 @@ RANGES = {
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
     "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "working_size": (100, 10_000),
     "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000), "small_board_pixels": (10_000, 100_000_000),
+    "sb_margin_px": (0, 256),
     # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
     "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
@@ -248,6 +249,8 @@ class ChequerConfig:
     board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
     small_board_fraction: float = 0.25   # size given and none found: again for a board spanning this share ...
     small_board_pixels: int = 500_000  # ... when that copy holds at most this many pixels (SB's cost grows with them)
+    sb_margin_px: int = 16            # SB's copy framed in this much mid-grey: a board running to the frame's edge
+                                      # has its outer corners too near it for SB's sectors on a reduced copy
     unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)
     min_corners: int = 3              # smallest chequer (inner corners per side) looked for
     larger_starts: tuple = ((5, 1), (3, 1))   # SB "larger" tries (start pattern side, random seed): the size

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.chequer import find_chequer
+from calibration.chequer import ChequerBeyondLens, _ring_disagreement, find_chequer
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
@@ -585,14 +585,47 @@ def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_
     """Issue #28 (GoPro 0035, a board filling the frame, placed 1.4 squares off with 5 squares that do not
     exist): where no k1, k2 follows the lens out to the board's edge, the outline the mapping extrapolates
     disagrees with the one the inner corners nearest it give (`chequer.max_ring_disagreement`): no
-    chequer; the finder then returns the board placed right or none."""
+    chequer. SB having found the whole chequer asked for, the finder says so at once (`ChequerBeyondLens`):
+    the line search fits the same lens model and cost 1–2 s on GoPro 0034/0035 to find nothing."""
     photo, truth = _fisheye_chessboard(2.0, equidistant=True, side=60.0)
-    assert find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False) is None
+    with pytest.raises(ChequerBeyondLens):
+        find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False)
     loose = replace(CFG.chequer, max_ring_disagreement=10.0)    # (the same fit, unchecked, is a square off)
     unchecked = find_chequer(photo, (9, 7), config=loose, exact=True, larger=False)
     assert unchecked is not None and _outline_error(unchecked.mapping, *unchecked.squares, truth) > 0.5
-    fit, _ = find_verified_grid(photo, (9, 7), config=CFG)
-    assert fit is None or _outline_error(fit.mapping, fit.width, fit.height, truth) < 0.5
+    fit, verdict = find_verified_grid(photo, (9, 7), config=CFG)
+    assert fit is None and verdict is not None and "lens" in verdict.reason
+
+
+def test_chequer_candidate_finds_a_board_running_to_the_frames_edge_on_its_copy():
+    """Issue #28 (lanecam calibration4, GoPro 0044: a calibration board held close, its outer squares cut
+    by the frame): SB reads each corner's sectors a few pixels around it and missed such a board on its
+    reduced copy (70–130 ms a failure, then found on a copy twice as large). SB's copy is framed in
+    `chequer.sb_margin_px` of mid-grey: found there, its corners in the photo's pixels."""
+    px, cut = 16, 8   # half of each outer square cut off by the frame
+    photo = _flat_chequer(px, 0, (10, 7))[cut:-cut, cut:-cut]
+    found = find_chequer(photo, (10, 7), config=CFG.chequer, larger=False)
+    assert found is not None and found.squares == (10, 7)
+    corners = found.corners.reshape(-1, 2)
+    assert np.abs(corners.min(axis=0) - (px - cut - 0.5)).max() < 0.5   # the first inner corner, not shifted by the frame
+    assert find_chequer(photo, (10, 7), config=replace(CFG.chequer, sb_margin_px=0), larger=False) is None
+
+
+def test_chequer_ring_disagreement_is_measured_in_squares_wherever_the_board_lies():
+    """Issue #28: the outline's disagreement (`chequer.max_ring_disagreement`) is in squares of the board: a
+    mapping half a square off reads 0.5 whether the board lies at the photo's left or right (the square's
+    side was once taken from its corner's coordinates, x − y: the same miss read 0.005 to 1 by position),
+    and the mapping the corners were drawn by reads 0 (the local fits are solved in one batch)."""
+    rng = np.random.default_rng(28)
+    for left in (40.0, 700.0):
+        drawn = np.array([[30.0, 4.0, left], [-3.0, 28.0, 60.0], [1e-4, 2e-4, 1.0]])   # grid units -> px
+        gi, gj = np.meshgrid(np.arange(1.0, 9.0), np.arange(1.0, 7.0))   # 8×6 inner corners at (i + 1, j + 1)
+        corners = apply_h(drawn, np.stack([gi, gj], -1).reshape(-1, 2)).reshape(6, 8, 2)
+        corners += rng.normal(0.0, 0.05, corners.shape)
+        corners[2, 3] = np.nan                                          # (a hidden corner is left out)
+        assert _ring_disagreement(corners, GridMapping.coerce(drawn)) < 0.05
+        half_off = np.array([[1.0, 0.0, 15.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ drawn   # 15 px: half a square
+        assert 0.4 < _ring_disagreement(corners, GridMapping.coerce(half_off)) < 0.6
 
 
 def test_chequer_with_half_a_row_of_saddles_past_it_is_no_board_one_row_short():

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from calibration.chequer import ChequerFit, find_chequer
+from calibration.chequer import ChequerBeyondLens, ChequerFit, find_chequer
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import edge_support, supported_share
 from calibration.grid_finder.extent import continuing_sides, find_extent
@@ -48,7 +48,10 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     the search laid boards over facades, brick and text)."""
     cfg = config or GridFinderConfig()
     budget = WorkBudget()
-    fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
+    try:
+        fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
+    except ChequerBeyondLens as beyond:   # the board asked for is there, and cannot be placed: not found, and why
+        return None, Verdict(False, str(beyond), None)
     if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
         return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
     verdict = verification(image_bgr, fit, cfg)         # stage 5
@@ -155,7 +158,7 @@ def verification(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> 
 def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig,
                     budget: WorkBudget | None = None) -> GridFit | None:
     """The search's best grid (size given or not), before verification; `budget` says whether the line
-    search's fallbacks were cut short."""
+    search's fallbacks were cut short. Raises `ChequerBeyondLens` where the chequer asked for cannot be placed."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
         raise TypeError("find_grid expects a BGR or grey image as a numpy array")
     if grid is not None:
@@ -182,22 +185,19 @@ def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: Gr
 def _search(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig, budget: WorkBudget
             ) -> GridFit | None:
     """The chequer candidate, then the line finder (docs/grid-finding.md). Size given: SB at that size,
-    the lines, and only then SB's "larger" mode (a chequer partly out of view; it costs as much as
-    SB itself on every photo that is no chequer); size unknown: SB's "larger" mode first (a chessboard
-    read by its lines comes out in parts where a lens bends it)."""
+    then SB's "larger" mode (a chequer partly out of view, or one SB misses at its size: GoPro 0068's
+    360×270 copy, where the line search's fallbacks cost 1 s), then the lines — the "larger" mode costs
+    5–35 ms on a photo that is no chequer (SB at a size, 30–100 ms, is the costly failure); size unknown:
+    SB's "larger" mode first (a chessboard read by its lines comes out in parts where a lens bends it)."""
     if cfg.chequer_candidate:
-        fit = _chequer_candidate(image_bgr, grid, cfg, exact=True, larger=grid is None)
+        fit = _chequer_candidate(image_bgr, grid, cfg)
         if fit is not None and (grid is not None or not _not_the_board(image_bgr, fit, cfg)):
             return fit
-    found = _line_search(image_bgr, grid, cfg, budget)
-    if found is None and grid is not None and cfg.chequer_candidate:
-        return _chequer_candidate(image_bgr, grid, cfg, exact=False, larger=True)
-    return found
+    return _line_search(image_bgr, grid, cfg, budget)
 
 
-def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig, *, exact: bool, larger: bool
-                       ) -> GridFit | None:
-    chequer = find_chequer(image_bgr, grid, config=cfg.chequer, exact=exact, larger=larger)
+def _chequer_candidate(image_bgr: np.ndarray, grid, cfg: GridFinderConfig) -> GridFit | None:
+    chequer = find_chequer(image_bgr, grid, config=cfg.chequer)
     fit = None if chequer is None else _chequer_fit(chequer, grid)
     return fit if fit is not None and fit.score >= cfg.min_score else None
 

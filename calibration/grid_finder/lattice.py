@@ -10,6 +10,7 @@ lattice follows them with a lens (`follow_lens`, calibration.lens), from where e
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -49,8 +50,10 @@ class Lattice:
         when the fit kept a lens."""
         return cls(np.linalg.inv(mapping.homography), None if mapping.lens is None else mapping)
 
-    @property
+    @cached_property
     def to_image(self) -> np.ndarray:
+        """Lattice -> working pixels, plain (inverted once: the extent search maps points through it
+        thousands of times a photo)."""
         return np.linalg.inv(self.to_lattice)
 
     def image_of(self, pts: np.ndarray) -> np.ndarray:
