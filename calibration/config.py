@@ -358,9 +358,11 @@ class GridLatticeConfig:
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
     half_period_min_support: float = 0.2 # size given, not found: lines supported this much (median), alternating
     half_period_ratio: float = 0.5       # with lines under this share of it (medians), are a comb on half the period
-    outline_candidates: int = 8          # size given, no lattice of that size: the outline is two of a family's
+    outline_candidates: int = 12         # size given, no lattice of that size: the outline is two of a family's
     outline_line_separation: float = 0.2 # this many strongest lines (this far apart, in lattice units) whose
     outline_min_excess: float = 0.05     # period puts this share of the weight between them on lines beyond chance
+                                         # (12, issue 28: a 9×9's ten lines and two more; with 8 a sudoku's border
+                                         # ruled as thin as its lines was left out, the outline taken 3 rows apart)
     outline_pairs: int = 2               # the best pairs of lines per family and size ...
     outline_tries: int = 4               # ... combined, best first: this many outlines tried at most
     fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)
