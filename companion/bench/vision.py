@@ -227,7 +227,8 @@ def split_squares_small(count: int, seed: int) -> dict[str, dict[str, int]]:
                 photo = photograph_foreign(board, rng=rng, frame=frame, fill=(0.6, 1.0), broad=style != "foreign")
                 if photo.params["style"] != style:
                     continue
-            side = float(np.median(square_sides_px(photo.homography, photo.width, photo.height)))
+            assert photo.mapping is not None   # (a photo of a board always has its truth)
+            side = float(np.median(square_sides_px(photo.mapping, photo.width, photo.height)))
             if not SPLIT_BAND[0] <= side < SPLIT_BAND[1]:
                 continue
             score = compare(scan(photo.image, grid=(board.width, board.height)), photo, any_side=style != "ours")
