@@ -57,7 +57,7 @@ RANGES = {
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
-    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -311,6 +311,12 @@ class GridVerifyConfig:
                                        # (a curled page's last line bends off straight lines by a tenth of one)
     max_chequer_beyond: float = 0.8    # a chequer whose outer squares' neighbours past two of its sides go on with
                                        # it on this share or more is a piece of a larger chequer
+    min_focal: float = 0.3             # the widest camera a photo is taken with: focal length ÷ the photo's diagonal
+                                       # (a phone's 13 mm-equivalent lens)
+    max_square_skew: float = 0.55      # cells brought back to their plane at most this far from squares (|log aspect|
+                                       # or |cos angle|; issue 28: real grids ≤ 0.17, a 20×12 fit over 0.6 × 1.1
+                                       # squares of a foreign board 0.59; grid_synth's random corner poses, no camera
+                                       # behind them, up to 0.51 on true squares)
 
 
 @dataclass(frozen=True)
@@ -361,9 +367,11 @@ class GridLatticeConfig:
     lattice_tolerance: float = 0.2       # segment on a lattice line within this many squares
     half_period_min_support: float = 0.2 # size given, not found: lines supported this much (median), alternating
     half_period_ratio: float = 0.5       # with lines under this share of it (medians), are a comb on half the period
-    outline_candidates: int = 8          # size given, no lattice of that size: the outline is two of a family's
+    outline_candidates: int = 12         # size given, no lattice of that size: the outline is two of a family's
     outline_line_separation: float = 0.2 # this many strongest lines (this far apart, in lattice units) whose
     outline_min_excess: float = 0.05     # period puts this share of the weight between them on lines beyond chance
+                                         # (12, issue 28: a 9×9's ten lines and two more; with 8 a sudoku's border
+                                         # ruled as thin as its lines was left out, the outline taken 3 rows apart)
     outline_pairs: int = 2               # the best pairs of lines per family and size ...
     outline_tries: int = 4               # ... combined, best first: this many outlines tried at most
     fit_lens: bool = True                # follow the lines where they bend, with a lens (calibration.lens)

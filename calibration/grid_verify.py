@@ -39,6 +39,12 @@ whole length, against the same measure half a square away (the middle of the squ
 - **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
   text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
   square inside it; a ruled grid's border is a line, often its thickest.
+- **squares on a plane** (`square_skew`): the fit's cells, brought back to their plane through a pinhole
+  camera, are squares: for some plausible camera their aspect is near 1 and their corners near right
+  angles. A lattice whose cells are 0.6 × 1.1 of a board's squares (issue 28: a foreign 20×12 at 20–30 px a
+  square, its colour borders taken for lines) is not, whatever the camera. The bound is loose (aspect 1.73):
+  the synthetic generator `calibration.grid_synth.random_pose` moves a board's corners with no camera behind
+  it, and its true squares read up to 0.51 (real grids ≤ 0.17; a curtain wall's panes 0.26 still pass).
 - **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin or a
   table, one surface, like its light squares or its dark ones; where (nearly) every outer square's
   neighbour past two of its sides goes on with the chequer, the fit is a piece of a larger one. (Two: a
@@ -78,6 +84,7 @@ class GridEvidence:
     border_ratios: tuple[float, float, float, float] = (np.inf,) * 4   # each side's line over the busy strip inside
     chequer_beyond: tuple[float, float, float, float] = (0.0,) * 4    # outer squares whose neighbour past the side
                                                                         # differs as a chequer's do
+    square_skew: float = 0.0  # how far from squares its cells are on their plane, at the likeliest camera (log)
 
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
         """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
@@ -268,7 +275,42 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         plain, int(in_photo.sum()), outer, beyond, crossed,
                         _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
                         _border_ratios(lab, scaled, width, height, level, line_contrast, cfg),
-                        _chequer_beyond(lab, scaled, width, height, cfg))
+                        _chequer_beyond(lab, scaled, width, height, cfg),
+                        square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg))
+
+
+def square_skew(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int],
+                cfg: GridVerifyConfig) -> float:
+    """How far the fit's cells, brought back to their plane through a pinhole camera, are from squares:
+    the least, over the cameras a photo may have been taken with, of the larger of |log(aspect)| of a cell
+    and the |cosine| of its corner angle (0: squares). A grid of squares is squares on its plane; a lattice
+    at another period each way (issue 28: a 20×12 laid over 0.6 × 1.1 of a foreign board's squares) is not,
+    once the perspective is undone.
+
+    The camera: square pixels, its focal length at least `min_focal` × the photo's diagonal (the widest
+    phone lens, 13 mm equivalent, 0.30); its centre on the segment from the photo's centre (a photo as taken)
+    to the grid's centre (a crop, or a camera aimed at the board, as the synthetic photographers place it).
+    Through a lens, the pinhole homography (`lens_homography`)."""
+    mapping = GridMapping.coerce(mapping)
+    to_pinhole = mapping.lens_homography if mapping.lens is not None else mapping.homography
+    assert to_pinhole is not None   # (a lens comes with its homography)
+    w, h = (float(v) for v in image_size)
+    middle = to_pinhole @ np.array([width / 2, height / 2, 1.0])
+    if abs(middle[2]) < 1e-12:
+        return float("inf")
+    focals = float(np.hypot(w, h)) * np.geomspace(cfg.min_focal, 50.0, 48)
+    per_focal = np.stack([focals, focals, np.ones_like(focals)], 1)     # K⁻¹ for each focal length
+    best = float("inf")
+    for share in np.linspace(0.0, 1.0, 9):
+        centre = (1 - share) * np.array([w / 2, h / 2]) + share * middle[:2] / middle[2]
+        centred = np.array([[1.0, 0, -centre[0]], [0, 1.0, -centre[1]], [0, 0, 1.0]]) @ to_pinhole
+        first, second = centred[:, 0][None, :] / per_focal, centred[:, 1][None, :] / per_focal   # the plane's axes
+        n1, n2 = np.linalg.norm(first, axis=1), np.linalg.norm(second, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = np.maximum(np.abs(np.log(n1 / n2)), np.abs((first * second).sum(1)) / (n1 * n2))
+        if np.isfinite(skew).any():
+            best = min(best, float(np.nanmin(skew)))
+    return best
 
 
 def _chequer_beyond(lab: np.ndarray, mapping: _Scaled, width: int, height: int,
@@ -436,6 +478,9 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} sides (≥ "
                               f"{100 * cfg.max_chequer_beyond:.0f} % of its outer squares' neighbours there go on "
                               f"with it): a piece of a larger chequer", evidence)
+    if evidence.square_skew > cfg.max_square_skew:
+        return Verdict(False, f"its cells are no squares on any plane a camera sees (off by {evidence.square_skew:.2f}, "
+                              f"a grid of squares: ≤ {cfg.max_square_skew:g})", evidence)
     shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
     if evidence.seen_share >= cfg.ruled_seen_share and shifted:
         return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "

@@ -458,6 +458,22 @@ def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
     assert three.evidence.neighbour_step >= CFG.verify.min_chequer_step
     assert not three.found and "chequer goes on" in three.reason
 
+def test_verification_stage_refuses_cells_that_are_no_squares_on_any_plane():
+    """Issue 28 (a 20×12 laid over 0.6 × 1.1 of a foreign board's squares, passed): the fit's cells, brought back
+    to their plane through any plausible camera (focal ≥ 0.3 × the diagonal, centred between the photo's centre
+    and the grid's), must be squares. A grid of 2:1 rectangles seen from above, every line drawn and seen, its
+    cells plain, is refused for that alone; the same drawing with square cells, and in perspective, is proved."""
+    oblong, oblong_truth = _drawn_grid((8, 6), [(160, 120), (800, 120), (800, 360), (160, 360)])
+    refused = verify_grid(oblong, GridMapping.coerce(oblong_truth), 8, 6, CFG.verify)
+    assert not refused.found and "no squares" in refused.reason
+    assert refused.evidence.square_skew > CFG.verify.max_square_skew
+    for corners in (TOP_DOWN, SLANTED):
+        photo, truth = _drawn_grid((8, 6), corners)
+        proved = verify_grid(photo, GridMapping.coerce(truth), 8, 6, CFG.verify)
+        assert proved.found, proved.reason
+        assert proved.evidence.square_skew < 0.1
+
+
 def test_search_budget_counts_only_while_armed_and_stops_the_search_it_arms():
     """Issue #28: the line search's fallbacks are budgeted in edge samples scored (counted, not timed: the same
     photo gets the same answer on a loaded machine); unarmed, nothing is counted."""

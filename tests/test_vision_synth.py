@@ -77,6 +77,30 @@ def test_compare_counts_hidden_squares_apart_from_doubts():
     assert (score.flagged, score.hidden_covered, score.wrong_unflagged, score.flagged_needlessly) == (3, 1, 1, 2)
 
 
+def test_compare_counts_squares_split_in_two_colours_read_as_one_without_a_flag():
+    """Issue 28 (squares split in two colours read as one colour without a flag): the bench's split-square
+    rate counts the squares of two colours or more in the truth, and those of them read wrong and not flagged;
+    a split square read as one colour but flagged, and a plain square read wrong, are not among them."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from vision.squares import SquareReading
+
+    split = Board.from_rows(["WU B R G W U"] * 2 + ["G R BG U W G"] * 2)
+    photo = photograph(split, seed=3, hand=0.0)
+    readings = [SquareReading(t_i % photo.width, t_i // photo.width, t.colours, t.obstacle, t.start, t.temple,
+                              1.0, False, False) for t_i, t in enumerate(photo.truth)]
+    split_squares = [i for i, t in enumerate(photo.truth) if len(t.colours) >= 2]
+    assert len(split_squares) == 4
+    readings[split_squares[0]] = replace(readings[split_squares[0]], colours="W")                  # silent: wrong
+    readings[split_squares[1]] = replace(readings[split_squares[1]], colours="B", uncertain=True)  # flagged
+    readings[1] = replace(readings[1], colours="W")                                                # plain, wrong
+    result = SimpleNamespace(found=True, width=photo.width, height=photo.height, homography=photo.homography,
+                             squares=readings)
+    score = compare(result, photo)
+    assert (score.split, score.split_wrong_unflagged, score.wrong_unflagged) == (4, 1, 2)
+
+
 def test_camera_warp_keeps_a_thin_line_whole_and_the_light_the_same():
     """A camera pixel averages the light over its area: a printed line thinner than a pixel keeps
     its ink in every row of the photo (one bilinear look per pixel misses it in some rows and

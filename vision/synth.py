@@ -563,6 +563,8 @@ class ScanScore:
     flagged_needlessly: int = 0  # flagged although visible and read right
     hidden_covered: int = 0    # truly hidden (token, hand) and reported covered: right, not a doubt
     corner_error_px: float = float("nan")
+    split: int = 0             # squares of two colours or more in the truth (halves, stripes, diagonals), read
+    split_wrong_unflagged: int = 0   # ... of them read wrong and not flagged (issue 28: one colour read, no flag)
 
 
 def _turns(width: int, height: int) -> list[np.ndarray]:
@@ -604,6 +606,9 @@ def compare(result, photo: Photo, *, any_side: bool = False) -> ScanScore:
         flagged = reading.uncertain or hidden
         score.flagged += flagged
         score.wrong_unflagged += (not right) and not flagged
+        if len(truth_square.colours or ()) >= 2:
+            score.split += 1
+            score.split_wrong_unflagged += (not right) and not flagged
         score.flagged_needlessly += flagged and right and not truth_square.covered
         score.hidden_covered += hidden and truth_square.covered
     return score
