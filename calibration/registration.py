@@ -87,8 +87,12 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | None = None
             ) -> tuple[list[np.ndarray], np.ndarray | None, Sequence[np.ndarray]]:
-    """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`."""
-    small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`:
+    down to half size by bilinear interpolation (every source pixel still weighs in; 0.4 ms at 1080p
+    where INTER_AREA took 3.8 ms, and as many markers found on 120 bench photos: 1995 against 1978,
+    #28), further down by area averaging (bilinear would skip pixels and alias the markers' bits)."""
+    interpolation = cv2.INTER_LINEAR if scale >= 0.5 else cv2.INTER_AREA
+    small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
     corners, ids, rejected = _board_markers_in(small, window, offset)
     return [c.reshape(4, 2) / scale for c in corners], ids, rejected
 
@@ -187,6 +191,8 @@ def _lens_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, image_s
         mapping = fit.mapping
         errors = np.linalg.norm(fit.mapping.to_image(src) - dst, axis=1).reshape(-1, 4)
         agreeing = (errors < config.ransac_reprojection_px).all(axis=1)
+        if np.array_equal(np.repeat(agreeing, 4), keep):
+            break   # the fit's own markers, no more, no fewer: a refit on them is the same fit (2.5 ms at 1080p)
         keep = np.repeat(agreeing, 4)
     if agreeing.sum() < config.min_markers:
         return None
