@@ -161,8 +161,8 @@ def _plain_fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, config
     if homography is None:
         return None
     inlier_markers = np.all(mask.reshape(-1, 4), axis=1)   # (ndarray.all's stub allows a scalar)
-    if inlier_markers.sum() < config.min_markers:
-        return None
+    if inlier_markers.sum() < max(config.min_markers, len(ids) / 2):
+        return None   # most markers seen disagree: another layout (a hidden marker is not seen, not against)
     keep = np.repeat(inlier_markers, 4)
     projected = cv2.perspectiveTransform(src[keep].reshape(-1, 1, 2), homography).reshape(-1, 2)
     error = float(np.linalg.norm(projected - dst[keep], axis=1).mean())
