@@ -146,12 +146,12 @@ def _cell_range(mapping: GridMapping, width: int, height: int) -> tuple[float, f
     """Smallest and largest image size of a marker cell over the grid (near and far side of a tilt)."""
     mapping = GridMapping.coerce(mapping)
     cell = LAYOUT.cell * TOKEN_SQUARES
-    sizes = []
-    for gx, gy in ((0.5, 0.5), (width - 0.5, 0.5), (0.5, height - 0.5), (width - 0.5, height - 0.5),
-                   (width / 2, height / 2)):
-        p = mapping.to_image(np.array([[gx, gy], [gx + cell, gy], [gx, gy + cell]]))
-        sizes += [np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])]
-    return float(min(sizes)), float(max(sizes))
+    at = np.array([(0.5, 0.5), (width - 0.5, 0.5), (0.5, height - 0.5), (width - 0.5, height - 0.5),
+                   (width / 2, height / 2)])
+    # each place and a cell's step along x and along y from it, mapped at once (once per part searched)
+    p = mapping.to_image(np.concatenate([at, at + (cell, 0), at + (0, cell)])).reshape(3, -1, 2)
+    sizes = np.linalg.norm(p[1:] - p[0], axis=2)
+    return float(sizes.min()), float(sizes.max())
 
 
 _NEIGHBOURS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
