@@ -96,6 +96,17 @@ def test_full_resolution_marker_search_is_skipped_on_a_chessboard_not_on_a_far_b
     assert scales[-1] == 1.0
 
 
+def test_the_reduced_marker_search_takes_a_whole_fraction_just_under_its_size():
+    """#28: 1/2 of a 1080p frame and 1/4 of a 4K one (area averaging by whole blocks: 0.1 ms where
+    1000/1920 took 4-5 ms), never more than 10 % under the asked size; a frame within it stays whole."""
+    from calibration.registration import _reduced_scale
+
+    assert _reduced_scale(1920, 1000) == 0.5
+    assert _reduced_scale(3840, 1000) == 0.25
+    assert _reduced_scale(1600, 1000) == 1000 / 1600      # 1/2 would be 20 % under: kept as asked
+    assert _reduced_scale(800, 1000) == 1.0
+
+
 def test_homography_maps_grid_units_to_the_printed_pixels(duel):
     """Grid point (x, y) lands on origin + (x, y) · px of render_board's image."""
     board, printed = duel
