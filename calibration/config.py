@@ -36,7 +36,7 @@ RANGES = {
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
     "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "working_size": (100, 10_000),
     "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000), "small_board_pixels": (10_000, 100_000_000),
-    "sb_margin_px": (0, 256),
+    "sb_margin_px": (0, 256), "readable_quad_px": (0.0, 10_000.0),
     # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
     "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
@@ -127,6 +127,8 @@ class RegistrationConfig:
     full_resolution_retry: int = 4         # fewer markers than this: search again at full resolution
     plenty_of_quads: int = 12              # the fast pass rejected this many quads and found no marker: the
                                            # photo's ink is clear (washed-out photos of ours show 0-1): no second bar
+    readable_quad_px: float = 24.0         # ... and their median side (px, reduced frame) is at least this: 4 px
+                                           # per marker cell, readable there; full resolution would read no more
     subpixel_window_px: int = 3            # corner refinement window on the full-resolution frame
     min_grid_score_unknown_size: float = 0.8  # markerless fit without a given size must score this
     fit_lens: bool = True                  # fit the lens (calibration.lens) where the markers show bending:

@@ -71,6 +71,42 @@ def test_the_board_markers_are_those_the_whole_dictionary_finds_and_no_token_mar
                                                                                          180, 249]
 
 
+def test_full_resolution_marker_search_is_skipped_on_a_chessboard_not_on_a_far_board(duel, monkeypatch):
+    """#28: a chessboard's dozens of large dark quads, none a marker at the reduced scale, are not
+    searched again at full resolution (20-40 ms a photo); a board of ours too far for the reduced
+    scale (a few small quads) still is, and its markers are found there."""
+    import calibration.registration as registration
+    from calibration.grid_synth import synthetic_grid_photo
+
+    scales: list[float] = []
+    detect = registration._detect
+
+    def recording(gray, scale, *args, **kwargs):
+        scales.append(scale)
+        return detect(gray, scale, *args, **kwargs)
+
+    monkeypatch.setattr(registration, "_detect", recording)
+    chessboard = synthetic_grid_photo(np.random.default_rng(1), (8, 8), size=(1920, 1080), style="chequer").image
+    assert detect_markers(chessboard) == []
+    assert scales and max(scales) < 1.0
+    board, printed = duel
+    scales.clear()
+    far = photograph(printed, board=board, seed=3, hand=0.0, frame=(3840, 2160), fill=(0.08, 0.09))
+    assert len(detect_markers(far.image)) >= 4
+    assert scales[-1] == 1.0
+
+
+def test_the_reduced_marker_search_takes_a_whole_fraction_just_under_its_size():
+    """#28: 1/2 of a 1080p frame and 1/4 of a 4K one (area averaging by whole blocks: 0.1 ms where
+    1000/1920 took 4-5 ms), never more than 10 % under the asked size; a frame within it stays whole."""
+    from calibration.registration import _reduced_scale
+
+    assert _reduced_scale(1920, 1000) == 0.5
+    assert _reduced_scale(3840, 1000) == 0.25
+    assert _reduced_scale(1600, 1000) == 1000 / 1600      # 1/2 would be 20 % under: kept as asked
+    assert _reduced_scale(800, 1000) == 1.0
+
+
 def test_homography_maps_grid_units_to_the_printed_pixels(duel):
     """Grid point (x, y) lands on origin + (x, y) · px of render_board's image."""
     board, printed = duel

@@ -132,6 +132,30 @@ def test_picture_reader_sees_each_square_as_if_warped_alone_MT_2_05():
         assert np.abs(block - alone).max() <= 1.5   # rounding of the integer warp and grey conversion only
 
 
+def test_picture_reader_views_of_a_few_squares_or_of_all_are_each_square_warped_alone_MT_2_05():
+    """#28: a few squares to look at are warped each alone (the whole board's warp was 2 ms of a
+    1080p scan), many in one warp; either way a view is what warping its square alone gives."""
+    from vision.tokens import TokenConfig, _search_side, _search_views
+
+    rng = np.random.default_rng(43)
+    board = random_board(12, 8, rng)
+    camera, frame = make_photo(board, random_tokens(board, 8, rng), size=(1280, 720), seed=43, max_tilt_deg=40)
+    config = TokenConfig()
+    side = _search_side(config)
+    mapping = GridMapping(camera.homography)
+    few = [(2, 1), (11, 7), (6, 4)]
+    every = [(x, y) for y in range(1, 8) for x in range(2, 12)]
+    for todo in (few, every):
+        views = _search_views(frame.image, mapping, (2, 1, 12, 8), todo, config)
+        assert views.shape == (len(todo), side, side)
+        for (sx, sy), view in zip(todo, views):
+            if (sx, sy) not in few:
+                continue
+            alone = upright_patch_alone(frame.image, camera.homography, np.array([sx + 0.5, sy + 0.5]), 0.0, side)
+            alone = alone.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)   # BGR → grey
+            assert np.abs(view - alone).max() <= 1.5
+
+
 def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
     """The second reader (MT 2.05: small tokens read from their picture) finds each token's pose by
     matrix products and a coarse-to-fine search; on token squares the pose it returns must score
