@@ -31,6 +31,8 @@ from vision.tokens import TokenConfig, detect_tokens, squares_too_small
 NOT_SHOWN = "outside the photo"
 DIFFERS_FROM_FILE = "differs from the board file"
 MIN_SHOWN_SHARE = 0.5   # a square less than half inside the photo is not shown: reported `visible: false`
+MIN_IMAGE_SIDE = 16      # px: a smaller image cannot show a grid of squares (and OpenCV's detectors refuse it)
+PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
 
 def shown_squares(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int]) -> np.ndarray:
@@ -42,8 +44,6 @@ def shown_squares(mapping: GridMapping, width: int, height: int, image_size: tup
     centres = mapping.to_image(np.stack(np.meshgrid(np.arange(width) + 0.5, np.arange(height) + 0.5), axis=-1))
     centre_inside = (centres[..., 0] >= 0) & (centres[..., 0] <= w - 1) & (centres[..., 1] >= 0) & (centres[..., 1] <= h - 1)
     return (mapping.inside_share(width, height, image_size) >= MIN_SHOWN_SHARE) & centre_inside
-MIN_IMAGE_SIDE = 16      # px: a smaller image cannot show a grid of squares (and OpenCV's detectors refuse it)
-PAPER_RING = (0.12, 0.6)  # grid units outside the grid edge sampled as paper (inside the label band)
 
 
 @dataclass

@@ -171,15 +171,18 @@ class TurnSheet(ModalView):
     scrolling part shown whole, up to most of the window: a tall window showed an empty band."""
 
     content_height = NumericProperty(0)
+    _followed = None   # the column whose height the sheet follows (bound once: it comes back at each turn)
 
     def hold(self, side) -> None:
         """Take the side column, and follow the height it needs (an event or a plane adds lines)."""
         self.add_widget(side)
         fit = Clock.create_trigger(lambda dt: setattr(self, "content_height", _whole_height(side)))
-        for child in side.children:
-            child.bind(height=lambda *_: fit())
-            if isinstance(child, ScrollView) and child.children:
-                child.children[0].bind(height=lambda *_: fit())
+        if self._followed is not side:
+            self._followed = side
+            for child in side.children:
+                child.bind(height=lambda *_: fit())
+                if isinstance(child, ScrollView) and child.children:
+                    child.children[0].bind(height=lambda *_: fit())
         fit()
 
 
