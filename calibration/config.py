@@ -105,7 +105,7 @@ RANGES = {
     # lengths in photo pixels
     **_each("ransac_reprojection_px max_mean_error_px track_tolerance_px huber_px", (0.01, 100.0)),
     **_each("lens_trigger_px min_shift_px upsample_below_px upsample_region_below_px reliable_cell_px "
-            "picture_below_px picture_check_below_px", (0.0, 100.0)),
+            "picture_below_px picture_check_below_px code_search_from_px", (0.0, 100.0)),
     **_each("hatch_visible_px hatch_texture_px min_square_side_px recheck_square_px same_pose_px", (0.0, 1000.0)),
     "min_square_px": (1.0, 1000.0),
     # the lens model: |k1| beyond max_k1 is no lens; k2's pull towards 0
@@ -475,6 +475,7 @@ class TokenConfig:
     reliable_cell_px: float = 2.5       # marker cell (px) from which tokens are read ≥ 99.5 % (token bench)
     picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
     picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
+    code_search_from_px: float = 3.0    # smaller cells: codes searched only where the picture reader read nothing
     picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
     picture_min_contrast: float = 10.0  # grey spread under which a lit square is plain (no token) ...
     picture_lit_level: float = 200.0    # ... lit: its brightest grey level this or more; dimmer, the

@@ -385,3 +385,57 @@ def test_a_token_in_a_deep_shadow_is_still_looked_at_MT_2_05():
     shaded = {(3, 26, 4, 11), (2, 34, 1, 9)}
     assert shaded <= read <= truth
     assert not shaded & lit_bar, "the case this setting exists for"
+
+
+def test_tiny_codes_are_searched_only_on_squares_the_picture_reader_left_unread_MT_2_05():
+    """Where a token's code cells are under `code_search_from_px` the picture reader reads it (and a
+    code read there must agree with its picture anyway), so the code search — the dearest step of a
+    1080p scan (#28) — runs there only on examined squares the picture reader left unread: none when
+    it read every token, all of them when it read none. What is read does not change."""
+    from dataclasses import replace
+
+    import vision.tokens as tokens_module
+    from vision.synth import photograph
+    from vision.tokens import TokenConfig, _cell_range
+
+    rng = np.random.default_rng(9101)
+    board = random_board(20, 12, rng)
+    truth = {(t.player, t.number, *t.square) for t in random_tokens(board, 12, rng)}
+    photo = photograph(board, tokens=sorted(truth), seed=9101, frame=(1920, 1080), px_per_square=96,
+                       fill=(0.55, 0.7), hand=0.0)
+    assert _cell_range(photo.homography, 20, 12)[1] < TokenConfig().code_search_from_px   # every code tiny
+    examine = np.zeros((12, 20), bool)
+    for _, _, x, y in truth:
+        examine[y, x] = True
+    searched: list[tuple[int, int, int, int]] = []
+    pictured: set[tuple[int, int]] = set()
+    search, pictures = tokens_module._search_codes, tokens_module._read_pictures
+
+    def counted(image, mapping, width, height, squares, config):
+        searched.append(squares)
+        return search(image, mapping, width, height, squares, config)
+
+    def picture_reads(*args, **kwargs):
+        read = pictures(*args, **kwargs)
+        pictured.update(o.square for o in read)
+        return read
+
+    def read(config):
+        searched.clear()
+        pictured.clear()
+        return found(detect_tokens(photo.image, photo.homography, 20, 12, config=config, examine=examine))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tokens_module, "_search_codes", counted)
+        patch.setattr(tokens_module, "_read_pictures", picture_reads)
+        always = read(replace(TokenConfig(), code_search_from_px=0.0))
+        assert searched
+        deferred = read(TokenConfig())
+        assert always == deferred and deferred <= truth and len(deferred) >= len(truth) - 1
+        left = {(x, y) for _, _, x, y in truth} - pictured
+        assert len(searched) < len(examine[examine]) and len(left) < len(truth)
+        assert all(any(x0 <= x < x1 and y0 <= y < y1 for x, y in left) for x0, y0, x1, y1 in searched)
+        patch.setattr(tokens_module, "_read_pictures", lambda *args, **kwargs: [])
+        read(TokenConfig())
+        covered = {(x, y) for x0, y0, x1, y1 in searched for x in range(x0, x1) for y in range(y0, y1)}
+        assert {(x, y) for _, _, x, y in truth} <= covered

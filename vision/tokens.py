@@ -8,6 +8,8 @@ Method (docs/tokens.md):
    makes a wrong id much rarer than a missed one. Marker-sized quads that fail to decode get a
    second look, enlarged and sharpened (far, blurred tokens); where cells are small enough for
    the second reader (4.), only on squares it did not read (a second look is the dearest step).
+   Where every cell is under `code_search_from_px`, the search itself waits for the second reader
+   and covers only the squares it left unread.
 2. Each marker's corners go back to grid units through the mapping (and its lens). A printed token
    lies flat on the board, so its marker must come out as a square of the printed size there;
    anything else (a token held in the air, a false detection) is dropped. The token centre is
@@ -732,6 +734,18 @@ def squares_too_small(mapping, width: int, height: int, config: TokenConfig | No
     return [at for at, is_small in zip(every, small) if is_small]
 
 
+def _cells_over_part(mapping: GridMapping, part: tuple[int, int, int, int]) -> float:
+    """The largest image size (px) of a marker cell over the squares x0..x1, y0..y1: at one of the
+    part's corners (a homography's scale is extreme there; a lens changes that by far less)."""
+    x0, y0, x1, y1 = part
+    corners = np.array([(x0, y0), (x1, y0), (x0, y1), (x1, y1)], np.float64)
+    cell = LAYOUT.cell * TOKEN_SQUARES
+    at = mapping.to_image(corners)
+    along_x = np.linalg.norm(mapping.to_image(corners + (cell, 0)) - at, axis=1)
+    along_y = np.linalg.norm(mapping.to_image(corners + (0, cell)) - at, axis=1)
+    return float(np.maximum(along_x, along_y).max())
+
+
 def _cells_under(mapping: GridMapping, points: np.ndarray, limit_px: float) -> np.ndarray:
     """Whether a marker cell at each grid point (n, 2) is under `limit_px` in the image (shortest axis)."""
     cell = LAYOUT.cell * TOKEN_SQUARES
@@ -840,17 +854,13 @@ def read_tokens_in(image_bgr: np.ndarray, mapping, width: int, height: int,
     gx0, gy0, gx1, gy1 = squares
     if _search_region(image_bgr.shape[:2], mapping, (gx0, gy0, gx1, gy1), config.margin_squares) is None:
         return []
-    found: list[tuple[np.ndarray, int]] = []
-    quads, quad_centres = np.zeros((0, 4, 2)), np.zeros((0, 2))
-    for part in _code_search_parts(squares, examine, config):
-        part_found, rejected, zoom, offset = _search_codes(image_bgr, mapping, width, height, part, config)
-        if part_found is None:
-            continue
-        more, centres = _quads_to_rescue(rejected, part_found, zoom, offset, mapping, config)
-        # overlapping boxes (two L-shaped groups) may decode one marker twice
-        found += [(corners, marker_id) for corners, marker_id in part_found
-                  if not any(seen_id == marker_id and np.abs(seen - corners).max() < 4 for seen, seen_id in found)]
-        quads, quad_centres = np.concatenate([quads, more]), np.concatenate([quad_centres, centres])
+    parts = _code_search_parts(squares, examine, config)
+    # Where code cells are tiny the picture reader reads the tokens anyway (and a code read there
+    # must agree with its picture): those parts are searched for codes only on the squares it left
+    # unread, which on a board in play is none of them (the dearest step of a 1080p scan, #28).
+    deferred = [p for p in parts if config.read_pictures and _cells_over_part(mapping, p) < config.code_search_from_px]
+    found, quads, quad_centres = _codes_in(image_bgr, mapping, width, height,
+                                           [p for p in parts if p not in deferred], config)
     # A rescue is the dearest step per token. Where cells are small the picture reader also reads
     # an undecoded token, so those quads get their second look only if it did not.
     later = _cells_under(mapping, quad_centres, config.picture_below_px) if config.read_pictures and len(quads) \
@@ -862,13 +872,42 @@ def read_tokens_in(image_bgr: np.ndarray, mapping, width: int, height: int,
         observations += _read_pictures(image_bgr, mapping, (max(gx0, 0), max(gy0, 0), min(gx1, width),
                                                           min(gy1, height)), observations, config, examine)
         read = {o.square for o in observations}
-        rescued = [marker for quad, centre in zip(quads[later], quad_centres[later])
-                   if (int(math.floor(centre[0])), int(math.floor(centre[1]))) not in read
-                   for marker in _rescue(image_bgr, quad)]
-        observations += [o for o in _read_codes(image_bgr, mapping, rescued, squares, width, height, config)
-                         if o.square not in read]
+        unread = np.ones((height, width), bool) if examine is None else examine.copy()
+        for sx, sy in read:
+            unread[sy, sx] = False
+        late_found, late_quads, late_centres = _codes_in(
+            image_bgr, mapping, width, height,
+            [p for part in deferred if unread[max(part[1], 0):part[3], max(part[0], 0):part[2]].any()
+             for p in _code_search_parts(part, unread, config)], config)
+        quads = np.concatenate([quads[later], late_quads])
+        quad_centres = np.concatenate([quad_centres[later], late_centres])
+        late_found += [marker for quad, centre in zip(quads, quad_centres)
+                       if (int(math.floor(centre[0])), int(math.floor(centre[1]))) not in read
+                       for marker in _rescue(image_bgr, quad)]
+        known = {o.token for o in observations}
+        observations += [o for o in _read_codes(image_bgr, mapping, late_found, squares, width, height, config)
+                         if o.square not in read and o.token not in known]
     observations.sort(key=lambda o: (o.y, o.x, o.player, o.number))
     return observations
+
+
+def _codes_in(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
+              parts: list[tuple[int, int, int, int]], config: TokenConfig
+              ) -> tuple[list[tuple[np.ndarray, int]], np.ndarray, np.ndarray]:
+    """The codes decoded in each part's image region (image corners, id), once each, and the
+    marker-sized quads that did not decode there (image pixels (n, 4, 2), grid centres (n, 2))."""
+    found: list[tuple[np.ndarray, int]] = []
+    quads, quad_centres = np.zeros((0, 4, 2)), np.zeros((0, 2))
+    for part in parts:
+        part_found, rejected, zoom, offset = _search_codes(image_bgr, mapping, width, height, part, config)
+        if part_found is None:
+            continue
+        more, centres = _quads_to_rescue(rejected, part_found, zoom, offset, mapping, config)
+        # overlapping boxes (two L-shaped groups) may decode one marker twice
+        found += [(corners, marker_id) for corners, marker_id in part_found
+                  if not any(seen_id == marker_id and np.abs(seen - corners).max() < 4 for seen, seen_id in found)]
+        quads, quad_centres = np.concatenate([quads, more]), np.concatenate([quad_centres, centres])
+    return found, quads, quad_centres
 
 
 def _code_search_parts(squares: tuple[int, int, int, int], examine: np.ndarray | None, config: TokenConfig
