@@ -475,7 +475,7 @@ class TokenConfig:
     reliable_cell_px: float = 2.5       # marker cell (px) from which tokens are read ≥ 99.5 % (token bench)
     picture_below_px: float = 4.0       # ... used where a marker cell is smaller than this (px)
     picture_check_below_px: float = 3.0  # a code read where cells are smaller must match its picture
-    code_search_from_px: float = 3.0    # smaller cells: codes searched only where the picture reader read nothing
+    code_search_from_px: float = 2.5    # smaller cells: codes searched only where the picture reader read nothing
     picture_search: float = 0.35        # how far from a square's centre its token may sit, in squares
     picture_min_contrast: float = 10.0  # grey spread under which a lit square is plain (no token) ...
     picture_lit_level: float = 200.0    # ... lit: its brightest grey level this or more; dimmer, the
