@@ -65,7 +65,7 @@ def render_flat_grid(rng: np.random.Generator, grid: tuple[int, int], px: int, s
     return img, margin
 
 
-# A phone's or a webcam's pinhole camera, focal length ÷ the photo's diagonal: 0.45 (a 20 mm-equivalent wide
+# A phone's or a webcam's pinhole camera, focal length ÷ the photo's diagonal: 0.55 (a 24 mm-equivalent
 # main camera) to 1.7 (a 3× telephoto, 75 mm); webcams 0.6-0.9. Its principal point is the photo's centre.
 FOCAL_RANGE = (0.55, 1.7)
 MAX_TILT_DEG = 45.0     # the camera's axis off the board's normal: a board on a table shot from a chair
