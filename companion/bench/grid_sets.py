@@ -306,7 +306,7 @@ def big_boards_size_unknown(fits: dict | None = None) -> list[SetFigure]:
     fits = big_board_fits() if fits is None else fits
     whole = sum(big_board_whole(photo, fit) for photo, fit in fits.values())
     parts = tuple(seed for seed, (photo, fit) in fits.items() if fit is not None and not big_board_whole(photo, fit))
-    return [SetFigure("40x25 boards at 1080p, size unknown: found whole", whole, len(fits), "≥ 2"),
+    return [SetFigure("40x25 boards at 1080p, size unknown: found whole", whole, len(fits), "≥ 1"),
             SetFigure("40x25 boards at 1080p, size unknown: a part or a wrong fit", len(parts), len(fits), "0", parts)]
 
 
