@@ -65,25 +65,54 @@ def render_flat_grid(rng: np.random.Generator, grid: tuple[int, int], px: int, s
     return img, margin
 
 
+# A phone's or a webcam's pinhole camera, focal length ÷ the photo's diagonal: 0.55 (a 24 mm-equivalent
+# main camera) to 1.7 (a 3× telephoto, 75 mm); webcams 0.6-0.9. Its principal point is the photo's centre.
+FOCAL_RANGE = (0.55, 1.7)
+MAX_TILT_DEG = 45.0     # the camera's axis off the board's normal: a board on a table shot from a chair
+
+
+def camera_homography(focal: float, tilt_deg: float, tilt_towards: float, spin: float, aim: tuple[float, float],
+                      distance: float, grid: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
+    """Grid units -> pixels for a pinhole camera (square pixels, `focal` px, principal point at the photo's
+    centre) looking at the board's plane: the board turned by `spin` (radians) in its plane, the camera's
+    axis through the point `aim` of the board (grid units), `distance` grid units from it along an axis
+    tilted `tilt_deg` off the board's normal towards the direction `tilt_towards` (radians)."""
+    w, h = size
+    gw, gh = grid
+    turn = np.array([[np.cos(spin), -np.sin(spin), 0.0], [np.sin(spin), np.cos(spin), 0.0], [0.0, 0.0, 1.0]])
+    on_plane = turn @ np.array([[1.0, 0, -gw / 2], [0, 1.0, -gh / 2], [0, 0, 1.0]])   # grid -> board plane
+    target = on_plane @ np.array([aim[0], aim[1], 1.0])
+    axis = np.array([np.cos(tilt_towards), np.sin(tilt_towards), 0.0]) * np.radians(tilt_deg)
+    world_to_camera, _ = cv2.Rodrigues(axis)
+    centre = np.array([target[0], target[1], 0.0]) - distance * world_to_camera[2]   # behind the plane, looking at it
+    extrinsic = np.column_stack([world_to_camera[:, 0], world_to_camera[:, 1], -world_to_camera @ centre])
+    intrinsic = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1.0]])
+    homography = intrinsic @ extrinsic @ on_plane
+    return homography / homography[2, 2]
+
+
 def random_pose(rng: np.random.Generator, grid: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
-    """Grid -> image homography: random scale, rotation, tilt and position, grid inside the frame."""
+    """Grid -> image homography of a real camera's photo of the board (`camera_homography`): a focal length in
+    `FOCAL_RANGE`, tilted up to `MAX_TILT_DEG`, the board turned any way, aimed at a point of its middle half,
+    at the distance where its long side spans 45-85 % of the frame's short side (its squares there at least
+    1/70 of the frame's width: what a phone shows of a board it is aimed at), the whole grid inside."""
     w, h = size
     gw, gh = grid
     while True:
-        # squares at least 1/70 of the frame's width: what a phone shows of a board it is aimed at
+        focal = float(np.exp(rng.uniform(*np.log(FOCAL_RANGE)))) * float(np.hypot(w, h))
         side = max(rng.uniform(0.45, 0.85) * min(w, h), max(gw, gh) * w / 70)
-        sq = side / max(gw, gh)
-        angle = rng.uniform(-np.pi, np.pi)
-        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        corners = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], float) - [gw / 2, gh / 2]
-        pts = corners * sq @ rot.T
-        pts += rng.uniform(-0.12, 0.12, (4, 2)) * side      # perspective: move each corner a little
-        pts += [w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.1, 0.1) * h]
+        aim = (gw * rng.uniform(0.25, 0.75), gh * rng.uniform(0.25, 0.75))
+        pose = camera_homography(focal, rng.uniform(0, MAX_TILT_DEG), rng.uniform(-np.pi, np.pi),
+                                 rng.uniform(-np.pi, np.pi), aim, focal * max(gw, gh) / side, grid, size)
+        corners = np.array([[0, 0, 1], [gw, 0, 1], [gw, gh, 1], [0, gh, 1]], float) @ pose.T
+        if (corners[:, 2] <= 0).any():
+            continue
+        pts = corners[:, :2] / corners[:, 2:]
         inside = (pts[:, 0] > 0.03 * w).all() and (pts[:, 0] < 0.97 * w).all() and \
                  (pts[:, 1] > 0.03 * h).all() and (pts[:, 1] < 0.97 * h).all()
-        if inside and cv2.isContourConvex(pts.astype(np.float32)):
-            src = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], np.float32)
-            return cv2.getPerspectiveTransform(src, pts.astype(np.float32)).astype(np.float64)
+        if inside:
+            return pose
+
 
 
 def synthetic_grid_photo(rng: np.random.Generator, grid: tuple[int, int] | None, *,
