@@ -206,6 +206,28 @@ def flatter_than_our_hatch(texture: np.ndarray, colourless: np.ndarray, photo_px
     return (size >= size[refs].min() * symbols.hatch_reference_reach) & (texture < symbols.hatch_texture_share * typical)
 
 
+def split_parts(px: int, margin: float) -> np.ndarray:
+    """(ways, p) for each way a maker splits a square in two — left/right and top/bottom halves, the
+    triangles each side of either diagonal, opposite quadrants (a two-colour chequer inside the
+    square) —, which side each inner pixel lies on: +1, -1, or 0 on the cut itself."""
+    v, u = np.nonzero(inner_mask(px, margin))
+    u, v = u - (px - 1) / 2, v - (px - 1) / 2
+    return np.sign(np.stack([u, v, u + v, u - v, u * v]))
+
+
+def split_contrast(lab_cells: np.ndarray, inner: np.ndarray, parts: np.ndarray) -> np.ndarray:
+    """(n,) the largest Lab distance between the typical colours (medians: a grid line that the
+    registration lets into one side does not move them) of the two sides of a square's inside,
+    over the ways a square is split in two (`split_parts`). A plain square shows the noise of the
+    photo; a square drawn in two colours, however it is split, shows their distance."""
+    pixels = lab_cells[:, inner]                       # (n, p, 3), the order of `parts`
+    largest = np.zeros(len(pixels))
+    for way in parts:
+        one, other = np.median(pixels[:, way > 0], axis=1), np.median(pixels[:, way < 0], axis=1)
+        largest = np.maximum(largest, np.linalg.norm(one - other, axis=1))
+    return largest
+
+
 def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
     """Pixels where printed colours meet: the camera blurs two colours into a shade of no
     class, or of a third class (blue and red make a dark purple that reads black). They
@@ -443,6 +465,9 @@ class SquareEvidence:
     flat: np.ndarray             # (n,) flat as paper where our hatch would show texture
     white_offsets: np.ndarray    # (n,) how far a square's W pixels are from the paper white (Lab)
     photo_px: np.ndarray | None  # (height, width) the squares' sides in the photo
+    split: np.ndarray | None = None   # (n,) two sides of the square differ by more than the photo's noise (foreign)
+    plain: np.ndarray | None = None   # (n,) as flat inside as most squares of the photo (foreign)
+    typical_lab: np.ndarray | None = None   # (n, 3) median Lab of the square's inside
 
     @property
     def colour_shares(self) -> np.ndarray:
@@ -505,6 +530,16 @@ class OurBoards:
             levels = tuple(v + shift for v in levels)
         marks.levels = levels
         return marks
+
+    def split(self, lab_cells, inner, colour) -> None:
+        return None   # ours draw a square's colours in bands of known shares: the shares read them
+
+    def plain(self, gray_cells, inner, colour) -> None:
+        return None   # ours hatch every obstacle: `flat` weighs their texture
+
+    def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
+                    ) -> tuple[str, list[str]]:
+        return colours, []   # our palette is the profile's: a W is the paper
 
     def paper_not_skin(self, skin, considered, line_contrast, lab_cells, paper_white, white_share, marks, colour,
                        photo_px):
@@ -574,12 +609,49 @@ class ForeignBoards:
     def hatch_shows(self, ev: SquareEvidence, i: int) -> bool:
         return False
 
+    def split(self, lab_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        """(n,) squares whose two sides differ (`split_contrast`) by more than this photo's plain squares
+        do (most squares are plain: the median is its noise), and by more than a colour's shade does: at
+        20–30 px a square split in two colours blurs into one shade that may read as one of them."""
+        contrast = split_contrast(lab_cells, inner, split_parts(lab_cells.shape[1], colour.inner_margin))
+        return contrast >= max(colour.split_min_contrast, colour.split_noise_factor * float(np.median(contrast)))
+
+    def plain(self, gray_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        """(n,) squares as flat inside (`_texture_beyond_gradient`) as most squares of the photo: another
+        maker's obstacle is drawn (a cross, a hatch), a flat grey may be their dark colour."""
+        texture = _texture_beyond_gradient(gray_cells, inner)
+        return texture < colour.plain_texture_factor * float(np.median(texture))
+
+    def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
+                    ) -> tuple[str, list[str]]:
+        """Another maker's pale colours (pastels) are light and of low chroma, and the profile, learnt from
+        ours, takes them for white; their hue is still there. A square read W whose typical colour is
+        further from this photo's white (`profile`, learnt on the board's own pixels) than a paper's tint
+        reads the colour nearest its hue (U, R or G), and is doubtful when no hue is near enough."""
+        if colours != "W":
+            return colours, []
+        a, b = ev.typical_lab[i, 1:]
+        white = profile.means[WHITE_CLASS]
+        if np.hypot(a - white[1], b - white[2]) < colour.pastel_min_chroma:
+            return colours, []
+        hue = np.arctan2(b, a)
+        gaps = {c: abs(np.angle(np.exp(1j * (hue - np.arctan2(profile.means[CLASSES.index(c), 2],
+                                                               profile.means[CLASSES.index(c), 1])))))
+                for c in "URG"}
+        nearest = min(gaps, key=gaps.get)
+        if gaps[nearest] > np.radians(colour.pastel_max_hue_gap):
+            return colours, [DOUBT_TINTED_WHITE]
+        return nearest, []
+
     def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
         # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
-        return [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) else []
+        doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) else []
+        # a square that shows two colours side by side cannot be read as one (issue 28)
+        return doubts + ([DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else [])
 
     def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
-        return []
+        # a flat grey with nothing drawn on it may be a dark grey of the maker's palette (their B)
+        return [DOUBT_PLAIN_GREY] if obstacle and ev.plain[i] else []
 
     def line_missing(self, ev: SquareEvidence, i: int, colours: str) -> bool:
         return False
@@ -606,6 +678,9 @@ HIDDEN_SKIN = "skin (a hand)"
 HIDDEN_NO_LINE = "no grid line around it (something lies on it)"
 HIDDEN_HAND_DOUBT = "doubtful where part of a hand lies"
 HIDDEN_PALM_EDGE = "beside a hidden square, its lines faint (a palm's edge)"
+DOUBT_TINTED_WHITE = "its white is tinted, of no hue of the board"
+DOUBT_PLAIN_GREY = "a plain grey with nothing drawn on it: an obstacle or a dark colour"
+DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
 
@@ -656,7 +731,9 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     for i in np.flatnonzero(white.any(axis=(1, 2)) & ((fractions[:, :5] >= colour.min_cover).sum(axis=1) > 1)):
         offsets[i] = _white_offset(lab_cells[i], white[i], paper_white)
     evidence = SquareEvidence(width, height, marks, fractions, counts, total, unknown, skin_share, hues, line_contrast,
-                              line_threshold, shaded, flat, offsets, photo_px, _min_cover=colour.min_cover)
+                              line_threshold, shaded, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
+                              policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
+                              np.median(lab_cells[:, inner], axis=1), _min_cover=colour.min_cover)
     return evidence, gray, cell_labels
 
 
@@ -733,6 +810,8 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         y, x = divmod(i, width)
         kind = GLYPHS[marks.glyph_of[i]] if marks.glyph_of[i] >= 0 else ("hatch" if marks.hatched[i] else None)
         colours, why = decide_colours(ev, i, colour, symbols)
+        colours, pale_doubts = policy.pale_colour(ev, i, colours, profile, colour)
+        why += pale_doubts
         why += decide_doubts(ev, i, colours, policy, colour)
         obstacle = kind == "hatch" or bool(ev.grey_dominance[i]) or not colours
         flat_paper = obstacle and kind is None and ev.flat[i] and colours in ("", "W")
