@@ -99,7 +99,7 @@ RANGES = {
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
-    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0),
+    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0),
     **_each("family_separation_deg min_pair_angle_deg family_tolerance_deg vp_tolerance_deg", (0.0, 90.0)),
     **_each("wb_percentile foreign_wb_percentile", (0.0, 100.0)),
     # lengths in photo pixels
@@ -179,6 +179,7 @@ class ColourConfig:
     pastel_min_chroma: float = 12.0        # Lab ab distance of a foreign square read W from the white: a pastel (#28)
     pastel_max_hue_gap: float = 45.0       # ... read as the U/R/G class nearest its hue within this many degrees
     plain_texture_factor: float = 2.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
+    plain_grey_max_lightness: float = 55.0  # ... and darker (L*) than grey inks (ours 62, others' ~69): maybe their B
     multicolour_line_share: float = 0.5    # ...beside a covered square, with lines under this share of the bar: covered
     line_band: float = 0.09                # grid-line search band each side of a square's edge (square sides)
     two_tone_max_chroma: float = 15.0      # a foreign board whose squares are this grey is two-tone (chess)

@@ -566,7 +566,8 @@ class OurBoards:
     def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
         return []
 
-    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
+    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None,
+                        colour: ColourConfig) -> list[str]:
         # ours print every obstacle hatched: where the hatch would show, a flat grey is something else
         return [DOUBT_FLAT_GREY] if obstacle and kind != "hatch" and self.hatch_shows(ev, i) else []
 
@@ -627,13 +628,17 @@ class ForeignBoards:
         """Another maker's pale colours (pastels) are light and of low chroma, and the profile, learnt from
         ours, takes them for white; their hue is still there. A square read W whose typical colour is
         further from this photo's white (`profile`, learnt on the board's own pixels) than a paper's tint
-        reads the colour nearest its hue (U, R or G), and is doubtful when no hue is near enough."""
+        (`max_white_offset`) is doubtful; clearly chromatic (`pastel_min_chroma`), it reads the colour
+        nearest its hue (U, R or G), and is doubtful when no hue is near enough."""
         if colours != "W":
             return colours, []
         a, b = ev.typical_lab[i, 1:]
         white = profile.means[WHITE_CLASS]
-        if np.hypot(a - white[1], b - white[2]) < colour.pastel_min_chroma:
+        off_white = np.hypot(a - white[1], b - white[2])
+        if off_white < colour.max_white_offset:
             return colours, []
+        if off_white < colour.pastel_min_chroma:   # tinted more than paper, too little to tell a hue
+            return colours, [DOUBT_TINTED_WHITE]
         hue = np.arctan2(b, a)
         gaps = {c: abs(np.angle(np.exp(1j * (hue - np.arctan2(profile.means[CLASSES.index(c), 2],
                                                                profile.means[CLASSES.index(c), 1])))))
@@ -649,9 +654,12 @@ class ForeignBoards:
         # a square that shows two colours side by side cannot be read as one (issue 28)
         return doubts + ([DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else [])
 
-    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
-        # a flat grey with nothing drawn on it may be a dark grey of the maker's palette (their B)
-        return [DOUBT_PLAIN_GREY] if obstacle and ev.plain[i] else []
+    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None,
+                        colour: ColourConfig) -> list[str]:
+        # a flat grey with nothing drawn on it, darker than an obstacle's grey ink, may be a dark grey
+        # of the maker's palette (their B): pale greys, ours and theirs, stay obstacles
+        dark = ev.typical_lab[i, 0] < colour.plain_grey_max_lightness
+        return [DOUBT_PLAIN_GREY] if obstacle and ev.plain[i] and dark else []
 
     def line_missing(self, ev: SquareEvidence, i: int, colours: str) -> bool:
         return False
@@ -819,7 +827,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             # ours print every obstacle hatched, and at this size the hatch would leave texture:
             # a grey as flat as the paper is white paper in a shadow the margin did not see
             colours, obstacle = "W", False
-        why += policy.obstacle_doubts(ev, i, obstacle, kind)
+        why += policy.obstacle_doubts(ev, i, obstacle, kind, colour)
         doubtful = bool(why)
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph
