@@ -606,13 +606,14 @@ def test_a_square_split_along_its_diagonal_is_read_as_both_colours_or_flagged_is
 def test_a_pastel_green_of_another_maker_reads_green_and_plain_white_stays_white_issue_28():
     """Issue 28: other makers' pastels are light and of low chroma — our palette's profile takes them
     for white — but their hue is there: a pastel green square reads G, a pastel blue U, without a doubt;
-    the white paper squares stay W, sure. Without the rule (no chroma is off-white) the pastels read W."""
+    the white paper squares stay W, sure. Without the rule (no chroma is off-white) they read as sure grey
+    obstacles or white."""
     from dataclasses import replace
 
-    pastel_green, pastel_blue = (160, 215, 160), (230, 190, 150)
+    pastel_green, pastel_blue = (200, 240, 200), (250, 225, 205)   # Lab chroma 25 and 14: pale, as a bright photo shows them
     image = _foreign_squares([PAPER, pastel_green, PAPER, pastel_blue, PAPER, pastel_green])
     readings = _read_foreign(image, 6, 1)
     assert [(r.colours, r.uncertain) for r in readings] == [("W", False), ("G", False), ("W", False), ("U", False),
                                                              ("W", False), ("G", False)], readings
     blind = _read_foreign(image, 6, 1, replace(DEFAULT_CONFIG.colour, max_white_offset=199.0, pastel_min_chroma=199.0))
-    assert blind[1].colours == "W"
+    assert blind[1].colours in ("", "W") and not blind[1].uncertain

@@ -621,7 +621,7 @@ class ForeignBoards:
         """(n,) squares as flat inside (`_texture_beyond_gradient`) as most squares of the photo: another
         maker's obstacle is drawn (a cross, a hatch), a flat grey may be their dark colour."""
         texture = _texture_beyond_gradient(gray_cells, inner)
-        return texture < colour.plain_texture_factor * float(np.median(texture))
+        return texture <= colour.plain_texture_factor * float(np.median(texture))
 
     def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
                     ) -> tuple[str, list[str]]:
@@ -629,8 +629,9 @@ class ForeignBoards:
         ours, takes them for white; their hue is still there. A square read W whose typical colour is
         further from this photo's white (`profile`, learnt on the board's own pixels) than a paper's tint
         (`max_white_offset`) is doubtful; clearly chromatic (`pastel_min_chroma`), it reads the colour
-        nearest its hue (U, R or G), and is doubtful when no hue is near enough."""
-        if colours != "W":
+        nearest its hue (U, R or G), and is doubtful when no hue is near enough. So does a plain square
+        read as a grey obstacle (nothing drawn on it): grey has no hue."""
+        if not (colours == "W" or (colours == "" and ev.plain[i])):
             return colours, []
         a, b = ev.typical_lab[i, 1:]
         white = profile.means[WHITE_CLASS]
@@ -649,8 +650,8 @@ class ForeignBoards:
         return nearest, []
 
     def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
-        # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
-        doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) else []
+        # other makers have no agreed coloured obstacle: colour drawn on their grey (a cross) is a doubt
+        doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) and not ev.plain[i] else []
         # a square that shows two colours side by side cannot be read as one (issue 28)
         return doubts + ([DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else [])
 
@@ -818,10 +819,10 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         y, x = divmod(i, width)
         kind = GLYPHS[marks.glyph_of[i]] if marks.glyph_of[i] >= 0 else ("hatch" if marks.hatched[i] else None)
         colours, why = decide_colours(ev, i, colour, symbols)
-        colours, pale_doubts = policy.pale_colour(ev, i, colours, profile, colour)
-        why += pale_doubts
-        why += decide_doubts(ev, i, colours, policy, colour)
-        obstacle = kind == "hatch" or bool(ev.grey_dominance[i]) or not colours
+        read, pale_doubts = policy.pale_colour(ev, i, colours, profile, colour)
+        pastel, colours = read != colours, read   # a pale colour the profile took for white or grey
+        why += pale_doubts + decide_doubts(ev, i, colours, policy, colour)
+        obstacle = not pastel and (kind == "hatch" or bool(ev.grey_dominance[i]) or not colours)
         flat_paper = obstacle and kind is None and ev.flat[i] and colours in ("", "W")
         if flat_paper:
             # ours print every obstacle hatched, and at this size the hatch would leave texture:
