@@ -7,6 +7,7 @@ Marks (start, Temple, hatching) are matched first and their pixels left out.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -226,6 +227,15 @@ def split_contrast(lab_cells: np.ndarray, inner: np.ndarray, parts: np.ndarray) 
         one, other = np.median(pixels[:, way > 0], axis=1), np.median(pixels[:, way < 0], axis=1)
         largest = np.maximum(largest, np.linalg.norm(one - other, axis=1))
     return largest
+
+
+@functools.cache
+def printed_hues() -> np.ndarray:
+    """(3,) the hue angles (Lab, radians) of our printed U, R and G: the order every maker's blue, red
+    and green keep, whatever their chroma (a learnt profile may drift towards another maker's shade)."""
+    inks = np.array([[SQUARE_BGR[c] for c in "URG"]], np.float32)
+    lab = to_lab(inks).reshape(3, 3)
+    return np.arctan2(lab[:, 2], lab[:, 1])
 
 
 def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
@@ -625,27 +635,32 @@ class ForeignBoards:
 
     def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
                     ) -> tuple[str, list[str]]:
-        """Another maker's pale colours (pastels) are light and of low chroma, and the profile, learnt from
-        ours, takes them for white; their hue is still there. A square read W whose typical colour is
-        further from this photo's white (`profile`, learnt on the board's own pixels) than a paper's tint
-        (`max_white_offset`) is doubtful; clearly chromatic (`pastel_min_chroma`), it reads the colour
-        nearest its hue (U, R or G), and is doubtful when no hue is near enough. So does a plain square
-        read as a grey obstacle (nothing drawn on it): grey has no hue."""
-        if not (colours == "W" or (colours == "" and ev.plain[i])):
+        """Another maker's palette read by hue order, not by our inks' chroma (issue 28). Their pale colours
+        (pastels) are light and of low chroma, and the profile takes them for white; their hue is still
+        there. A square read W whose typical colour is further from this photo's white (`profile`, learnt
+        on the board's own pixels) than a paper's tint (`max_white_offset`) is doubtful; clearly chromatic
+        (`pastel_min_chroma`), it reads the colour nearest its hue (U, R or G: `printed_hues`), and is
+        doubtful when no hue is near enough. So does a plain square read as a grey obstacle (nothing drawn
+        on it): grey has no hue. A square read B with a clear hue may be their dark blue, red or green,
+        and one read U, R or G whose hue is nearer another of them may be another maker's shade: both
+        doubtful."""
+        plain_grey = colours == "" and ev.plain[i]
+        if len(colours) != 1 and not plain_grey:
             return colours, []
         a, b = ev.typical_lab[i, 1:]
         white = profile.means[WHITE_CLASS]
         off_white = np.hypot(a - white[1], b - white[2])
-        if off_white < colour.max_white_offset:
+        if off_white < (colour.max_white_offset if colours in ("W", "") else colour.pastel_min_chroma):
             return colours, []
         if off_white < colour.pastel_min_chroma:   # tinted more than paper, too little to tell a hue
             return colours, [DOUBT_TINTED_WHITE]
-        hue = np.arctan2(b, a)
-        gaps = {c: abs(np.angle(np.exp(1j * (hue - np.arctan2(profile.means[CLASSES.index(c), 2],
-                                                               profile.means[CLASSES.index(c), 1])))))
-                for c in "URG"}
-        nearest = min(gaps, key=gaps.get)
-        if gaps[nearest] > np.radians(colour.pastel_max_hue_gap):
+        gaps = np.abs(np.angle(np.exp(1j * (np.arctan2(b, a) - printed_hues()))))
+        nearest = "URG"[int(gaps.argmin())]
+        if colours == "B" or (colours in ("U", "R", "G") and colours != nearest):
+            return colours, [DOUBT_OTHER_HUE]
+        if colours in ("U", "R", "G"):
+            return colours, []
+        if gaps.min() > np.radians(colour.pastel_max_hue_gap):
             return colours, [DOUBT_TINTED_WHITE]
         return nearest, []
 
@@ -688,6 +703,7 @@ HIDDEN_NO_LINE = "no grid line around it (something lies on it)"
 HIDDEN_HAND_DOUBT = "doubtful where part of a hand lies"
 HIDDEN_PALM_EDGE = "beside a hidden square, its lines faint (a palm's edge)"
 DOUBT_TINTED_WHITE = "its white is tinted, of no hue of the board"
+DOUBT_OTHER_HUE = "its hue is another colour's: a shade of another maker's palette"
 DOUBT_PLAIN_GREY = "a plain grey with nothing drawn on it: an obstacle or a dark colour"
 DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
