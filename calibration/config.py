@@ -93,10 +93,10 @@ RANGES = {
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
             "picture_lit_level change_level min_structure paper_noise_offset hatch_lightness_doubt "
             "two_tone_min_split", (0.0, 255.0)),
-    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "plain_texture_factor": (0.0, 100.0),
+    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "plain_texture_factor": (0.0, 100.0), "white_spread_factor": (0.0, 100.0),
     # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
     **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
-            "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma", (0.0, 200.0)),
+            "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
     **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0),
@@ -178,6 +178,8 @@ class ColourConfig:
     split_noise_factor: float = 3.0        # ... and this many times the photo's median (its plain squares' noise)
     pastel_min_chroma: float = 12.0        # Lab ab distance of a foreign square read W from the white: a pastel (#28)
     pastel_max_hue_gap: float = 45.0       # ... read as the U/R/G class nearest its hue within this many degrees
+    white_spread_factor: float = 4.0       # a foreign W further from the photo's whites than this × their spread
+    white_spread_floor: float = 4.0        # ... and than this (Lab a, b): doubtful, a washed-out pastel (#28)
     plain_texture_factor: float = 2.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
     plain_grey_max_lightness: float = 55.0  # ... and darker (L*) than grey inks (ours 62, others' ~69): maybe their B
     multicolour_line_share: float = 0.5    # ...beside a covered square, with lines under this share of the bar: covered

@@ -680,8 +680,19 @@ class ForeignBoards:
     def line_missing(self, ev: SquareEvidence, i: int, colours: str) -> bool:
         return False
 
-    def settle(self, readings, *args):
-        return readings
+    def settle(self, readings, ev: SquareEvidence, gray, shade_candidate, width, height, px, colour, covered_hint):
+        """A washed-out pastel (a bright photo) comes within a paper's tint of white, but stands apart from
+        this photo's own whites, which lie close together: a sure W further from their middle (Lab a, b)
+        than `white_spread_factor` × their typical distance (and `white_spread_floor`) is doubtful."""
+        whites = np.array([k for k, r in enumerate(readings) if r.colours == "W" and not r.uncertain and not r.covered])
+        if len(whites) < colour.min_line_reference:
+            return readings
+        ab = ev.typical_lab[whites, 1:]
+        apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
+        bar = max(colour.white_spread_floor, colour.white_spread_factor * float(np.median(apart)))
+        stray = set(whites[apart > bar].tolist())
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
+                for k, r in enumerate(readings)]
 
 
 # Readable reasons of a doubt (MT 2.02.e: a person decides) or of a hidden square.
