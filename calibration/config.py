@@ -93,13 +93,13 @@ RANGES = {
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
             "picture_lit_level change_level min_structure paper_noise_offset hatch_lightness_doubt "
             "two_tone_min_split", (0.0, 255.0)),
-    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0),
+    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "plain_texture_factor": (0.0, 100.0), "white_spread_factor": (0.0, 100.0),
     # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
     **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
-            "max_colour_distance picture_colour_slack", (0.0, 200.0)),
+            "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
-    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)),
+    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0),
     **_each("family_separation_deg min_pair_angle_deg family_tolerance_deg vp_tolerance_deg", (0.0, 90.0)),
     **_each("wb_percentile foreign_wb_percentile", (0.0, 100.0)),
     # lengths in photo pixels
@@ -174,6 +174,14 @@ class ColourConfig:
     covered_skin_doubt: float = 0.08       # a doubtful square with this much skin is covered too
     min_white_grey_mix: float = 0.40       # our boards: a plain square this much white AND grey is doubtful
     max_white_offset: float = 9.0          # Lab distance of a multicoloured square's W from the paper: more, doubtful
+    split_min_contrast: float = 12.0       # Lab distance between a foreign square's two sides: at least, split (#28)
+    split_noise_factor: float = 3.0        # ... and this many times the photo's median (its plain squares' noise)
+    pastel_min_chroma: float = 12.0        # Lab ab distance of a foreign square read W from the white: a pastel (#28)
+    pastel_max_hue_gap: float = 45.0       # ... read as the U/R/G class nearest its hue within this many degrees
+    white_spread_factor: float = 4.0       # a foreign W further from the photo's whites than this × their spread
+    white_spread_floor: float = 4.0        # ... and than this (Lab a, b): doubtful, a washed-out pastel (#28)
+    plain_texture_factor: float = 2.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
+    plain_grey_max_lightness: float = 55.0  # ... and darker (L*) than grey inks (ours 62, others' ~69): maybe their B
     multicolour_line_share: float = 0.5    # ...beside a covered square, with lines under this share of the bar: covered
     line_band: float = 0.09                # grid-line search band each side of a square's edge (square sides)
     two_tone_max_chroma: float = 15.0      # a foreign board whose squares are this grey is two-tone (chess)

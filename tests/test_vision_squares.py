@@ -563,3 +563,58 @@ def test_paper_in_a_deep_shadow_reads_white_and_printed_grey_in_it_stays_an_obst
     seen = [(r.colours, r.obstacle, r.uncertain) for r in readings]
     assert seen == [(order_colours(shaded.square(r.x, r.y).colours), shaded.square(r.x, r.y).obstacle, False)
                     for r in readings]
+
+
+def _foreign_squares(codes: list, seen_px: int = 0) -> np.ndarray:
+    """One row of another maker's squares at the canonical scale (issue 28): each code a BGR colour or a
+    pair of them, split along the square's diagonal; thin dark grid lines; seen `seen_px` px a square
+    (then warped back to PX), as a small photo leaves it."""
+    ys, xs = np.mgrid[0:PX, 0:PX]
+    image = np.zeros((PX, len(codes) * PX, 3), np.float32)
+    for x, code in enumerate(codes):
+        first, second = code if isinstance(code[0], tuple) else (code, code)
+        image[:, x * PX:(x + 1) * PX] = np.where((xs + ys < PX)[..., None], first, second)
+    image[::PX] = image[:, ::PX] = 30
+    if not seen_px:
+        return image
+    small = cv2.resize(image, (len(codes) * seen_px, seen_px), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (len(codes) * PX, PX), interpolation=cv2.INTER_LINEAR)
+
+
+PAPER = (245, 245, 245)
+
+
+def test_a_square_split_along_its_diagonal_is_read_as_both_colours_or_flagged_issue_28():
+    """Issue 28: another maker's square drawn in their dark blue and black each side of its diagonal,
+    seen small, is never read as one colour without a doubt; the plain squares beside it stay sure.
+    Without the rule (a split bar no square reaches) it reads black alone, unflagged."""
+    from dataclasses import replace
+
+    from vision.synth import FOREIGN_PALETTES
+
+    blue, black = FOREIGN_PALETTES[3]["U"], FOREIGN_PALETTES[3]["B"]
+    image = _foreign_squares([PAPER, (blue, black), PAPER, blue, black, PAPER], seen_px=10)
+    readings = _read_foreign(image, 6, 1)
+    assert readings[1].colours == "UB" or readings[1].uncertain, readings[1]
+    assert readings[3].colours == "U" or readings[3].uncertain, readings[3]   # a dark blue that small is near grey
+    assert [(readings[k].colours, readings[k].uncertain) for k in (0, 2, 4, 5)] == [("W", False), ("W", False),
+                                                                                     ("B", False), ("W", False)]
+    # without the rule (and without the hue check, which doubts a black with a blue's hue too)
+    blind = _read_foreign(image, 6, 1, replace(DEFAULT_CONFIG.colour, split_min_contrast=199.0, pastel_min_chroma=199.0))[1]
+    assert len(blind.colours) == 1 and not blind.uncertain, blind
+
+
+def test_a_pastel_green_of_another_maker_reads_green_and_plain_white_stays_white_issue_28():
+    """Issue 28: other makers' pastels are light and of low chroma — our palette's profile takes them
+    for white — but their hue is there: a pastel green square reads G, a pastel blue U, without a doubt;
+    the white paper squares stay W, sure. Without the rule (no chroma is off-white) they read as sure grey
+    obstacles or white."""
+    from dataclasses import replace
+
+    pastel_green, pastel_blue = (200, 240, 200), (250, 225, 205)   # Lab chroma 25 and 14: pale, as a bright photo shows them
+    image = _foreign_squares([PAPER, pastel_green, PAPER, pastel_blue, PAPER, pastel_green])
+    readings = _read_foreign(image, 6, 1)
+    assert [(r.colours, r.uncertain) for r in readings] == [("W", False), ("G", False), ("W", False), ("U", False),
+                                                             ("W", False), ("G", False)], readings
+    blind = _read_foreign(image, 6, 1, replace(DEFAULT_CONFIG.colour, max_white_offset=199.0, pastel_min_chroma=199.0))
+    assert blind[1].colours in ("", "W") and not blind[1].uncertain

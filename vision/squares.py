@@ -7,6 +7,7 @@ Marks (start, Temple, hatching) are matched first and their pixels left out.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -205,6 +206,37 @@ def flatter_than_our_hatch(texture: np.ndarray, colourless: np.ndarray, photo_px
     typical = _median_of_alike(texture, refs, photo_px, symbols.min_hatch_reference)
     size = np.asarray(photo_px, np.float64).ravel()
     return (size >= size[refs].min() * symbols.hatch_reference_reach) & (texture < symbols.hatch_texture_share * typical)
+
+
+def split_parts(px: int, margin: float) -> np.ndarray:
+    """(ways, p) for each way a maker splits a square in two — left/right and top/bottom halves, the
+    triangles each side of either diagonal, opposite quadrants (a two-colour chequer inside the
+    square) —, which side each inner pixel lies on: +1, -1, or 0 on the cut itself."""
+    v, u = np.nonzero(inner_mask(px, margin))
+    u, v = u - (px - 1) / 2, v - (px - 1) / 2
+    return np.sign(np.stack([u, v, u + v, u - v, u * v]))
+
+
+def split_contrast(lab_cells: np.ndarray, inner: np.ndarray, parts: np.ndarray) -> np.ndarray:
+    """(n,) the largest Lab distance between the typical colours (medians: a grid line that the
+    registration lets into one side does not move them) of the two sides of a square's inside,
+    over the ways a square is split in two (`split_parts`). A plain square shows the noise of the
+    photo; a square drawn in two colours, however it is split, shows their distance."""
+    pixels = lab_cells[:, inner]                       # (n, p, 3), the order of `parts`
+    largest = np.zeros(len(pixels))
+    for way in parts:
+        one, other = np.median(pixels[:, way > 0], axis=1), np.median(pixels[:, way < 0], axis=1)
+        largest = np.maximum(largest, np.linalg.norm(one - other, axis=1))
+    return largest
+
+
+@functools.cache
+def printed_hues() -> np.ndarray:
+    """(3,) the hue angles (Lab, radians) of our printed U, R and G: the order every maker's blue, red
+    and green keep, whatever their chroma (a learnt profile may drift towards another maker's shade)."""
+    inks = np.array([[SQUARE_BGR[c] for c in "URG"]], np.float32)
+    lab = to_lab(inks).reshape(3, 3)
+    return np.arctan2(lab[:, 2], lab[:, 1])
 
 
 def blend_mask(labels: np.ndarray, radius: int) -> np.ndarray:
@@ -444,6 +476,9 @@ class SquareEvidence:
     flat: np.ndarray             # (n,) flat as paper where our hatch would show texture
     white_offsets: np.ndarray    # (n,) how far a square's W pixels are from the paper white (Lab)
     photo_px: np.ndarray | None  # (height, width) the squares' sides in the photo
+    split: np.ndarray | None = None   # (n,) two sides of the square differ by more than the photo's noise (foreign)
+    plain: np.ndarray | None = None   # (n,) as flat inside as most squares of the photo (foreign)
+    typical_lab: np.ndarray | None = None   # (n, 3) median Lab of the square's inside
 
     @property
     def colour_shares(self) -> np.ndarray:
@@ -507,6 +542,16 @@ class OurBoards:
         marks.levels = levels
         return marks
 
+    def split(self, lab_cells, inner, colour) -> None:
+        return None   # ours draw a square's colours in bands of known shares: the shares read them
+
+    def plain(self, gray_cells, inner, colour) -> None:
+        return None   # ours hatch every obstacle: `flat` weighs their texture
+
+    def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
+                    ) -> tuple[str, list[str]]:
+        return colours, []   # our palette is the profile's: a W is the paper
+
     def paper_not_skin(self, skin, considered, line_contrast, lab_cells, paper_white, white_share, marks, colour,
                        photo_px):
         typical = _typical_line_contrast(line_contrast, white_share, marks.hatched, marks.glyph_of, colour, photo_px)
@@ -532,7 +577,8 @@ class OurBoards:
     def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
         return []
 
-    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
+    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None,
+                        colour: ColourConfig) -> list[str]:
         # ours print every obstacle hatched: where the hatch would show, a flat grey is something else
         return [DOUBT_FLAT_GREY] if obstacle and kind != "hatch" and self.hatch_shows(ev, i) else []
 
@@ -575,18 +621,79 @@ class ForeignBoards:
     def hatch_shows(self, ev: SquareEvidence, i: int) -> bool:
         return False
 
-    def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
-        # other makers have no agreed coloured obstacle: colour on their grey (a drawn cross) is a doubt
-        return [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) else []
+    def split(self, lab_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        """(n,) squares whose two sides differ (`split_contrast`) by more than this photo's plain squares
+        do (most squares are plain: the median is its noise), and by more than a colour's shade does: at
+        20–30 px a square split in two colours blurs into one shade that may read as one of them."""
+        contrast = split_contrast(lab_cells, inner, split_parts(lab_cells.shape[1], colour.inner_margin))
+        return contrast >= max(colour.split_min_contrast, colour.split_noise_factor * float(np.median(contrast)))
 
-    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None) -> list[str]:
-        return []
+    def plain(self, gray_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        """(n,) squares as flat inside (`_texture_beyond_gradient`) as most squares of the photo: another
+        maker's obstacle is drawn (a cross, a hatch), a flat grey may be their dark colour."""
+        texture = _texture_beyond_gradient(gray_cells, inner)
+        return texture <= colour.plain_texture_factor * float(np.median(texture))
+
+    def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
+                    ) -> tuple[str, list[str]]:
+        """Another maker's palette read by hue order, not by our inks' chroma (issue 28). Their pale colours
+        (pastels) are light and of low chroma, and the profile takes them for white; their hue is still
+        there. A square read W whose typical colour is further from this photo's white (`profile`, learnt
+        on the board's own pixels) than a paper's tint (`max_white_offset`) is doubtful; clearly chromatic
+        (`pastel_min_chroma`), it reads the colour nearest its hue (U, R or G: `printed_hues`), and is
+        doubtful when no hue is near enough. So does a plain square read as a grey obstacle (nothing drawn
+        on it): grey has no hue. A square read B with a clear hue may be their dark blue, red or green,
+        and one read U, R or G whose hue is nearer another of them may be another maker's shade: both
+        doubtful."""
+        plain_grey = colours == "" and ev.plain[i]
+        if len(colours) != 1 and not plain_grey:
+            return colours, []
+        a, b = ev.typical_lab[i, 1:]
+        white = profile.means[WHITE_CLASS]
+        off_white = np.hypot(a - white[1], b - white[2])
+        if off_white < (colour.max_white_offset if colours in ("W", "") else colour.pastel_min_chroma):
+            return colours, []
+        if off_white < colour.pastel_min_chroma:   # tinted more than paper, too little to tell a hue
+            return colours, [DOUBT_TINTED_WHITE]
+        gaps = np.abs(np.angle(np.exp(1j * (np.arctan2(b, a) - printed_hues()))))
+        nearest = "URG"[int(gaps.argmin())]
+        if colours == "B" or (colours in ("U", "R", "G") and colours != nearest):
+            return colours, [DOUBT_OTHER_HUE]
+        if colours in ("U", "R", "G"):
+            return colours, []
+        if gaps.min() > np.radians(colour.pastel_max_hue_gap):
+            return colours, [DOUBT_TINTED_WHITE]
+        return nearest, []
+
+    def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
+        # other makers have no agreed coloured obstacle: colour drawn on their grey (a cross) is a doubt
+        doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) and not ev.plain[i] else []
+        # a square that shows two colours side by side cannot be read as one (issue 28)
+        return doubts + ([DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else [])
+
+    def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None,
+                        colour: ColourConfig) -> list[str]:
+        # a flat grey with nothing drawn on it, darker than an obstacle's grey ink, may be a dark grey
+        # of the maker's palette (their B): pale greys, ours and theirs, stay obstacles
+        dark = ev.typical_lab[i, 0] < colour.plain_grey_max_lightness
+        return [DOUBT_PLAIN_GREY] if obstacle and ev.plain[i] and dark else []
 
     def line_missing(self, ev: SquareEvidence, i: int, colours: str) -> bool:
         return False
 
-    def settle(self, readings, *args):
-        return readings
+    def settle(self, readings, ev: SquareEvidence, gray, shade_candidate, width, height, px, colour, covered_hint):
+        """A washed-out pastel (a bright photo) comes within a paper's tint of white, but stands apart from
+        this photo's own whites, which lie close together: a sure W further from their middle (Lab a, b)
+        than `white_spread_factor` × their typical distance (and `white_spread_floor`) is doubtful."""
+        whites = np.array([k for k, r in enumerate(readings) if r.colours == "W" and not r.uncertain and not r.covered])
+        if len(whites) < colour.min_line_reference:
+            return readings
+        ab = ev.typical_lab[whites, 1:]
+        apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
+        bar = max(colour.white_spread_floor, colour.white_spread_factor * float(np.median(apart)))
+        stray = set(whites[apart > bar].tolist())
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
+                for k, r in enumerate(readings)]
 
 
 # Readable reasons of a doubt (MT 2.02.e: a person decides) or of a hidden square.
@@ -607,6 +714,10 @@ HIDDEN_SKIN = "skin (a hand)"
 HIDDEN_NO_LINE = "no grid line around it (something lies on it)"
 HIDDEN_HAND_DOUBT = "doubtful where part of a hand lies"
 HIDDEN_PALM_EDGE = "beside a hidden square, its lines faint (a palm's edge)"
+DOUBT_TINTED_WHITE = "its white is tinted, of no hue of the board"
+DOUBT_OTHER_HUE = "its hue is another colour's: a shade of another maker's palette"
+DOUBT_PLAIN_GREY = "a plain grey with nothing drawn on it: an obstacle or a dark colour"
+DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
 
@@ -657,7 +768,9 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     for i in np.flatnonzero(white.any(axis=(1, 2)) & ((fractions[:, :5] >= colour.min_cover).sum(axis=1) > 1)):
         offsets[i] = _white_offset(lab_cells[i], white[i], paper_white)
     evidence = SquareEvidence(width, height, marks, fractions, counts, total, unknown, skin_share, hues, line_contrast,
-                              line_threshold, shaded, flat, offsets, photo_px, _min_cover=colour.min_cover)
+                              line_threshold, shaded, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
+                              policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
+                              np.median(lab_cells[:, inner], axis=1), _min_cover=colour.min_cover)
     return evidence, gray, cell_labels
 
 
@@ -734,14 +847,16 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         y, x = divmod(i, width)
         kind = GLYPHS[marks.glyph_of[i]] if marks.glyph_of[i] >= 0 else ("hatch" if marks.hatched[i] else None)
         colours, why = decide_colours(ev, i, colour, symbols)
-        why += decide_doubts(ev, i, colours, policy, colour)
-        obstacle = kind == "hatch" or bool(ev.grey_dominance[i]) or not colours
+        read, pale_doubts = policy.pale_colour(ev, i, colours, profile, colour)
+        pastel, colours = read != colours, read   # a pale colour the profile took for white or grey
+        why += pale_doubts + decide_doubts(ev, i, colours, policy, colour)
+        obstacle = not pastel and (kind == "hatch" or bool(ev.grey_dominance[i]) or not colours)
         flat_paper = obstacle and kind is None and ev.flat[i] and colours in ("", "W")
         if flat_paper:
             # ours print every obstacle hatched, and at this size the hatch would leave texture:
             # a grey as flat as the paper is white paper in a shadow the margin did not see
             colours, obstacle = "W", False
-        why += policy.obstacle_doubts(ev, i, obstacle, kind)
+        why += policy.obstacle_doubts(ev, i, obstacle, kind, colour)
         doubtful = bool(why)
         start, temple = kind == "start", kind == "temple"
         if obstacle and (start or temple):  # a glyph on an obstacle cannot be: doubt the glyph

@@ -213,7 +213,7 @@ def split_squares_small(count: int, seed: int) -> dict[str, dict[str, int]]:
     boards = [load_board(p) for name, p in library_boards().items() if "40x25" not in name]
     printed = {b.name: render_printed(b, 48) for b in boards}
     rng = np.random.default_rng(seed)
-    fields = ("photos", "found", "squares", "wrong_unflagged", "split", "split_wrong_unflagged")
+    fields = ("photos", "found", "squares", "wrong_unflagged", "flagged", "split", "split_wrong_unflagged")
     totals = {style: dict.fromkeys(fields, 0) for style in SPLIT_STYLES}
     for style in SPLIT_STYLES:
         for i in range(6 * count):
@@ -240,10 +240,12 @@ def split_squares_small(count: int, seed: int) -> dict[str, dict[str, int]]:
 
 def print_split_squares(count: int, seed: int) -> None:
     print(f"\nsquares split in two colours at {SPLIT_BAND[0]:.0f}–{SPLIT_BAND[1]:.0f} px per square (issue 28; grid size "
-          f"only, seed {seed}, up to {count} photos per style): wrong and not flagged, goal ≤ 0.25 % for every style")
+          f"only, seed {seed}, up to {count} photos per style): wrong and not flagged, goal ≤ 0.25 % for every style; "
+          "flagged: the share a person confirms (flagging everything is no answer)")
     for style, t in split_squares_small(count, seed).items():
         print(f"  {style:8s} {t['photos']:3d} photos, found {t['found']:3d}   all squares {_rate(t['wrong_unflagged'], t['squares'])} "
-              f"of {t['squares']:5d}   split squares {_rate(t['split_wrong_unflagged'], t['split'])} of {t['split']:4d}")
+              f"of {t['squares']:5d}   split squares {_rate(t['split_wrong_unflagged'], t['split'])} of {t['split']:4d}   "
+              f"flagged {_rate(t['flagged'], t['squares'])}")
 
 
 def _square_sides(photo) -> np.ndarray:
