@@ -123,6 +123,8 @@ class _Problem:
             self.lp = _apply(self.image_norm, self.lines.points)
             self.lw = np.sqrt(np.asarray(self.lines.weight, np.float64))
             self.laxis = self.lines.axis.astype(int)
+            self.lrows = np.arange(len(self.laxis))
+            self.grid_from_norm = np.linalg.inv(self.grid_norm)   # computed once: residuals run thousands of times
             self.lvalue = self.lines.value.astype(np.float64)
             self.lscale: np.ndarray | None = None   # px per grid unit across each line point, from the first fit
             self._undistorted: tuple[tuple[float, float], np.ndarray] | None = None   # (k1, k2) and the points
@@ -161,13 +163,18 @@ class _Problem:
             r2 = (u * u).sum(axis=1, keepdims=True)
             parts.append(((u * (1 + r2 * (k1 + k2 * r2)) - self.p) * f).ravel())
         if self.lines is not None:
-            undistorted = self._undistorted_lines(float(k1), float(k2))
-            grid = _apply(np.linalg.inv(self.grid_norm) @ np.linalg.inv(hn), undistorted)
-            across = grid[np.arange(len(grid)), self.laxis] - self.lvalue
-            if self.lscale is None:
-                self.lscale = self._line_scale(params, self.lines)
-            parts.append(across * self.lscale * self.lw)
+            parts.append(self._line_residuals(params))
         return np.concatenate(parts) if parts else np.zeros(0)
+
+    def _line_residuals(self, params: np.ndarray) -> np.ndarray:
+        """The line points' part of `residuals` alone (the Jacobian's forward differences need no more)."""
+        assert self.lines is not None
+        undistorted = self._undistorted_lines(float(params[8]), float(params[9]))
+        grid = _apply(self.grid_from_norm @ np.linalg.inv(self._hn(params)), undistorted)
+        across = grid[self.lrows, self.laxis] - self.lvalue
+        if self.lscale is None:
+            self.lscale = self._line_scale(params, self.lines)
+        return across * self.lscale * self.lw
 
     def _undistorted_lines(self, k1: float, k2: float) -> np.ndarray:
         """The line points undistorted for (k1, k2), kept for the next call: the Jacobian's 8 homography
@@ -247,7 +254,7 @@ class _Problem:
                 step = 1e-6 * max(1.0, abs(params[k]))
                 moved = params.copy()
                 moved[k] += step
-                jac[n:, k] = (self.residuals(moved)[n:] - r[n:]) / step
+                jac[n:, k] = (self._line_residuals(moved) - r[n:]) / step
         return jac
 
     def _point_jacobian(self, params: np.ndarray, free: int) -> np.ndarray:

@@ -112,7 +112,11 @@ def edge_scores(work: WorkingImage, lattice: Lattice, a: np.ndarray, b: np.ndarr
     CLAHE image and in the plain one, each the greater of its own and the colour's (`chroma`); `raw`:
     also the plain photo's strongest grey gradient across, near the line or further (median along
     the edge: under the plain floor, the photo is blank — a tile's white on the paper's own white
-    may differ a little in colour, not enough to be seen as an edge)."""
+    may differ a little in colour, not enough to be seen as an edge).
+
+    The samples across each edge are laid out first (9, points), each channel apart: the reductions
+    over the 9 then run row by row over long rows, not over a short last axis (the extent stage
+    scores millions of edge samples on a busy page, issue 28)."""
     work.budget.spend(a.size)   # (issue 28: the line search's fallbacks are budgeted in these samples)
     shape = a.shape
     pts = np.stack([a.ravel(), b.ravel()], axis=1)
@@ -120,24 +124,23 @@ def edge_scores(work: WorkingImage, lattice: Lattice, a: np.ndarray, b: np.ndarr
     p0, p1, pc = lattice.image_of(pts - da), lattice.image_of(pts + da), lattice.image_of(pts)
     tangent = p1 - p0
     seg_px = np.linalg.norm(tangent, axis=1) / 0.1     # image px per square along the edge
-    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / np.maximum(np.linalg.norm(tangent, axis=1), 1e-9)[:, None]
-    r = edge_radius(seg_px)[:, None]
-    on_off = np.concatenate([np.linspace(-1, 1, 5)[None, :] * r, -texture_offset(r), texture_offset(r)], axis=1)
-    xs = pc[:, 0:1] + on_off * normal[:, 0:1]
-    ys = pc[:, 1:2] + on_off * normal[:, 1:2]
-    grads = sample(work.gradients, xs, ys)
+    nx, ny = np.stack([-tangent[:, 1], tangent[:, 0]]) / np.maximum(np.linalg.norm(tangent, axis=1), 1e-9)
+    r = edge_radius(seg_px)
+    on_off = np.concatenate([np.linspace(-1, 1, 5)[:, None] * r, -texture_offset(r)[None], texture_offset(r)[None]])
+    xs, ys = pc[:, 0] + on_off * nx, pc[:, 1] + on_off * ny      # (9, points)
+    grads = _channels(sample(work.gradients, xs, ys))
     hgt, wid = work.gray.shape
     inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2)
 
-    def across(g: np.ndarray) -> np.ndarray:   # gradient across the edge: one (x, y) pair of channels, or two
-        first = g[..., 0] * normal[:, 0:1] + g[..., 1] * normal[:, 1:2]
-        return np.abs(first) if g.shape[-1] == 2 else np.hypot(first, g[..., 2] * normal[:, 0:1] + g[..., 3] * normal[:, 1:2])
+    def across(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:   # gradient across the edge, (9, points)
+        return gx * nx + gy * ny
 
-    clahe, plain = across(grads[..., 0:2]), across(grads[..., 2:4])
+    clahe, plain = np.abs(across(*grads[0:2])), np.abs(across(*grads[2:4]))
     if work.colour_gradients is not None:
         # a colour edge counts as an edge of either grey: a grey line between squares of
         # its own brightness (green, red) shows only in colour
-        colour = across(sample(work.colour_gradients, xs, ys))
+        chroma = _channels(sample(work.colour_gradients, xs, ys))
+        colour = np.hypot(across(*chroma[0:2]), across(*chroma[2:4]))
         contrasts = [np.fmax(_line_contrast(g), _line_contrast(colour)) for g in (clahe, plain)]
     else:
         contrasts = [_line_contrast(clahe), _line_contrast(plain)]
@@ -147,9 +150,14 @@ def edge_scores(work: WorkingImage, lattice: Lattice, a: np.ndarray, b: np.ndarr
         known = np.isfinite(contrast).mean(axis=-1) >= 0.6
         medians.append(np.where(known, nanmedian_last(contrast), np.nan))
     if raw:
-        strongest = np.where(inside & np.isfinite(plain).all(axis=1), plain.max(axis=1), np.nan).reshape(shape)
+        strongest = np.where(inside & np.isfinite(plain).all(axis=0), plain.max(axis=0), np.nan).reshape(shape)
         medians.append(np.where(known, nanmedian_last(strongest), np.nan))
     return medians
+
+
+def _channels(samples: np.ndarray) -> list[np.ndarray]:
+    """`sample`'s (..., channels) result as one contiguous array per channel."""
+    return [np.ascontiguousarray(samples[..., k]) for k in range(samples.shape[-1])]
 
 
 def edges_in_photo(work: WorkingImage, lattice: Lattice, alo: int, ahi: int, blo: int, bhi: int
@@ -180,9 +188,9 @@ def texture_offset(radius: np.ndarray) -> np.ndarray:
 
 
 def _line_contrast(across: np.ndarray) -> np.ndarray:
-    """Per point: the strongest gradient near the line (the first 5 samples) minus the mean of the
-    two a little further away (texture is not a line)."""
-    return across[:, :5].max(axis=1) - across[:, 5:].mean(axis=1)
+    """Per point (across: (9, points)): the strongest gradient near the line (the first 5 samples)
+    minus the mean of the four a little further away (texture is not a line)."""
+    return across[:5].max(axis=0) - across[5:].mean(axis=0)
 
 
 def supported_share(support: np.ndarray) -> float:

@@ -152,14 +152,19 @@ def _best_rectangle(vert: np.ndarray, horiz: np.ndarray, grid, cfg: GridFinderCo
         i1 = i0 + da
         known = inside(kv, i0, i1, j0, j1) + inside(kh, j0, j1, i0, i1)
         keep = known >= cfg.extent.min_known_edges
-        values.append((inside(pv, i0, i1, j0, j1) + inside(ph, j0, j1, i0, i1))[keep])
-        rects.append(np.stack([i0, i1, j0, j1], axis=1)[keep])
+        i0, i1, j0, j1 = i0[keep], i1[keep], j0[keep], j1[keep]
+        values.append(inside(pv, i0, i1, j0, j1) + inside(ph, j0, j1, i0, i1))
+        rects.append(np.stack([i0, i1, j0, j1], axis=1))
     if not values:
         return None
     objective, candidates = np.concatenate(values), np.concatenate(rects)
     # 2. the borders, best objective first, in batches: the best rectangles nearly always pass
-    ordered = candidates[np.argsort(-objective, kind="stable")]
+    ordered = candidates[_best_first(objective, _FIRST_LOOKED_AT)]
     first = _first_bordered(ordered, None, (sv, kv, sh, kh), inside, cfg, framed)
+    if first is None and len(ordered) < len(candidates):   # rare: every one of the best failed its borders
+        everything = candidates[np.argsort(-objective, kind="stable")]
+        rest = _first_bordered(everything[len(ordered):], None, (sv, kv, sh, kh), inside, cfg, framed)
+        ordered, first = everything, None if rest is None else len(ordered) + rest
     ssv, skv, ssh, skh = sv, kv, sh, kh   # what the confidence is measured on
     if border is not None and first != 0:
         # none passed, or not the best one: a border's edge may lie a little inside its line, and the
@@ -220,6 +225,20 @@ def _outlined_rectangle(rects: np.ndarray, sums, inside, cfg: GridFinderConfig):
     if weakest[best] < max(cfg.extent.outline_support, cfg.min_score):   # the finder's confidence floor holds here too
         return None
     return tuple(int(v) for v in rects[best]), float(weakest[best])
+
+
+_FIRST_LOOKED_AT = 4096   # rectangles put in order before their borders are checked (the rest only if none passes)
+
+
+def _best_first(objective: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the rectangles whose objective is among the `count` best (ties at the last one
+    included), best first, ties in their original order: exactly the start of a stable sort of
+    them all, without sorting the hundreds of thousands a size-unknown search weighs (issue 28)."""
+    if len(objective) <= count:
+        return np.argsort(-objective, kind="stable")
+    least = np.partition(objective, len(objective) - count)[len(objective) - count]
+    chosen = np.flatnonzero(objective >= least)
+    return chosen[np.argsort(-objective[chosen], kind="stable")]
 
 
 def _first_bordered(ordered: np.ndarray, on_lines, sums, inside, cfg: GridFinderConfig, framed, separators=None):
