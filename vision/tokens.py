@@ -352,9 +352,10 @@ def _rescue_detector() -> cv2.aruco.ArucoDetector:
 # well AND clearly better than any other token's; a partly hidden token matches poorly and is left out.
 #
 # Speed: every correlation is a matrix product over all the squares to read at once (`cv2.gemm`
-# for the large ones, einsum for each square's few rivals: neither starts BLAS threads, so one
-# core means one core), instead of thousands of small `matchTemplate` calls, whose per-call cost
-# dominated; and all patches are cut by one remap.
+# for the large ones, numpy's stacked matmul for each square's few rivals: products this small
+# stay on one BLAS thread, so one core means one core; an einsum of the same was 4× slower, #28),
+# instead of thousands of small `matchTemplate` calls, whose per-call cost dominated; and all
+# patches are cut by one remap.
 
 _CANON_PX = 36                         # canonical pixels per grid square (a token ≈ 31 px across)
 _CROP = 0.70                           # compared area: the square inscribed in the disc (× diameter)
@@ -675,7 +676,7 @@ def _decode_variants(image: np.ndarray, mapping: GridMapping, found: np.ndarray,
     # rivals are always among them.
     candidates = np.argpartition(first, -config.picture_candidates, axis=0)[-config.picture_candidates:]
     rivals = candidates.T                                                       # (squares, rivals)
-    scores = np.einsum("nvk,nrk->nvr", seen, pictures.upright[rivals])          # (squares, variants, rivals)
+    scores = seen @ pictures.upright[rivals].transpose(0, 2, 1)                  # (squares, variants, rivals)
     per_id = scores.max(axis=1)
     order = np.argsort(per_id, axis=1)
     top, second = order[:, -1], order[:, -2]
