@@ -280,6 +280,23 @@ def test_picture_reader_window_spread_equals_each_window_alone_MT_2_05():
             assert abs(norms[i, y, x] - window.std() * size) < 1e-5   # (plus 1e-6 against a division by 0)
 
 
+def test_picture_reader_pose_search_keeps_the_best_coarse_poses_argpartition_would_issue_28():
+    """The pose search (MT 2.05) keeps each square's best few half-scale (place, angle) fits; it
+    bounds them by the best places first instead of partitioning every fit (speed, issue 28), and
+    must keep exactly the set a full partition keeps — also when one place holds all the best."""
+    from vision.tokens import _largest_per_row
+
+    rng = np.random.default_rng(28)
+    values = rng.normal(size=(5, 30, 12))
+    values[3, 7] += 10.0    # one place whose every angle beats all others
+    values[4, :, 0] += 5.0  # one angle best at every place
+    for count in (1, 8, 12):
+        kept = _largest_per_row(values, count)
+        expected = np.argpartition(values.reshape(5, -1), -count, axis=1)[:, -count:]
+        assert kept.shape == (5, count)
+        assert [set(row) for row in kept.tolist()] == [set(row) for row in expected.tolist()]
+
+
 def test_picture_reader_first_look_drops_no_token_it_would_name_MT_2_05():
     """The second reader (MT 2.05) skips the 27 variants of a pose whose own patch matches no
     printed token even roughly; on tokens too small to decode it must name every token the full
