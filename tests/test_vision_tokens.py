@@ -182,10 +182,14 @@ def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
         assert value >= 0.6   # a token, not board detail
 
 
-def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05():
+def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05(monkeypatch):
     """The second reader (MT 2.05) cuts all its upright token patches in one remap; each must be
-    what warping that patch alone gives, also for more patches than one remap can hold."""
+    what warping that patch alone gives, also for more patches than one remap can hold (made
+    fewer here, so that the test needs no 32000 patches)."""
+    import vision.tokens
     from vision.tokens import _upright_patches
+
+    monkeypatch.setattr(vision.tokens, "_REMAP_ROWS", 700)
 
     rng = np.random.default_rng(47)
     board = random_board(20, 12, rng)
@@ -295,6 +299,22 @@ def test_picture_reader_pose_search_keeps_the_best_coarse_poses_argpartition_wou
         expected = np.argpartition(values.reshape(5, -1), -count, axis=1)[:, -count:]
         assert kept.shape == (5, count)
         assert [set(row) for row in kept.tolist()] == [set(row) for row in expected.tolist()]
+
+
+def test_nearby_white_takes_the_levels_np_percentile_would_issue_28():
+    """The colour check's nearby white (MT 2.05) is the mean of the brightest 2 % of a token's
+    surroundings; found by a partition instead of `np.percentile` (speed, issue 28), the pixels
+    kept must be the percentile's — with ties and with rows of one level too."""
+    from vision.tokens import _at_or_above_percentile
+
+    rng = np.random.default_rng(28)
+    levels = rng.integers(0, 256, (6, 1296)).astype(np.uint8)
+    levels[1] //= 64          # few levels: many ties at the percentile
+    levels[2] = 200           # one level
+    levels[3, :1200] = 10     # the percentile between two far-apart levels
+    for percent in (98, 50, 100, 0):
+        expected = levels >= np.percentile(levels, percent, axis=1, keepdims=True)
+        assert np.array_equal(_at_or_above_percentile(levels, percent), expected)
 
 
 def test_picture_reader_first_look_drops_no_token_it_would_name_MT_2_05():

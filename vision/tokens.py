@@ -199,15 +199,26 @@ def _nearby_whites(image: np.ndarray, mapping: GridMapping, centres: np.ndarray)
     gx = centres[:, 0, None, None] + across[None]
     gy = centres[:, 1, None, None] + along[None]
     pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
-    pix = mapping.to_image(pts).reshape(-1, side, 2).astype(np.float32)
+    pix = mapping.to_image(pts).reshape(len(centres), -1, 2).astype(np.float32)   # a view per row: see _upright_patches
     views = cv2.remap(image, pix[..., 0], pix[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     views = np.array([cv2.blur(v, (3, 3)) for v in views.reshape(len(centres), side, side, 3)])
     views = views.reshape(len(centres), -1, 3)
     # A white has all three channels high; yellow has not. (Channel planes compared elementwise:
     # a reduction over a last axis of 3 is numpy's slow case.)
     weakest = np.minimum(np.minimum(views[..., 0], views[..., 1]), views[..., 2])
-    brightest = (weakest >= np.percentile(weakest, 98, axis=1, keepdims=True)).astype(np.float64)
-    return np.einsum("np,npc->nc", brightest, views.astype(np.float64)) / brightest.sum(axis=1, keepdims=True)
+    brightest = _at_or_above_percentile(weakest, 98).astype(np.float32)
+    # sums of whole grey levels: exact in float32, as one product per token
+    sums = np.matmul(brightest[:, None, :], views.astype(np.float32))[:, 0].astype(np.float64)
+    return sums / brightest.sum(axis=1, keepdims=True, dtype=np.float64)
+
+
+def _at_or_above_percentile(levels: np.ndarray, percent: float) -> np.ndarray:
+    """(n, m) whole numbers → (n, m) bool: each row's values at or above its `percent` percentile
+    (`np.percentile`'s linear one). A value of whole numbers is at or above a percentile between
+    two neighbouring order statistics when it is at or above the upper one: one partition
+    instead of the percentile's work, ≈ 0.3 ms of a 1080p scan with tokens (#28)."""
+    past = math.ceil(percent / 100 * (levels.shape[1] - 1))
+    return levels >= np.partition(levels, past, axis=1)[:, past:past + 1]
 
 
 def _colour_distances(image: np.ndarray, mapping: GridMapping, token_to_grid: np.ndarray,
@@ -434,15 +445,20 @@ def _token_pictures() -> _TokenPictures:
     return _CACHE.pictures
 
 
-def _window_norms(views: np.ndarray, size: int) -> np.ndarray:
+def _window_norms(views: np.ndarray, size: int, at: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
     """(n, h, w) → (n, h - size + 1, w - size + 1): the norm of every size×size window minus its
     mean, from integral images (no window is copied; OpenCV's, a few times faster than two numpy
-    cumsums over a 4-d array, and the same sums: grey levels are whole or quarter numbers)."""
+    cumsums over a 4-d array, and the same sums: grey levels are whole or quarter numbers).
+    `at` = (view, y, x) index arrays: only those windows' norms (the same sums), (len(view),)."""
     n, h, w = views.shape
     sums = np.empty((2, n, h + 1, w + 1))
     for i, view in enumerate(views):
         sums[0, i], sums[1, i] = cv2.integral2(view, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
-    box = sums[:, :, size:, size:] - sums[:, :, :-size, size:] - sums[:, :, size:, :-size] + sums[:, :, :-size, :-size]
+    if at is None:
+        box = sums[:, :, size:, size:] - sums[:, :, :-size, size:] - sums[:, :, size:, :-size] + sums[:, :, :-size, :-size]
+    else:
+        i, y, x = at
+        box = sums[:, i, y + size, x + size] - sums[:, i, y, x + size] - sums[:, i, y + size, x] + sums[:, i, y, x]
     return np.sqrt(np.maximum(box[1] - box[0] ** 2 / (size * size), 0.0)) + 1e-6
 
 
@@ -478,18 +494,19 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures, count: int = 1, apa
     ys = np.clip(2 * cy[..., None] + reach, 0, limit)[..., :, None, None]             # (n, keep, dy, 1, 1)
     xs = np.clip(2 * cx[..., None] + reach, 0, limit)[..., None, :, None]             # (n, keep, 1, dx, 1)
     turns = (k - k % per_group)[..., None] + ((k % per_group)[..., None] + np.array([-1, 0, 1])) % per_group
-    shape = (n, _POSE_KEEP, len(reach), len(reach), 3)
-    each = np.broadcast_to(np.arange(n)[:, None, None, None, None], shape)
-    tried = np.zeros((n, limit + 1, limit + 1, poses), bool)
-    tried[each, np.broadcast_to(ys, shape), np.broadcast_to(xs, shape),
-          np.broadcast_to(turns[:, :, None, None, :], shape)] = True
+    side_places = limit + 1
+    place_at = (np.arange(n)[:, None, None, None] * side_places + ys[..., 0]) * side_places + xs[..., 0]
+    tried = np.zeros((n * side_places * side_places, poses), bool)
+    tried[place_at[..., None], turns[:, :, None, None, :]] = True
     # the places tried and each square's angles, from the kept poses themselves (a reduction of
-    # `tried` over its last axis of 48 cost more than all the rest of this)
-    at_place = np.zeros((n, limit + 1, limit + 1), bool)
-    at_place[each[..., 0], ys[..., 0], xs[..., 0]] = True
-    square, ty, tx = np.nonzero(at_place)                                              # square-major, row-major
+    # `tried` over its last axis of 48 cost more than all the rest of this; flat indices: numpy's
+    # nonzero of a 3-d array is several times slower than of a flat one)
+    at_place = np.zeros(n * side_places * side_places, bool)
+    at_place[place_at] = True
+    tried_place = np.flatnonzero(at_place)                                             # square-major, row-major
+    square, ty, tx = np.unravel_index(tried_place, (n, side_places, side_places))
     used_by = np.zeros((n, poses), bool)
-    used_by[each[:, :, 0, 0, :], turns] = True
+    used_by[np.arange(n)[:, None, None], turns] = True
     full = np.lib.stride_tricks.sliding_window_view(views, (crop, crop), axis=(1, 2))
     tried_windows = full[square, ty, tx].reshape(len(square), -1)
     bounds = np.searchsorted(square, np.arange(n + 1))
@@ -498,8 +515,8 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures, count: int = 1, apa
         used = np.flatnonzero(used_by[i])   # the few angles tried, not all 48
         scores[bounds[i]:bounds[i + 1], used] = cv2.gemm(tried_windows[bounds[i]:bounds[i + 1]],
                                                          pictures.pose_bank[used], 1.0, None, 0.0, flags=cv2.GEMM_2_T)
-    scores /= _window_norms(views, crop)[square, ty, tx][:, None]
-    scores[~tried[square, ty, tx]] = -2.0
+    scores /= _window_norms(views, crop, (square, ty, tx))[:, None]
+    scores[~tried[tried_place]] = -2.0
     best = scores.max(axis=1)
     found: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
     for _ in range(count):
@@ -525,7 +542,7 @@ def _largest_per_row(values: np.ndarray, count: int) -> np.ndarray:
     tops = values.max(axis=2)
     floor = np.partition(tops, -count, axis=1)[:, -count] if tops.shape[1] >= count else np.full(n, -np.inf)
     flat = values.reshape(n, -1)
-    row, index = np.nonzero(flat >= floor[:, None])
+    row, index = np.divmod(np.flatnonzero(flat >= floor[:, None]), flat.shape[1])
     order = np.lexsort((-flat[row, index], row))
     starts = np.searchsorted(row[order], np.arange(n))
     return index[order][starts[:, None] + np.arange(count)]
@@ -540,6 +557,9 @@ def _canonical_view(render: np.ndarray, diameter: float, crop: int, angle_deg: f
     rot[:, 2] += (crop / 2 - big / 2, crop / 2 - big / 2)
     out = cv2.warpAffine(render, rot, (crop, crop), flags=cv2.INTER_AREA)
     return cv2.GaussianBlur(out, (0, 0), 1.0)
+
+
+_REMAP_ROWS = 32000   # remap's maps must stay under 32767 rows (and columns: a patch is a row)
 
 
 def _upright_patches(image: np.ndarray, mapping: GridMapping, centres: np.ndarray, angles_deg: np.ndarray,
@@ -570,10 +590,11 @@ def _upright_patches(image: np.ndarray, mapping: GridMapping, centres: np.ndarra
         gy = centres[:, 1, None, None] + np.outer(sin, offsets)[:, None, :] + np.outer(cos, offsets)[:, :, None]
         pixels = mapping.to_image(np.stack([gx, gy], axis=-1)).astype(np.float32)
         x, y = pixels[..., 0], pixels[..., 1]
-    x, y = x.reshape(-1, crop), y.reshape(-1, crop)
-    rows = (32000 // crop) * crop   # remap's maps must stay under 32767 rows
-    out = [cv2.remap(image, x[r:r + rows], y[r:r + rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-           for r in range(0, len(x), rows)]
+    # One patch per row of the maps: remap samples every map entry alike, and its rows of a few
+    # hundred points ran ≈ 25 % faster than one row per patch row of 23 (#28).
+    x, y = x.reshape(len(centres), -1), y.reshape(len(centres), -1)
+    out = [cv2.remap(image, x[r:r + _REMAP_ROWS], y[r:r + _REMAP_ROWS], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE) for r in range(0, len(x), _REMAP_ROWS)]
     return np.concatenate(out).reshape(len(centres), crop, crop, 3)
 
 
