@@ -182,10 +182,14 @@ def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
         assert value >= 0.6   # a token, not board detail
 
 
-def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05():
+def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05(monkeypatch):
     """The second reader (MT 2.05) cuts all its upright token patches in one remap; each must be
-    what warping that patch alone gives, also for more patches than one remap can hold."""
+    what warping that patch alone gives, also for more patches than one remap can hold (made
+    fewer here, so that the test needs no 32000 patches)."""
+    import vision.tokens
     from vision.tokens import _upright_patches
+
+    monkeypatch.setattr(vision.tokens, "_REMAP_ROWS", 700)
 
     rng = np.random.default_rng(47)
     board = random_board(20, 12, rng)
@@ -278,6 +282,39 @@ def test_picture_reader_window_spread_equals_each_window_alone_MT_2_05():
         for i, y, x in ((0, 0, 0), (1, 3, 2), (2, norms.shape[1] - 1, norms.shape[2] - 1)):
             window = seen[i, y:y + size, x:x + size].astype(np.float64)
             assert abs(norms[i, y, x] - window.std() * size) < 1e-5   # (plus 1e-6 against a division by 0)
+
+
+def test_picture_reader_pose_search_keeps_the_best_coarse_poses_argpartition_would_issue_28():
+    """The pose search (MT 2.05) keeps each square's best few half-scale (place, angle) fits; it
+    bounds them by the best places first instead of partitioning every fit (speed, issue 28), and
+    must keep exactly the set a full partition keeps — also when one place holds all the best."""
+    from vision.tokens import _largest_per_row
+
+    rng = np.random.default_rng(28)
+    values = rng.normal(size=(5, 30, 12))
+    values[3, 7] += 10.0    # one place whose every angle beats all others
+    values[4, :, 0] += 5.0  # one angle best at every place
+    for count in (1, 8, 12):
+        kept = _largest_per_row(values, count)
+        expected = np.argpartition(values.reshape(5, -1), -count, axis=1)[:, -count:]
+        assert kept.shape == (5, count)
+        assert [set(row) for row in kept.tolist()] == [set(row) for row in expected.tolist()]
+
+
+def test_nearby_white_takes_the_levels_np_percentile_would_issue_28():
+    """The colour check's nearby white (MT 2.05) is the mean of the brightest 2 % of a token's
+    surroundings; found by a partition instead of `np.percentile` (speed, issue 28), the pixels
+    kept must be the percentile's — with ties and with rows of one level too."""
+    from vision.tokens import _at_or_above_percentile
+
+    rng = np.random.default_rng(28)
+    levels = rng.integers(0, 256, (6, 1296)).astype(np.uint8)
+    levels[1] //= 64          # few levels: many ties at the percentile
+    levels[2] = 200           # one level
+    levels[3, :1200] = 10     # the percentile between two far-apart levels
+    for percent in (98, 50, 100, 0):
+        expected = levels >= np.percentile(levels, percent, axis=1, keepdims=True)
+        assert np.array_equal(_at_or_above_percentile(levels, percent), expected)
 
 
 def test_picture_reader_first_look_drops_no_token_it_would_name_MT_2_05():
