@@ -63,6 +63,7 @@ import numpy as np
 
 from calibration.config import GridVerifyConfig
 from calibration.mapping import GridMapping
+from calibration.numeric import nanmedian_last
 
 
 @dataclass(frozen=True)
@@ -198,13 +199,24 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
     step = np.abs(after - before).sum(-1)
     ridge = np.abs(2 * centre - before - after).sum(-1) / 2
     contrast = np.where(inside.all(-1), np.maximum(step, ridge), np.nan)
-    best = np.nanmax(np.where(np.isnan(contrast), -1.0, contrast), axis=2)   # over the shifts
+    best = np.where(np.isnan(contrast), -1.0, contrast).max(axis=2)   # over the shifts
     best[best < 0] = np.nan
     seen_in_photo = np.isfinite(best).mean(1) >= 0.6
     per_edge = np.zeros(edges)
-    if seen_in_photo.any():
-        per_edge[seen_in_photo] = np.nanmedian(best[seen_in_photo], axis=1)
+    if seen_in_photo.any():   # (np.nanmedian's masked arrays cost ~0.5 ms a call, 18 calls a verification)
+        per_edge[seen_in_photo] = nanmedian_last(best[seen_in_photo])
     return per_edge, seen_in_photo
+
+
+def _contrasts(lab: np.ndarray, mapping: _Scaled, edge_sets: list[tuple[np.ndarray, np.ndarray]],
+               cfg: GridVerifyConfig) -> list[tuple[np.ndarray, np.ndarray]]:
+    """`_contrast` of each set of edges ((points, normals), as many samples per edge), all sampled at once:
+    each edge is measured on its own, and one call on the border lines and strips past the sides instead of
+    one a line saves ~0.3 ms a line, 16 a verification (a fixed cost a 320×180 photo's scan paid in full)."""
+    per_edge, in_photo = _contrast(lab, mapping, np.concatenate([points for points, _ in edge_sets]),
+                                   np.concatenate([normals for _, normals in edge_sets]), cfg)
+    bounds = np.cumsum([len(points) for points, _ in edge_sets])[:-1]
+    return list(zip(np.split(per_edge, bounds), np.split(in_photo, bounds)))
 
 
 def _square_spreads(lab: np.ndarray, mapping: _Scaled | _Framed, width: int, height: int,
@@ -357,18 +369,22 @@ def _border_ratios(lab: np.ndarray, mapping: _Scaled, width: int, height: int, l
     and no more a line than the text inside it. (A curled page's labelled border may have its printed line
     a quarter square inside: the border still as strong as the grid's lines.)"""
     t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
-    ratios = []
+    lines: list[tuple[np.ndarray, np.ndarray]] = []     # per side: its border line ...
+    insides: list[tuple[np.ndarray, np.ndarray]] = []   # ... and its parallel a quarter square inside
     for axis, border, inward in ((0, 0, 1), (0, width, -1), (1, 0, 1), (1, height, -1)):
         along = np.arange(height if axis == 0 else width, dtype=float)[:, None] + t[None, :]
-        medians = []
-        for position, reach in ((border, cfg.border_reach), (border + 0.25 * inward, cfg.reach)):
+        for position, found in ((border, lines), (border + 0.25 * inward, insides)):
             points = np.stack(np.broadcast_arrays(np.full_like(along, float(position)), along), -1)
             normals = np.tile([1.0, 0.0], points.shape[:2] + (1,))
             if axis == 1:   # a top or bottom side: (u, v) is (y, x)
                 points, normals = points[..., ::-1], normals[..., ::-1]
-            contrast, in_photo = _contrast(lab, mapping, np.ascontiguousarray(points), np.ascontiguousarray(normals),
-                                           replace(cfg, reach=max(reach, cfg.reach)))
-            medians.append(float(np.median(contrast[in_photo])) if in_photo.sum() >= max(2, len(along) / 2) else 0.0)
+            found.append((points, normals))
+    measured = zip(_contrasts(lab, mapping, lines, replace(cfg, reach=max(cfg.border_reach, cfg.reach))),
+                   _contrasts(lab, mapping, insides, cfg))
+    ratios = []
+    for (line_points, _), sides in zip(lines, measured):
+        medians = [float(np.median(contrast[in_photo])) if in_photo.sum() >= max(2, len(line_points) / 2) else 0.0
+                   for contrast, in_photo in sides]
         line, inside = medians
         ratios.append(line / inside if inside >= level and line < line_contrast else float("inf"))
     left, right, top, bottom = ratios
@@ -386,23 +402,23 @@ def _beyond_separators(lab: np.ndarray, mapping: _Scaled, width: int, height: in
     if width < 3 or height < 3:
         return 0.0, 0.0, 0.0, 0.0
     t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
-    shares = []
+    strips: list[tuple[np.ndarray, np.ndarray]] = []   # per side: the grid's lines across the strip, its far side
     for axis, start, far in ((0, -1, -1), (0, width, width + 1), (1, -1, -1), (1, height, height + 1)):
         across = np.arange(1, height if axis == 0 else width, dtype=float)    # the lines across the strip
         along_side = np.arange(height if axis == 0 else width, dtype=float)   # the far side's edges
         crossing = np.stack(np.broadcast_arrays((start + t)[None, :], across[:, None]), -1)
         far_side = np.stack(np.broadcast_arrays(np.full((1, len(t)), float(far)), along_side[:, None] + t[None, :]), -1)
-        seen_shares = []
         for points, normal in ((crossing, [0.0, 1.0]), (far_side, [1.0, 0.0])):   # (u, v): u across the side
             normals = np.tile(normal, points.shape[:2] + (1,))
             if axis == 1:   # a row past the top or bottom: (u, v) is (y, x)
                 points, normals = points[..., ::-1], normals[..., ::-1]
-            contrast, in_photo = _contrast(lab, mapping, np.ascontiguousarray(points), np.ascontiguousarray(normals),
-                                           cfg)
-            seen = contrast[in_photo]
-            judged = len(seen) >= max(2, len(points) / 2)    # a strip mostly out of the photo proves nothing
-            seen_shares.append(float(np.mean(seen >= level)) if judged else 0.0)
-        shares.append(min(seen_shares))
+            strips.append((points, normals))
+    seen_shares = []
+    for (points, _), (contrast, in_photo) in zip(strips, _contrasts(lab, mapping, strips, cfg)):
+        seen = contrast[in_photo]
+        judged = len(seen) >= max(2, len(points) / 2)    # a strip mostly out of the photo proves nothing
+        seen_shares.append(float(np.mean(seen >= level)) if judged else 0.0)
+    shares = [min(seen_shares[k], seen_shares[k + 1]) for k in range(0, 8, 2)]
     left, right, top, bottom = shares
     return left, right, top, bottom
 
