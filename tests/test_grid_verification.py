@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.config import GridVerifyConfig
 from calibration.grid_verify import grid_evidence, verify_grid
 from vision import scan
 from vision.labelled import labelled_photos
@@ -109,3 +110,22 @@ def test_a_lattice_whose_squares_are_not_plain_inside_is_refused_issue_28():
     proved = verify_grid(board, placement, 8, 8)
     assert proved.found, proved.reason
     assert proved.evidence.plain_share == 1.0 and verdict.evidence.plain_share < 0.4
+
+
+def test_edges_measured_together_read_as_each_set_measured_alone_issue_28():
+    """Issue 28 (speed): the border lines and the strips past a grid's sides are measured in one sampling
+    (`_contrasts`), not one call a line; each edge must still read exactly as when its set is measured
+    alone — here a 6×5 grid running out of the photo on one side, so some edges are not in it."""
+    from calibration.grid_verify import _contrast, _contrasts, _edge_points, _lab, _Scaled
+    from calibration.mapping import GridMapping
+
+    rng = np.random.default_rng(28)
+    lab = _lab(rng.integers(0, 256, (120, 160, 3), dtype=np.uint8))
+    mapping = _Scaled(GridMapping(np.array([[30.0, 4.0, 100.0], [-3.0, 22.0, 10.0], [0.0, 0.001, 1.0]])), 1.0)
+    on, mid = _edge_points(6, 5, 0.0, 5), _edge_points(6, 5, 0.5, 5)
+    cut = (on[0][:7], on[1][:7])   # a set of a few edges
+    together = _contrasts(lab, mapping, [on, cut, mid], GridVerifyConfig())
+    for (points, normals), (per_edge, in_photo) in zip([on, cut, mid], together):
+        alone, alone_in_photo = _contrast(lab, mapping, points, normals, GridVerifyConfig())
+        assert np.array_equal(per_edge, alone) and np.array_equal(in_photo, alone_in_photo)
+    assert 0 < together[0][1].sum() < len(on[0])   # some edges in the photo, some not

@@ -154,8 +154,10 @@ def _neutral_mask(grid_bgr: np.ndarray, grid_inside: np.ndarray, width: int, hei
     """Low-saturation pixels in the middle of the squares of a board without a paper
     margin: its white squares (and greys, which the robust fit then drops as too dark)
     show how the light falls across it."""
-    spread = grid_bgr.max(axis=2).astype(np.float32) - grid_bgr.min(axis=2)
-    neutral = spread <= config.colour.foreign_wb_max_spread * np.maximum(grid_bgr.max(axis=2), 1)
+    b, g, r = (grid_bgr[..., k] for k in range(3))   # (a max over the short last axis: 1 ms each, on a 10×7 warp)
+    brightest = np.maximum(np.maximum(b, g), r)
+    spread = brightest.astype(np.float32) - np.minimum(np.minimum(b, g), r)
+    neutral = spread <= config.colour.foreign_wb_max_spread * np.maximum(brightest, 1)
     middle = np.tile(inner_mask(px, config.colour.inner_margin), (height, width))
     return neutral & middle & grid_inside
 

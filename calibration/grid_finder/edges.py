@@ -12,7 +12,7 @@ import numpy as np
 
 from calibration.grid_lines import sample
 from calibration.grid_finder.lattice import Lattice
-from calibration.grid_finder.numeric import nanmedian_last
+from calibration.numeric import nanmedian_last
 from calibration.grid_finder.segments import WorkingImage
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from calibration.config import GridFinderConfig
 from calibration.grid_lines import Segments, detect_segments, sample
-from calibration.grid_finder.numeric import nanmedian_last
+from calibration.numeric import nanmedian_last
 
 
 class SearchBudgetSpent(Exception):
