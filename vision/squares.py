@@ -692,7 +692,32 @@ class ForeignBoards:
         apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
         bar = max(colour.white_spread_floor, colour.white_spread_factor * float(np.median(apart)))
         stray = set(whites[apart > bar].tolist())
-        return [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
+        readings = [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
+                    for k, r in enumerate(readings)]
+        return self._pastels_as_light_as_white(readings, ev, float(np.median(ev.typical_lab[whites, 0])), colour)
+
+    @staticmethod
+    def _pastels_as_light_as_white(readings: list[SquareReading], ev: SquareEvidence, white_lightness: float,
+                                   colour: ColourConfig) -> list[SquareReading]:
+        """A foreign board is balanced on its lightest neutral squares (it has no paper margin). When
+        its palette is pastel and a coloured light (a warm lamp makes a pale blue look grey), the
+        balance may take a pastel for the white: that pastel then reads W, clipped as light as the
+        paper, and the real white and the other pastels read as tints of the wrong hue. The sign is
+        in the photo itself: plain one-colour squares (U, R or G) as light as its whites (within
+        `pastel_white_gap` L*, at least `pastel_white_min` of them; printed pastels stay darker than
+        their white under a true balance). Then no white or pale colour of the photo is sure: every
+        W and every plain one-colour square within `pastel_white_reach` L* of the whites is doubtful."""
+        def plain_colour(k: int, r: SquareReading) -> bool:
+            return len(r.colours) == 1 and r.colours in "URG" and bool(ev.plain[k]) and not r.uncertain and not r.covered
+        lightness = ev.typical_lab[:, 0]
+        as_light = sum(plain_colour(k, r) and lightness[k] >= white_lightness - colour.pastel_white_gap
+                       for k, r in enumerate(readings))
+        if as_light < colour.pastel_white_min:
+            return readings
+        pale = {k for k, r in enumerate(readings)
+                if not r.uncertain and not r.covered and (r.colours == "W" or (
+                    plain_colour(k, r) and lightness[k] >= white_lightness - colour.pastel_white_reach))}
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_PASTEL_WHITE,)) if k in pale else r
                 for k, r in enumerate(readings)]
 
 
@@ -717,6 +742,7 @@ HIDDEN_PALM_EDGE = "beside a hidden square, its lines faint (a palm's edge)"
 DOUBT_TINTED_WHITE = "its white is tinted, of no hue of the board"
 DOUBT_OTHER_HUE = "its hue is another colour's: a shade of another maker's palette"
 DOUBT_PLAIN_GREY = "a plain grey with nothing drawn on it: an obstacle or a dark colour"
+DOUBT_PASTEL_WHITE = "its pale colours are as light as its white: the white may be a pastel"
 DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
