@@ -640,3 +640,21 @@ def test_pastels_as_light_as_the_white_leave_no_white_sure_issue_28(pastel_light
     assert all(r.uncertain == doubted for r in pale)
     assert all((DOUBT_PASTEL_WHITE in r.why) == doubted for r in pale)
     assert not any(r.uncertain for r in settled if r.colours == "B")   # a dark colour is no pastel
+
+
+def test_a_foreign_square_far_lighter_than_the_white_is_doubtful_issue_28():
+    """Issue 28: where the balance misjudged the light (a glare, a corner far from any neutral square) a
+    pastel is clipped as white as the paper and reads W. Far lighter than the balanced white (over
+    `max_exposure`), whatever it reads, it is doubtful; squares as light as the white stay sure."""
+    from types import SimpleNamespace
+
+    from vision.squares import DOUBT_OVEREXPOSED, ForeignBoards, SquareReading
+
+    colour = DEFAULT_CONFIG.colour
+    exposure = np.array([1.0] * 10 + [colour.max_exposure * 1.2] * 2)
+    readings = [SquareReading(k, 0, "W", False, False, False, 1.0, False, False) for k in range(len(exposure))]
+    evidence = SimpleNamespace(exposure=exposure, plain=np.ones(len(exposure), bool),
+                               typical_lab=np.tile([100.0, 0.0, 0.0], (len(exposure), 1)))
+    settled = ForeignBoards().settle(readings, evidence, None, None, len(exposure), 1, 8, colour, None)
+    assert [r.uncertain for r in settled] == [False] * 10 + [True] * 2
+    assert all(DOUBT_OVEREXPOSED in r.why for r in settled[10:])
