@@ -62,7 +62,7 @@ RANGES = {
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
             "shade_max_grey_region min_hatch_reference min_colourless_reference min_family_segments "
-            "min_known_edges region_squares min_points", (0, 100_000)),
+            "min_known_edges region_squares min_points pastel_white_min", (0, 100_000)),
     "line_refine_sides": (0, 4), "min_colour_range": (0, 255),
     # a share, a fraction, a correlation or a score: 0 to 1
     **_each("min_grid_score_unknown_size lens_ransac_share min_cover doubt_below doubt_above min_confidence "
@@ -99,7 +99,7 @@ RANGES = {
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
-    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0),
+    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0), **_each("pastel_white_gap pastel_white_reach", (0.0, 100.0)), "max_exposure": (1.0, 10.0),
     **_each("family_separation_deg min_pair_angle_deg family_tolerance_deg vp_tolerance_deg", (0.0, 90.0)),
     **_each("wb_percentile foreign_wb_percentile", (0.0, 100.0)),
     # lengths in photo pixels
@@ -182,6 +182,10 @@ class ColourConfig:
     white_spread_floor: float = 4.0        # ... and than this (Lab a, b): doubtful, a washed-out pastel (#28)
     plain_texture_factor: float = 2.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
     plain_grey_max_lightness: float = 55.0  # ... and darker (L*) than grey inks (ours 62, others' ~69): maybe their B
+    max_exposure: float = 1.3              # a foreign square lighter than this × the balanced white: doubtful (#28)
+    pastel_white_gap: float = 6.0          # foreign plain U/R/G squares within this L* of the whites: as light (#28)
+    pastel_white_min: int = 3              # ... at least this many: the white may be a pastel (the balance's)
+    pastel_white_reach: float = 15.0       # ... then every W and every plain colour within this L* is doubtful
     multicolour_line_share: float = 0.5    # ...beside a covered square, with lines under this share of the bar: covered
     line_band: float = 0.09                # grid-line search band each side of a square's edge (square sides)
     two_tone_max_chroma: float = 15.0      # a foreign board whose squares are this grey is two-tone (chess)

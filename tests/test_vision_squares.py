@@ -618,3 +618,43 @@ def test_a_pastel_green_of_another_maker_reads_green_and_plain_white_stays_white
                                                              ("W", False), ("G", False)], readings
     blind = _read_foreign(image, 6, 1, replace(DEFAULT_CONFIG.colour, max_white_offset=199.0, pastel_min_chroma=199.0))
     assert blind[1].colours in ("", "W") and not blind[1].uncertain
+
+
+@pytest.mark.parametrize("pastel_lightness, doubted", [(98.0, True), (80.0, False)])
+def test_pastels_as_light_as_the_white_leave_no_white_sure_issue_28(pastel_lightness, doubted):
+    """Issue 28: a foreign board has no paper margin, so it is balanced on its lightest neutral squares;
+    under a coloured light that may be a pastel, which then reads W while the real white reads a tint.
+    Plain pastels (U) as light as the photo's whites are the sign: then every W and every such pale
+    colour is doubtful. Pastels clearly darker than the whites (a true balance) leave the reading sure."""
+    from types import SimpleNamespace
+
+    from vision.squares import DOUBT_PASTEL_WHITE, ForeignBoards, SquareReading
+
+    colours = ["W"] * 6 + ["U"] * 4 + ["B"] * 2
+    lightness = [100.0] * 6 + [pastel_lightness] * 4 + [20.0] * 2
+    readings = [SquareReading(k, 0, c, False, False, False, 1.0, False, False) for k, c in enumerate(colours)]
+    evidence = SimpleNamespace(plain=np.ones(len(colours), bool),
+                               typical_lab=np.array([[light, 0.0, 0.0] for light in lightness]))
+    settled = ForeignBoards._pastels_as_light_as_white(readings, evidence, 100.0, DEFAULT_CONFIG.colour)
+    pale = [r for r in settled if r.colours in ("W", "U")]
+    assert all(r.uncertain == doubted for r in pale)
+    assert all((DOUBT_PASTEL_WHITE in r.why) == doubted for r in pale)
+    assert not any(r.uncertain for r in settled if r.colours == "B")   # a dark colour is no pastel
+
+
+def test_a_foreign_square_far_lighter_than_the_white_is_doubtful_issue_28():
+    """Issue 28: where the balance misjudged the light (a glare, a corner far from any neutral square) a
+    pastel is clipped as white as the paper and reads W. Far lighter than the balanced white (over
+    `max_exposure`), whatever it reads, it is doubtful; squares as light as the white stay sure."""
+    from types import SimpleNamespace
+
+    from vision.squares import DOUBT_OVEREXPOSED, ForeignBoards, SquareReading
+
+    colour = DEFAULT_CONFIG.colour
+    exposure = np.array([1.0] * 10 + [colour.max_exposure * 1.2] * 2)
+    readings = [SquareReading(k, 0, "W", False, False, False, 1.0, False, False) for k in range(len(exposure))]
+    evidence = SimpleNamespace(exposure=exposure, plain=np.ones(len(exposure), bool),
+                               typical_lab=np.tile([100.0, 0.0, 0.0], (len(exposure), 1)))
+    settled = ForeignBoards().settle(readings, evidence, None, None, len(exposure), 1, 8, colour, None)
+    assert [r.uncertain for r in settled] == [False] * 10 + [True] * 2
+    assert all(DOUBT_OVEREXPOSED in r.why for r in settled[10:])

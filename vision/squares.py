@@ -479,6 +479,7 @@ class SquareEvidence:
     split: np.ndarray | None = None   # (n,) two sides of the square differ by more than the photo's noise (foreign)
     plain: np.ndarray | None = None   # (n,) as flat inside as most squares of the photo (foreign)
     typical_lab: np.ndarray | None = None   # (n, 3) median Lab of the square's inside
+    exposure: np.ndarray | None = None   # (n,) median brightest channel of its inside over the white's (1: as light)
 
     @property
     def colour_shares(self) -> np.ndarray:
@@ -684,15 +685,49 @@ class ForeignBoards:
     def settle(self, readings, ev: SquareEvidence, gray, shade_candidate, width, height, px, colour, covered_hint):
         """A washed-out pastel (a bright photo) comes within a paper's tint of white, but stands apart from
         this photo's own whites, which lie close together: a sure W further from their middle (Lab a, b)
-        than `white_spread_factor` × their typical distance (and `white_spread_floor`) is doubtful."""
+        than `white_spread_factor` × their typical distance (and `white_spread_floor`) is doubtful.
+        Last, a square far lighter than the white the balance was learnt on (`max_exposure`) is doubtful
+        whatever it reads: the light there was misjudged (a glare, a corner far from any neutral square),
+        the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`)."""
         whites = np.array([k for k, r in enumerate(readings) if r.colours == "W" and not r.uncertain and not r.covered])
         if len(whites) < colour.min_line_reference:
-            return readings
+            return self._overexposed(readings, ev, colour)
         ab = ev.typical_lab[whites, 1:]
         apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
         bar = max(colour.white_spread_floor, colour.white_spread_factor * float(np.median(apart)))
         stray = set(whites[apart > bar].tolist())
-        return [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
+        readings = [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
+                    for k, r in enumerate(readings)]
+        readings = self._pastels_as_light_as_white(readings, ev, float(np.median(ev.typical_lab[whites, 0])), colour)
+        return self._overexposed(readings, ev, colour)
+
+    @staticmethod
+    def _overexposed(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig) -> list[SquareReading]:
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_OVEREXPOSED,))
+                if ev.exposure[k] > colour.max_exposure and not r.covered else r for k, r in enumerate(readings)]
+
+    @staticmethod
+    def _pastels_as_light_as_white(readings: list[SquareReading], ev: SquareEvidence, white_lightness: float,
+                                   colour: ColourConfig) -> list[SquareReading]:
+        """A foreign board is balanced on its lightest neutral squares (it has no paper margin). When
+        its palette is pastel and a coloured light (a warm lamp makes a pale blue look grey), the
+        balance may take a pastel for the white: that pastel then reads W, clipped as light as the
+        paper, and the real white and the other pastels read as tints of the wrong hue. The sign is
+        in the photo itself: plain one-colour squares (U, R or G) as light as its whites (within
+        `pastel_white_gap` L*, at least `pastel_white_min` of them; printed pastels stay darker than
+        their white under a true balance). Then no white or pale colour of the photo is sure: every
+        W and every plain one-colour square within `pastel_white_reach` L* of the whites is doubtful."""
+        def plain_colour(k: int, r: SquareReading) -> bool:
+            return len(r.colours) == 1 and r.colours in "URG" and bool(ev.plain[k]) and not r.uncertain and not r.covered
+        lightness = ev.typical_lab[:, 0]
+        as_light = sum(plain_colour(k, r) and lightness[k] >= white_lightness - colour.pastel_white_gap
+                       for k, r in enumerate(readings))
+        if as_light < colour.pastel_white_min:
+            return readings
+        pale = {k for k, r in enumerate(readings)
+                if not r.uncertain and not r.covered and (r.colours == "W" or (
+                    plain_colour(k, r) and lightness[k] >= white_lightness - colour.pastel_white_reach))}
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_PASTEL_WHITE,)) if k in pale else r
                 for k, r in enumerate(readings)]
 
 
@@ -717,6 +752,8 @@ HIDDEN_PALM_EDGE = "beside a hidden square, its lines faint (a palm's edge)"
 DOUBT_TINTED_WHITE = "its white is tinted, of no hue of the board"
 DOUBT_OTHER_HUE = "its hue is another colour's: a shade of another maker's palette"
 DOUBT_PLAIN_GREY = "a plain grey with nothing drawn on it: an obstacle or a dark colour"
+DOUBT_OVEREXPOSED = "far lighter than the paper: the light there is unknown, its colour clipped"
+DOUBT_PASTEL_WHITE = "its pale colours are as light as its white: the white may be a pastel"
 DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
@@ -770,7 +807,9 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     evidence = SquareEvidence(width, height, marks, fractions, counts, total, unknown, skin_share, hues, line_contrast,
                               line_threshold, shaded, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
                               policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
-                              np.median(lab_cells[:, inner], axis=1), _min_cover=colour.min_cover)
+                              np.median(lab_cells[:, inner], axis=1),
+                              np.median(_cells(balanced.max(axis=2), width, height, px).reshape(n, px, px)[:, inner],
+                                        axis=1) / 255.0, _min_cover=colour.min_cover)
     return evidence, gray, cell_labels
 
 
