@@ -74,10 +74,22 @@ def wall_and_cpu_ms(fn: Callable[[], object], repeat: int) -> tuple[list[float],
 
 
 def tokens_on_walkable(board, rng, count: int) -> list[tuple[int, int, int, int]]:
-    """`count` random tokens (player, number, x, y) on distinct walkable squares of `board`."""
+    """`count` random tokens (player, number, x, y) on distinct walkable squares of `board`, each token
+    once: a token stands for one permanent (MT 2.05) and the reader keeps one square per token, so a
+    table with two copies of a token is no table (a photo drew token 2-9 twice, and the bench counted
+    the copy the reader rightly did not report as missed). A repeated draw is drawn again: photos
+    without one keep their random stream."""
     spots = [p for p in board.positions() if board.walkable(p)]
-    picks = rng.choice(len(spots), size=min(count, len(spots)), replace=False)
-    return [(int(rng.integers(1, 6)), int(rng.integers(1, 21)), *spots[i]) for i in picks]
+    picks = rng.choice(len(spots), size=min(count, len(spots), 100), replace=False)
+    tokens: list[tuple[int, int, int, int]] = []
+    taken: set[tuple[int, int]] = set()
+    for i in picks:
+        token = (int(rng.integers(1, 6)), int(rng.integers(1, 21)))
+        while token in taken:
+            token = (int(rng.integers(1, 6)), int(rng.integers(1, 21)))
+        taken.add(token)
+        tokens.append((*token, *spots[i]))
+    return tokens
 
 
 def print_table(title: str, rows: list[tuple[str, float, str]]) -> None:
