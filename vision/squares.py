@@ -549,6 +549,9 @@ class OurBoards:
     def plain(self, gray_cells, inner, colour) -> None:
         return None   # ours hatch every obstacle: `flat` weighs their texture
 
+    def exposure(self, balanced, width, height, px, inner) -> None:
+        return None   # ours are balanced on their paper margin, which the photo shows
+
     def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
                     ) -> tuple[str, list[str]]:
         return colours, []   # our palette is the profile's: a W is the paper
@@ -628,6 +631,14 @@ class ForeignBoards:
         20–30 px a square split in two colours blurs into one shade that may read as one of them."""
         contrast = split_contrast(lab_cells, inner, split_parts(lab_cells.shape[1], colour.inner_margin))
         return contrast >= max(colour.split_min_contrast, colour.split_noise_factor * float(np.median(contrast)))
+
+    def exposure(self, balanced: np.ndarray, width: int, height: int, px: int, inner: np.ndarray) -> np.ndarray:
+        """(n,) median brightest channel of each square's inside over the balanced white's (1: as light):
+        `settle` doubts a square far lighter than the white the balance was learnt on. (The channels a
+        pair at a time: a max over the short last axis costs more than the comparisons.)"""
+        brightest = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+        cells = _cells(brightest, width, height, px).reshape(width * height, px, px)
+        return np.median(cells[:, inner], axis=1) / 255.0
 
     def plain(self, gray_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
         """(n,) squares as flat inside (`_texture_beyond_gradient`) as most squares of the photo: another
@@ -808,8 +819,8 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
                               line_threshold, shaded, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
                               policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
                               np.median(lab_cells[:, inner], axis=1),
-                              np.median(_cells(balanced.max(axis=2), width, height, px).reshape(n, px, px)[:, inner],
-                                        axis=1) / 255.0, _min_cover=colour.min_cover)
+                              policy.exposure(balanced, width, height, px, inner),
+                              _min_cover=colour.min_cover)
     return evidence, gray, cell_labels
 
 

@@ -73,20 +73,26 @@ def wall_and_cpu_ms(fn: Callable[[], object], repeat: int) -> tuple[list[float],
     return wall, cpu
 
 
+PLAYERS, NUMBERS = 5, 20   # the token colours and numbers the benches draw from
+
+
 def tokens_on_walkable(board, rng, count: int) -> list[tuple[int, int, int, int]]:
     """`count` random tokens (player, number, x, y) on distinct walkable squares of `board`, each token
     once: a token stands for one permanent (MT 2.05) and the reader keeps one square per token, so a
     table with two copies of a token is no table (a photo drew token 2-9 twice, and the bench counted
     the copy the reader rightly did not report as missed). A repeated draw is drawn again: photos
-    without one keep their random stream."""
+    without one keep their random stream. At most as many as there are tokens (players × numbers)."""
+    def draw() -> tuple[int, int]:
+        return int(rng.integers(1, PLAYERS + 1)), int(rng.integers(1, NUMBERS + 1))
+
     spots = [p for p in board.positions() if board.walkable(p)]
-    picks = rng.choice(len(spots), size=min(count, len(spots), 100), replace=False)
+    picks = rng.choice(len(spots), size=min(count, len(spots), PLAYERS * NUMBERS), replace=False)
     tokens: list[tuple[int, int, int, int]] = []
     taken: set[tuple[int, int]] = set()
     for i in picks:
-        token = (int(rng.integers(1, 6)), int(rng.integers(1, 21)))
+        token = draw()
         while token in taken:
-            token = (int(rng.integers(1, 6)), int(rng.integers(1, 21)))
+            token = draw()
         taken.add(token)
         tokens.append((*token, *spots[i]))
     return tokens
