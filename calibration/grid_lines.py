@@ -268,16 +268,25 @@ def fit_comb(lines: np.ndarray, strength: np.ndarray, p_min: float, p_max: float
 
 def sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Bilinear samples of a float image (channels on the last axis of the result)
-    at (xs, ys), NaN outside. cv2.remap limits its maps to 32767 rows, so the points are
-    laid out in rows of 1024."""
+    at (xs, ys), NaN outside."""
+    return sample_images([image], xs, ys)[0]
+
+
+def sample_images(images: list[np.ndarray], xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray]:
+    """`sample` of each image at the same points, the points' maps laid out once (the edge scores
+    sample two gradient images at every point). cv2.remap limits its maps to 32767 rows, so the
+    points are laid out in rows of 1024."""
     n = xs.size
     rows = -(-n // 1024)
     pad = rows * 1024 - n
     mx = np.concatenate([xs.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
     my = np.concatenate([ys.ravel(), np.full(pad, -1.0)]).astype(np.float32).reshape(rows, 1024)
-    out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 4)
-    channels = image.shape[2] if image.ndim == 3 else 1
-    return out.reshape(rows * 1024, channels)[:n].reshape(*xs.shape, channels)
+    samples = []
+    for image in images:
+        out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(np.nan,) * 4)
+        channels = image.shape[2] if image.ndim == 3 else 1
+        samples.append(out.reshape(rows * 1024, channels)[:n].reshape(*xs.shape, channels))
+    return samples
 
 
 def _refined_peak(profile: np.ndarray, at: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ import pytest
 
 from calibration.chequer import ChequerBeyondLens, _ring_disagreement, find_chequer
 from calibration.config import GridFinderConfig
-from calibration.grid_finder.edges import edge_support
+from calibration.grid_finder.edges import border_support, edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
 from calibration.grid_finder.families import crossed_share, line_families
 from calibration.grid_finder.find import BUDGET_REASON, find_verified_grid, verification
@@ -274,6 +274,57 @@ def test_extent_stage_reads_a_grey_line_between_squares_of_its_own_brightness_in
         vert, horiz = edge_support(WorkingImage.of(gray, plain, None, CFG, chroma), lattice, 0, 8, 0, 8)
         assert np.nanmean(vert[inner]) == pytest.approx(expected, abs=0.05)
         assert np.nanmean(horiz.T[inner]) == pytest.approx(expected, abs=0.05)
+
+
+def _fresh(work: WorkingImage) -> WorkingImage:
+    """The same working image with nothing remembered and an unarmed budget."""
+    return replace(work, edge_memo={}, budget=WorkBudget())
+
+
+def test_extent_stage_reads_remembered_edges_as_if_it_scored_them_again():
+    """#28 stage 4's edges (the busy page's time): edges of a lattice already scored are read from what the
+    working image remembers, inner lines cut from wider ones; the scores and the budget spent are those
+    of scoring them afresh, so the search's answers do not depend on what was remembered."""
+    work, lattice = _flat_grid((8, 6), CFG)
+    wide = border_support(work, lattice, -2, 10, -2, 8)
+    assert work.edge_memo
+    fresh, cut = _fresh(work), replace(work, budget=WorkBudget(left=10 ** 9))
+    armed = replace(fresh, budget=WorkBudget(left=10 ** 9))
+    for got, expected in zip(border_support(cut, lattice, 0, 8, 1, 6), border_support(armed, lattice, 0, 8, 1, 6)):
+        np.testing.assert_array_equal(got, expected)
+    assert cut.budget.left == armed.budget.left < 10 ** 9
+    for got, expected in zip(edge_support(work, lattice, 0, 8, 1, 6), edge_support(fresh, lattice, 0, 8, 1, 6)):
+        np.testing.assert_array_equal(got, expected)
+    moved = Lattice(np.array([[1, 0, 0.3], [0, 1, 0], [0, 0, 1.0]]) @ lattice.to_lattice)   # lines 0.3 square off
+    remembered = len(work.edge_memo)
+    moved_support = border_support(work, moved, -2, 10, -2, 8)   # another lattice is scored anew
+    assert len(work.edge_memo) > remembered
+    assert not all(np.array_equal(a, b, equal_nan=True) for a, b in zip(moved_support, wide))
+    for got, expected in zip(moved_support, border_support(_fresh(work), moved, -2, 10, -2, 8)):
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_border_support_measured_on_fewer_lines_keeps_the_lattices_threshold():
+    """#28 stage 4: the rectangle search measures borders only on the lines it keeps; the contrast a line
+    needs stays the one all the lattice's lines set (`threshold_lines`), so each kept edge is judged as
+    when every line was measured. Here the first lines are drawn ever fainter: on their own they would set
+    a far lower threshold, and pass."""
+    px, origin, n = 30, 45, 8
+    canvas = np.full((origin * 2 + n * px, origin * 2 + n * px, 3), 235, np.uint8)
+    for k in range(n + 1):
+        c, ink = origin + k * px, 30 if k >= 4 else 235 - 12 * (k + 1)
+        canvas[c - 1:c + 1, origin:origin + n * px] = ink
+        canvas[origin:origin + n * px, c - 1:c + 1] = ink
+    gray, plain, _ = working_gray(canvas, max(canvas.shape), CFG)
+    work = WorkingImage.of(gray, plain, None, CFG)
+    lattice = Lattice(np.array([[1 / px, 0, -origin / px], [0, 1 / px, -origin / px], [0, 0, 1.0]]))
+    whole = border_support(_fresh(work), lattice, -1, 9, -1, 9)
+    kept = border_support(_fresh(work), lattice, 0, 3, 0, 3, threshold_lines=(-1, 9, -1, 9))
+    vertical = (0, 1, 4, 6)   # (vert low, vert high, horiz low, horiz high, vert gap, horiz gap, blanks)
+    for k, (got, expected) in enumerate(zip(kept, whole)):
+        # vertical edges: lines a 0..3, cells b 0..2; horizontal: cells a 0..2, lines b 0..3
+        np.testing.assert_array_equal(got, expected[1:5, 1:4] if k in vertical else expected[1:4, 1:5])
+    assert np.nanmean(kept[0]) < np.nanmean(border_support(_fresh(work), lattice, 0, 3, 0, 3)[0])
 
 
 # -- stage 5: verification ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.grid_lines import sample
+from calibration.grid_lines import sample_images
 from calibration.grid_finder.lattice import Lattice
 from calibration.numeric import nanmedian_last
 from calibration.grid_finder.segments import WorkingImage
@@ -42,7 +42,8 @@ def _shifted_support(work: WorkingImage, lattice: Lattice, lines: tuple[int, int
     return vert, horiz
 
 
-def border_support(work: WorkingImage, lattice: Lattice, alo: int, ahi: int, blo: int, bhi: int):
+def border_support(work: WorkingImage, lattice: Lattice, alo: int, ahi: int, blo: int, bhi: int,
+                   threshold_lines: tuple[int, int, int, int] | None = None):
     """`edge_support` for lines taken as a border: (vert low, vert high, horiz low, horiz high),
     where a low border (the rectangle's first line) counts an edge found on it or on a parallel up
     to `border_reach` square toward higher lines (inside the board), a high border the other way;
@@ -55,10 +56,13 @@ def border_support(work: WorkingImage, lattice: Lattice, alo: int, ahi: int, blo
     are, on the parallels ±d (d up to `border_reach`: a wide gap's edges lie outside the ±0.05
     square). Blank (True): no contrast in the plain photo (under `min_plain_contrast`) on the
     line nor on any of those parallels — tiles merged with the paper, a separator there cannot
-    be seen whether it is there or not."""
+    be seen whether it is there or not. `threshold_lines` (alo, ahi, blo, bhi): the lines whose edges set
+    the contrast a line needs, when wider than those measured (the rectangle search measures borders only
+    on the lines it keeps, and its threshold is the lattice's own)."""
     cfg = work.cfg
     v_scores, h_scores = _line_scores(work, lattice, alo, ahi, blo, bhi, raw=True)
-    threshold = _threshold(work, v_scores, h_scores)
+    threshold = _threshold(work, *(_line_scores(work, lattice, *threshold_lines) if threshold_lines else
+                                   (v_scores, h_scores)))
     if threshold is None:
         nothing = (v_scores[0], h_scores[0])
         return nothing * 3 + (np.zeros(v_scores[0].shape, bool), np.zeros(h_scores[0].shape, bool))
@@ -79,14 +83,45 @@ def border_support(work: WorkingImage, lattice: Lattice, alo: int, ahi: int, blo
 
 def _line_scores(work: WorkingImage, lattice: Lattice, alo: int, ahi: int, blo: int, bhi: int, shift: float = 0.0,
                  raw: bool = False):
-    """`edge_scores` of every edge of lines alo..ahi, blo..bhi (moved by `shift` square across)."""
+    """`edge_scores` of every edge of lines alo..ahi, blo..bhi (moved by `shift` square across).
+
+    Remembered for the working image's life (`WorkingImage.edge_memo`): the extent stage asks the same
+    lattice's edges again and again (the size given, then free, then as a border; a quarter of a busy
+    page's edge scoring, issue 28). An edge's scores do not depend on the lines asked with it, so lines
+    within ones already scored are read from those. The budget is spent as if they were scored again:
+    the search's answers do not depend on what was remembered."""
     a_lines, b_lines = np.arange(alo, ahi + 1), np.arange(blo, bhi + 1)
     t = np.linspace(0.15, 0.85, 7)
+    remembered = _remembered(work, lattice, (alo, ahi, blo, bhi), shift, raw)
+    if remembered is not None:
+        work.budget.spend(len(t) * (len(a_lines) * (len(b_lines) - 1) + (len(a_lines) - 1) * len(b_lines)))
+        return remembered
     # vertical edges: points (a, b + t)
     va, vb, vt = np.meshgrid(a_lines, b_lines[:-1], t, indexing="ij")
     ha, hb, ht = np.meshgrid(a_lines[:-1], b_lines, t, indexing="ij")
-    return (edge_scores(work, lattice, va + shift, vb + vt, along=(0.0, 1.0), raw=raw),
-            edge_scores(work, lattice, ha + ht, hb + shift, along=(1.0, 0.0), raw=raw))
+    scores = (edge_scores(work, lattice, va + shift, vb + vt, along=(0.0, 1.0), raw=raw),
+              edge_scores(work, lattice, ha + ht, hb + shift, along=(1.0, 0.0), raw=raw))
+    work.edge_memo.setdefault(_memo_key(lattice, shift), []).append(((alo, ahi, blo, bhi), raw, lattice, scores))
+    return scores
+
+
+def _memo_key(lattice: Lattice, shift: float) -> tuple:
+    """A lattice's edges moved by `shift`, as `_line_scores` remembers them: the plain fit, and the lens
+    by identity (each entry keeps its lattice, so the identity is not reused while it is remembered)."""
+    return lattice.to_lattice.tobytes(), id(lattice.curved), float(shift)
+
+
+def _remembered(work: WorkingImage, lattice: Lattice, lines: tuple[int, int, int, int], shift: float, raw: bool):
+    """The scores of `lines` (alo, ahi, blo, bhi) cut from remembered lines that contain them (raw ones
+    hold the others' scores first), or None."""
+    alo, ahi, blo, bhi = lines
+    for (a0, a1, b0, b1), had_raw, _, (vert, horiz) in work.edge_memo.get(_memo_key(lattice, shift), ()):
+        if (had_raw or not raw) and a0 <= alo and ahi <= a1 and b0 <= blo and bhi <= b1:
+            i, j = alo - a0, blo - b0
+            count = 3 if raw else 2
+            return ([v[i:ahi - a0 + 1, j:bhi - b0] for v in vert[:count]],
+                    [h[i:ahi - a0, j:bhi - b0 + 1] for h in horiz[:count]])
+    return None
 
 
 def _threshold(work: WorkingImage, v_scores, h_scores) -> float | None:
@@ -121,14 +156,16 @@ def edge_scores(work: WorkingImage, lattice: Lattice, a: np.ndarray, b: np.ndarr
     shape = a.shape
     pts = np.stack([a.ravel(), b.ravel()], axis=1)
     da = np.array(along) * 0.05
-    p0, p1, pc = lattice.image_of(pts - da), lattice.image_of(pts + da), lattice.image_of(pts)
+    p0, p1, pc = np.split(lattice.image_of(np.concatenate([pts - da, pts + da, pts])), 3)
     tangent = p1 - p0
     seg_px = np.linalg.norm(tangent, axis=1) / 0.1     # image px per square along the edge
     nx, ny = np.stack([-tangent[:, 1], tangent[:, 0]]) / np.maximum(np.linalg.norm(tangent, axis=1), 1e-9)
     r = edge_radius(seg_px)
     on_off = np.concatenate([np.linspace(-1, 1, 5)[:, None] * r, -texture_offset(r)[None], texture_offset(r)[None]])
     xs, ys = pc[:, 0] + on_off * nx, pc[:, 1] + on_off * ny      # (9, points)
-    grads = _channels(sample(work.gradients, xs, ys))
+    samples = sample_images([work.gradients] + ([] if work.colour_gradients is None else [work.colour_gradients]),
+                            xs, ys)
+    grads = _channels(samples[0])
     hgt, wid = work.gray.shape
     inside = (pc[:, 0] >= 2) & (pc[:, 0] < wid - 2) & (pc[:, 1] >= 2) & (pc[:, 1] < hgt - 2)
 
@@ -139,7 +176,7 @@ def edge_scores(work: WorkingImage, lattice: Lattice, a: np.ndarray, b: np.ndarr
     if work.colour_gradients is not None:
         # a colour edge counts as an edge of either grey: a grey line between squares of
         # its own brightness (green, red) shows only in colour
-        chroma = _channels(sample(work.colour_gradients, xs, ys))
+        chroma = _channels(samples[1])
         colour = np.hypot(across(*chroma[0:2]), across(*chroma[2:4]))
         contrasts = [np.fmax(_line_contrast(g), _line_contrast(colour)) for g in (clahe, plain)]
     else:

@@ -56,11 +56,8 @@ def search_extent(work: WorkingImage, lattice: Lattice, fam_x: Segments, fam_y: 
         if grid is None else None
 
     def border():   # size given, asked only when the best rectangle's borders are not supported
-        support = border_support(work, lattice, *ranges[0], *ranges[1])
-        crop_v, crop_h = np.s_[i_lo:i_hi + 1, j_lo:j_hi], np.s_[i_lo:i_hi, j_lo:j_hi + 1]
-        v_lo, v_hi, h_lo, h_hi, v_gap, h_gap, v_blank, h_blank = support
-        return (v_lo[crop_v], v_hi[crop_v], h_lo[crop_h], h_hi[crop_h], v_gap[crop_v], h_gap[crop_h],
-                v_blank[crop_v], h_blank[crop_h])
+        return border_support(work, lattice, alo, alo + vert.shape[0] - 1, blo, blo + horiz.shape[1] - 1,
+                              threshold_lines=(*ranges[0], *ranges[1]))
 
     best = _best_rectangle(vert, horiz, grid, cfg, in_photo, border if grid is not None else None)
     if best is None:

@@ -55,6 +55,7 @@ class WorkingImage:
     cfg: GridFinderConfig
     rng: np.random.Generator
     budget: WorkBudget = field(default_factory=WorkBudget)   # the search's, shared by its working images
+    edge_memo: dict = field(default_factory=dict, compare=False, repr=False)   # `edges._line_scores`' scores
 
     @classmethod
     def of(cls, gray: np.ndarray, plain: np.ndarray, size: tuple[int, int] | None, cfg: GridFinderConfig,
