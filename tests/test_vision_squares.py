@@ -353,6 +353,57 @@ def test_a_plain_square_half_white_half_grey_is_doubtful_on_our_boards():
     assert not mixed(replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0)).uncertain  # the rule flags it
 
 
+@pytest.mark.parametrize("code", ["G", "U", "R", "B"])
+def test_a_plain_colour_square_part_grey_is_doubtful_on_our_boards_issue_28(code):
+    """Issue 28: our boards print no plain grey (MT 2.03.a), so a plain square of a colour with a
+    third of it flat grey is that colour beside white in a shadow (a square split white and green, its
+    white shaded) or a hatch too small to show: doubted with its reason, never read sure as the colour
+    alone. Without the rule (the mix share out of reach) it reads the colour, sure."""
+    from dataclasses import replace
+
+    from boards.palette import OBSTACLE_BGR
+    from vision.squares import DOUBT_COLOUR_GREY
+
+    board = Board.from_rows([f"W {code} W W"])
+    image = _canonical(board)
+    image[:, PX + 4:PX + PX // 2] = OBSTACLE_BGR
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def reading(colour):
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
+                            symbols=DEFAULT_CONFIG.symbols)[1]
+
+    assert reading(DEFAULT_CONFIG.colour).uncertain
+    assert DOUBT_COLOUR_GREY in reading(DEFAULT_CONFIG.colour).why
+    blind = reading(replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0))
+    assert (blind.colours, blind.uncertain) == (code, False)
+
+
+def test_a_shaded_band_reached_through_a_misread_square_is_doubted_not_sure_grey_issue_28():
+    """Issue 28 (our boards, 20–30 px a square): half of a square split white and green, its white in a
+    shadow, read green alone and sure. Every step from it to the shaded paper beside it says grey ink,
+    so the band would be read as grey obstacles, sure; but the band's other end meets paper across a
+    step of nothing. The squares whose neighbours disagree are doubted, and so is the grey read through
+    them; the paper reached from the sure white stays paper, and no reference square is touched."""
+    from vision.squares import paper_in_shade
+
+    px, paper, grey, green, shade = 20, 0.0, -1.0, -0.7, -0.9
+    levels = np.array([[paper, grey, paper, grey, paper, grey, paper],       # references: grey's level
+                       [paper, green, paper, green, paper, green, paper],    # ... and green's
+                       [paper] * 7,                                          # hidden (tokens)
+                       [shade, shade, shade, shade, shade, shade, shade]])   # misread G, band, sure W, hidden
+    kinds = np.array([[0, 5, 0, 5, 0, 5, 0], [0, 4, 0, 4, 0, 4, 0], [-1] * 7, [4, -1, -1, -1, -1, 0, -1]]).ravel()
+    band = np.zeros(28, bool)
+    band[22:26] = True
+    log_gray = np.kron(levels, np.ones((px, px))).astype(np.float32)
+    printed = np.log([1.0, 0.5, 0.2, 0.45, 0.55, 0.37])
+    verdict, contradicted = paper_in_shade(log_gray, kinds, band, printed, 7, 4, px, DEFAULT_CONFIG.colour)
+    assert list(verdict[22:26]) == [-1, -1, 1, 1]          # read from each end: grey from the misread G
+    assert list(contradicted[22:26]) == [True, True, True, False]
+    assert not contradicted[~band].any()
+
+
 def _read_with_sizes(board, image, photo_px, colour=DEFAULT_CONFIG.colour, symbols=DEFAULT_CONFIG.symbols):
     profile = ColourProfile.from_palette().adapt(bgr_bins(image))
     labels = profile.lookup_table()[bgr_bins(image)]

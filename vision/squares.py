@@ -319,9 +319,10 @@ def shade_doubts(fractions: np.ndarray, lightness: np.ndarray, width: int, heigh
 
 
 def paper_in_shade(log_gray: np.ndarray, kinds: np.ndarray, candidates: np.ndarray, printed: np.ndarray,
-                   width: int, height: int, px: int, colour: ColourConfig) -> np.ndarray:
-    """(n,) for each candidate square (grey or white, no mark, the light may have decided
-    between them): +1 white paper in a shadow, -1 printed grey, 0 undecided.
+                   width: int, height: int, px: int, colour: ColourConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(verdict, contradicted), each (n,): for each candidate square (grey or white, no mark, the light
+    may have decided between them) +1 white paper in a shadow, -1 printed grey, 0 undecided; and the
+    decided ones whose neighbours' steps disagree (`_contradicted`).
 
     A shadow dims a square and the one next to it alike, so the step of log lightness across
     the grid line between them is the printed ratio of their inks, whatever the light. This
@@ -350,7 +351,7 @@ def paper_in_shade(log_gray: np.ndarray, kinds: np.ndarray, candidates: np.ndarr
     if np.isnan(level[OBSTACLE_CLASS]):
         inks = ~np.isnan(level) & (printed < 0)
         if inks.sum() < colour.min_level_inks:
-            return verdict
+            return verdict, np.zeros(n, bool)
         tone = float(level[inks] @ printed[inks] / (printed[inks] @ printed[inks]))
         level[OBSTACLE_CLASS] = tone * printed[OBSTACLE_CLASS]
     cut = colour.paper_level_share * level[OBSTACLE_CLASS]
@@ -373,7 +374,36 @@ def paper_in_shade(log_gray: np.ndarray, kinds: np.ndarray, candidates: np.ndarr
         verdict[squares[paper]], verdict[squares[grey]] = 1, -1
         known[squares[paper]], known[squares[grey]] = 0.0, level[OBSTACLE_CLASS]
         open_[squares[paper | grey]] = False
-    return verdict
+    return verdict, _contradicted(verdict, known, (first, second, step), cut, doubt)
+
+
+def _contradicted(verdict: np.ndarray, known: np.ndarray, steps: tuple[np.ndarray, np.ndarray, np.ndarray],
+                  cut: float, doubt: float) -> np.ndarray:
+    """(n,) decided squares (`verdict` ±1) that the steps to their neighbours, all known now, do not
+    agree on: one neighbour says paper beyond doubt, another grey. A square is decided from the
+    neighbours known when it is reached, and one of them may be misread — half of a square split white
+    and green, its white in the shadow, read green alone: then every step from it says grey ink, and a
+    band of shaded paper read as grey obstacles, sure (issue 28, our boards at 20–30 px a square). The
+    paper on the band's lit side says otherwise across a step of nothing. Such a square is doubted, and
+    so is the grey read through it: the grey squares it reaches by steps of nothing (the same print)."""
+    first, second, step = steps
+    towards = np.concatenate([second, first])
+    estimates = np.concatenate([known[first] + step, known[second] - step])
+    says_paper = np.zeros(len(verdict), bool)
+    says_grey = np.zeros(len(verdict), bool)
+    np.logical_or.at(says_paper, towards, estimates > cut + doubt)
+    np.logical_or.at(says_grey, towards, estimates < cut - doubt)
+    doubted = (verdict != 0) & says_paper & says_grey
+    # the grey read through a doubted square: same print (a step of nothing), also decided grey
+    same = (np.abs(step) < abs(cut) - doubt) & (verdict[first] == -1) & (verdict[second] == -1)
+    links = (first[same], second[same])
+    while True:
+        reached = doubted.copy()
+        reached[links[1][doubted[links[0]]]] = True
+        reached[links[0][doubted[links[1]]]] = True
+        if (reached == doubted).all():
+            return doubted
+        doubted = reached
 
 
 def _hatch_settled(hatched: bool, colours: str, counts: np.ndarray, total: int, colour: ColourConfig) -> bool:
@@ -746,6 +776,7 @@ class ForeignBoards:
 DOUBT_COVERAGE = "a colour covers about the share that decides it"
 DOUBT_HATCH_COLOUR = "the colour of its hatch is unclear"
 DOUBT_WHITE_GREY = "white and grey both"
+DOUBT_COLOUR_GREY = "a colour and grey both: white in a shadow, or a hatch too small to show"
 DOUBT_SHADE = "a shadow may have decided between white and grey"
 DOUBT_COLOUR_ON_GREY = "a colour drawn on a grey obstacle"
 DOUBT_OFF_WHITE = "its white is not the paper's white"
@@ -847,6 +878,11 @@ def decide_doubts(ev: SquareEvidence, i: int, colours: str, policy, colour: Colo
     mixed = 0.0 if ev.marks.hatched[i] else min(f[WHITE_CLASS], f[OBSTACLE_CLASS])
     if mixed >= policy.white_grey_mix(colour):
         reasons.append(DOUBT_WHITE_GREY)
+    # ... and ours print no plain grey at all: an unhatched square much of a colour and much grey is that
+    # colour beside white in a shadow (a square split white and green), or a hatch too small to show
+    read = max((f[CLASSES.index(c)] for c in colours if c != "W"), default=0.0)
+    if policy.ours and not ev.marks.hatched[i] and min(read, f[OBSTACLE_CLASS]) >= policy.white_grey_mix(colour):
+        reasons.append(DOUBT_COLOUR_GREY)
     if ev.shaded[i]:
         reasons.append(DOUBT_SHADE)
     reasons += policy.board_doubts(ev, i, colours)
@@ -964,11 +1000,13 @@ def _settle_shaded_paper(readings: list[SquareReading], gray: np.ndarray, candid
         elif r.obstacle and not r.colours and colourless_hatch[i]:
             kinds[i] = OBSTACLE_CLASS
     open_ = candidates & ~np.array([r.covered for r in readings], bool)
-    verdict = paper_in_shade(np.log(np.maximum(gray, 1.0)), kinds, open_, _printed_levels(grey_level), width, height,
-                             px, colour)
-    return [replace(r, colours="W", obstacle=False, uncertain=False, confidence=max(r.confidence, colour.min_confidence),
-                    why=()) if verdict[i] > 0 else replace(r, colours="", obstacle=True) if verdict[i] < 0 else r
-            for i, r in enumerate(readings)]
+    verdict, contradicted = paper_in_shade(np.log(np.maximum(gray, 1.0)), kinds, open_, _printed_levels(grey_level),
+                                           width, height, px, colour)
+    settled = [replace(r, colours="W", obstacle=False, uncertain=False, confidence=max(r.confidence, colour.min_confidence),
+                       why=()) if verdict[i] > 0 else replace(r, colours="", obstacle=True) if verdict[i] < 0 else r
+               for i, r in enumerate(readings)]
+    return [replace(r, uncertain=True, why=r.why + (DOUBT_SHADE,)) if contradicted[i] else r
+            for i, r in enumerate(settled)]
 
 
 def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.ndarray, bar: np.ndarray,
