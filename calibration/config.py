@@ -82,7 +82,7 @@ RANGES = {
     # a score threshold: scores are at most 1, a threshold over 1 turns the finder's answer off
     **_each("min_score good_enough_score", (0.0, 2.0)),
     # lengths in square sides; a margin at each edge must leave a square an inside (8 px squares at least)
-    "inner_margin": (0.0, 0.35),
+    "inner_margin": (0.0, 0.35), "plain_centre_margin": (0.0, 0.35),
     **_each("glyph_radius line_band blend_radius shade_strip_near shade_strip_far comb_tolerance lattice_tolerance "
             "line_smooth_tolerance grow_tolerance", (0.0, 0.5)),
     **_each("border_reach lens_reach max_shift outline_line_separation picture_search picture_pose_apart "
@@ -93,13 +93,13 @@ RANGES = {
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
             "picture_lit_level change_level min_structure paper_noise_offset hatch_lightness_doubt "
             "two_tone_min_split", (0.0, 255.0)),
-    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "plain_texture_factor": (0.0, 100.0), "white_spread_factor": (0.0, 100.0),
+    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "plain_texture_factor": (0.0, 100.0), "plain_texture_floor": (0.0, 255.0), "white_spread_factor": (0.0, 100.0),
     # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
     **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
-    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0), **_each("pastel_white_gap pastel_white_reach", (0.0, 100.0)), "max_exposure": (1.0, 10.0),
+    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0), "plain_same_ink": (0.0, 100.0), **_each("pastel_white_gap pastel_white_reach", (0.0, 100.0)), "max_exposure": (1.0, 10.0),
     **_each("family_separation_deg min_pair_angle_deg family_tolerance_deg vp_tolerance_deg", (0.0, 90.0)),
     **_each("wb_percentile foreign_wb_percentile", (0.0, 100.0)),
     # lengths in photo pixels
@@ -180,8 +180,12 @@ class ColourConfig:
     pastel_max_hue_gap: float = 45.0       # ... read as the U/R/G class nearest its hue within this many degrees
     white_spread_factor: float = 4.0       # a foreign W further from the photo's whites than this × their spread
     white_spread_floor: float = 4.0        # ... and than this (Lab a, b): doubtful, a washed-out pastel (#28)
-    plain_texture_factor: float = 2.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
+    plain_texture_factor: float = 4.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
+    plain_texture_floor: float = 1.0       # ... or flatter than this (gray levels: the photo's squares all flat)
+    plain_centre_margin: float = 0.3       # ... measured within this fraction of the side from each edge (a drawn
+                                           # mark crosses the middle; neighbours blurred in stay at the border)
     plain_grey_max_lightness: float = 55.0  # ... and darker (L*) than grey inks (ours 62, others' ~69): maybe their B
+    plain_same_ink: float = 6.0            # ... and a plain grey within this (Lab) of one doubted so: the same ink
     max_exposure: float = 1.3              # a foreign square lighter than this × the balanced white: doubtful (#28)
     pastel_white_gap: float = 6.0          # foreign plain U/R/G squares within this L* of the whites: as light (#28)
     pastel_white_min: int = 3              # ... at least this many: the white may be a pastel (the balance's)

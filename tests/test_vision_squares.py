@@ -709,3 +709,48 @@ def test_a_foreign_square_far_lighter_than_the_white_is_doubtful_issue_28():
     settled = ForeignBoards().settle(readings, evidence, None, None, len(exposure), 1, 8, colour, None)
     assert [r.uncertain for r in settled] == [False] * 10 + [True] * 2
     assert all(DOUBT_OVEREXPOSED in r.why for r in settled[10:])
+
+
+def _tiles(codes: list) -> np.ndarray:
+    """One row of another maker's tiles at the canonical scale (issue 28): each code a BGR colour, or "X" for
+    their obstacle (a grey tile with a cross); paper between the tiles, blurred as a photo at 20–30 px a
+    square leaves it (the gap's light reaches into each tile's border)."""
+    gap = 3
+    image = np.full((PX, len(codes) * PX, 3), 245, np.float32)
+    for x, code in enumerate(codes):
+        tile = image[gap:PX - gap, x * PX + gap:(x + 1) * PX - gap]
+        if code == "X":
+            tile[:] = (165, 170, 168)
+            side = PX - 2 * gap
+            cv2.line(tile, (0, 0), (side, side), (90, 90, 90), 2)
+            cv2.line(tile, (side, 0), (0, side), (90, 90, 90), 2)
+        else:
+            tile[:] = code
+    return cv2.GaussianBlur(image, (0, 0), 1.2)
+
+
+def test_a_dark_plain_tile_of_another_maker_is_doubted_wherever_it_lies_issue_28():
+    """Issue 28 (tiles at 20–30 px a square): another maker's dark grey tile is flat, but the paper between
+    the tiles blurs into its border, and its whole inside looked drawn on: a sure obstacle. A drawn mark (a
+    cross) crosses the middle, so flatness is judged there: the dark tile is doubted, the crossed tile stays a
+    sure obstacle, the light tiles sure W. And one ink is one reading: the same dark tile a few L* lighter
+    (the light on the board's edge), over the lightness bar, is doubted as its twin is. Without the middle
+    both dark tiles read as sure obstacles; without the same-ink rule the lighter one does."""
+    from dataclasses import replace
+
+    from vision.squares import DOUBT_PLAIN_GREY
+
+    light = (215, 225, 230)
+    image = _tiles([light, (125,) * 3, light, light, "X", light, (137,) * 3, light, light])   # L* 52 and 57
+
+    def seen(colour):
+        return [(r.colours, r.obstacle, r.uncertain) for r in _read_foreign(image, 9, 1, colour)]
+
+    readings = _read_foreign(image, 9, 1)
+    assert seen(DEFAULT_CONFIG.colour) == [("W", False, False), ("", True, True), ("W", False, False),
+                                           ("W", False, False), ("", True, False), ("W", False, False),
+                                           ("", True, True), ("W", False, False), ("W", False, False)]
+    assert DOUBT_PLAIN_GREY in readings[1].why and DOUBT_PLAIN_GREY in readings[6].why
+    whole_inside = seen(replace(DEFAULT_CONFIG.colour, plain_centre_margin=0.0))
+    assert whole_inside[1] == whole_inside[6] == ("", True, False)
+    assert seen(replace(DEFAULT_CONFIG.colour, plain_same_ink=0.0))[6] == ("", True, False)

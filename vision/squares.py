@@ -671,10 +671,15 @@ class ForeignBoards:
         return np.median(cells[:, inner], axis=1) / 255.0
 
     def plain(self, gray_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
-        """(n,) squares as flat inside (`_texture_beyond_gradient`) as most squares of the photo: another
-        maker's obstacle is drawn (a cross, a hatch), a flat grey may be their dark colour."""
-        texture = _texture_beyond_gradient(gray_cells, inner)
-        return texture <= colour.plain_texture_factor * float(np.median(texture))
+        """(n,) squares as flat in their middle (`_texture_beyond_gradient` within `plain_centre_margin`) as
+        most squares of the photo: another maker's obstacle is drawn (a cross, a hatch) and its marks cross the
+        middle; a flat grey may be their dark colour. Not the whole inside: at 20–30 px a square, a dark tile's
+        neighbours (paper gaps, light squares) blur into its inside's border and made it look drawn on, and
+        it read as a sure obstacle (issue 28: on the photos where dark tiles were read so, their middles
+        were 1–2.4× the photo's typical texture, crosses' 14–27×; the whole insides 1.7–3.5× and 7–12×)."""
+        centre = inner & inner_mask(gray_cells.shape[1], colour.plain_centre_margin)
+        texture = _texture_beyond_gradient(gray_cells, centre)
+        return texture <= max(colour.plain_texture_factor * float(np.median(texture)), colour.plain_texture_floor)
 
     def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
                     ) -> tuple[str, list[str]]:
@@ -730,6 +735,7 @@ class ForeignBoards:
         Last, a square far lighter than the white the balance was learnt on (`max_exposure`) is doubtful
         whatever it reads: the light there was misjudged (a glare, a corner far from any neutral square),
         the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`)."""
+        readings = self._same_ink_as_doubted_grey(readings, ev, colour)
         whites = np.array([k for k, r in enumerate(readings) if r.colours == "W" and not r.uncertain and not r.covered])
         if len(whites) < colour.min_line_reference:
             return self._overexposed(readings, ev, colour)
@@ -741,6 +747,30 @@ class ForeignBoards:
                     for k, r in enumerate(readings)]
         readings = self._pastels_as_light_as_white(readings, ev, float(np.median(ev.typical_lab[whites, 0])), colour)
         return self._overexposed(readings, ev, colour)
+
+    @staticmethod
+    def _same_ink_as_doubted_grey(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
+                                  ) -> list[SquareReading]:
+        """A plain grey read as an obstacle and doubted as maybe the maker's dark colour (`obstacle_doubts`)
+        casts its doubt on every plain grey obstacle of the same ink: one within `plain_same_ink` (Lab) of
+        it, or of one doubted so in turn (a light falling off across the board shifts an ink by degrees).
+        One ink is one reading: the dark tiles on a board's lit edge came out a few L* over the lightness
+        bar and read as sure obstacles, while the same tiles in its middle were doubted (issue 28)."""
+        grey = np.array([r.obstacle and not r.colours and not r.covered and bool(ev.plain[k])
+                         for k, r in enumerate(readings)], bool)
+        doubted = grey & np.array([DOUBT_PLAIN_GREY in r.why for r in readings], bool)
+        lab = ev.typical_lab
+        while True:
+            near = np.zeros(len(readings), bool)
+            if doubted.any():
+                gaps = np.linalg.norm(lab[grey & ~doubted][:, None] - lab[doubted][None], axis=2)
+                near[np.flatnonzero(grey & ~doubted)[(gaps < colour.plain_same_ink).any(axis=1)]] = True
+            if not near.any():
+                break
+            doubted |= near
+            readings = [replace(r, uncertain=True, why=r.why + (DOUBT_PLAIN_GREY,)) if near[k] else r
+                        for k, r in enumerate(readings)]
+        return readings
 
     @staticmethod
     def _overexposed(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig) -> list[SquareReading]:
