@@ -99,7 +99,7 @@ RANGES = {
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
-    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0), "plain_same_ink": (0.0, 100.0), **_each("pastel_white_gap pastel_white_reach", (0.0, 100.0)), "max_exposure": (1.0, 10.0),
+    **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0), "plain_same_ink": (0.0, 100.0), "print_chroma_same": (0.0, 10.0), "white_print_chroma": (0.0, 10.0), **_each("pastel_white_gap pastel_white_reach", (0.0, 100.0)), "max_exposure": (1.0, 10.0),
     **_each("family_separation_deg min_pair_angle_deg family_tolerance_deg vp_tolerance_deg", (0.0, 90.0)),
     **_each("wb_percentile foreign_wb_percentile", (0.0, 100.0)),
     # lengths in photo pixels
@@ -185,6 +185,9 @@ class ColourConfig:
     plain_centre_margin: float = 0.3       # ... measured within this fraction of the side from each edge (a drawn
                                            # mark crosses the middle; neighbours blurred in stay at the border)
     plain_grey_max_lightness: float = 55.0  # ... and darker (L*) than grey inks (ours 62, others' ~69): maybe their B
+    print_chroma_same: float = 0.06        # foreign W squares whose log-colour step across their line is under this: one print
+    white_print_chroma: float = 0.15       # ... a block of them whose neighbours say it is this far from white in colour
+                                           # (log B, G, R less their mean; pastels of other makers 0.29-0.38): doubtful
     plain_same_ink: float = 6.0            # ... and a plain grey within this (Lab) of one doubted so: the same ink
     max_exposure: float = 1.3              # a foreign square lighter than this × the balanced white: doubtful (#28)
     pastel_white_gap: float = 6.0          # foreign plain U/R/G squares within this L* of the whites: as light (#28)

@@ -337,20 +337,22 @@ def test_a_plain_square_half_white_half_grey_is_doubtful_on_our_boards():
     over-lit) is a contradiction: flagged, not read as W nor as a hatched W obstacle."""
     from dataclasses import replace
 
+    assert _second_square_part_grey("W", DEFAULT_CONFIG.colour).uncertain
+    assert not _second_square_part_grey("W", replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0)).uncertain
+
+
+def _second_square_part_grey(code: str, colour):
+    """The second square of a row of our W squares, printed `code` with a third of it flat obstacle grey
+    (no hatch), as read with `colour`."""
     from boards.palette import OBSTACLE_BGR
 
-    board = Board.from_rows(["W W W W"])
+    board = Board.from_rows([f"W {code} W W"])
     image = _canonical(board)
     image[:, PX + 4:PX + PX // 2] = OBSTACLE_BGR
     profile = ColourProfile.from_palette().adapt(bgr_bins(image))
     labels = profile.lookup_table()[bgr_bins(image)]
-
-    def mixed(colour):
-        return read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
-                            symbols=DEFAULT_CONFIG.symbols)[1]
-
-    assert mixed(DEFAULT_CONFIG.colour).uncertain
-    assert not mixed(replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0)).uncertain  # the rule flags it
+    return read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
+                        symbols=DEFAULT_CONFIG.symbols)[1]
 
 
 @pytest.mark.parametrize("code", ["G", "U", "R", "B"])
@@ -361,22 +363,11 @@ def test_a_plain_colour_square_part_grey_is_doubtful_on_our_boards_issue_28(code
     alone. Without the rule (the mix share out of reach) it reads the colour, sure."""
     from dataclasses import replace
 
-    from boards.palette import OBSTACLE_BGR
     from vision.squares import DOUBT_COLOUR_GREY
 
-    board = Board.from_rows([f"W {code} W W"])
-    image = _canonical(board)
-    image[:, PX + 4:PX + PX // 2] = OBSTACLE_BGR
-    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
-    labels = profile.lookup_table()[bgr_bins(image)]
-
-    def reading(colour):
-        return read_squares(image, labels, board.width, board.height, PX, profile=profile, colour=colour,
-                            symbols=DEFAULT_CONFIG.symbols)[1]
-
-    assert reading(DEFAULT_CONFIG.colour).uncertain
-    assert DOUBT_COLOUR_GREY in reading(DEFAULT_CONFIG.colour).why
-    blind = reading(replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0))
+    read = _second_square_part_grey(code, DEFAULT_CONFIG.colour)
+    assert read.uncertain and DOUBT_COLOUR_GREY in read.why
+    blind = _second_square_part_grey(code, replace(DEFAULT_CONFIG.colour, min_white_grey_mix=1.0))
     assert (blind.colours, blind.uncertain) == (code, False)
 
 
@@ -704,7 +695,7 @@ def test_a_foreign_square_far_lighter_than_the_white_is_doubtful_issue_28():
     colour = DEFAULT_CONFIG.colour
     exposure = np.array([1.0] * 10 + [colour.max_exposure * 1.2] * 2)
     readings = [SquareReading(k, 0, "W", False, False, False, 1.0, False, False) for k in range(len(exposure))]
-    evidence = SimpleNamespace(exposure=exposure, plain=np.ones(len(exposure), bool),
+    evidence = SimpleNamespace(exposure=exposure, chroma_steps=None, plain=np.ones(len(exposure), bool),
                                typical_lab=np.tile([100.0, 0.0, 0.0], (len(exposure), 1)))
     settled = ForeignBoards().settle(readings, evidence, None, None, len(exposure), 1, 8, colour, None)
     assert [r.uncertain for r in settled] == [False] * 10 + [True] * 2
@@ -754,3 +745,52 @@ def test_a_dark_plain_tile_of_another_maker_is_doubted_wherever_it_lies_issue_28
     whole_inside = seen(replace(DEFAULT_CONFIG.colour, plain_centre_margin=0.0))
     assert whole_inside[1] == whole_inside[6] == ("", True, False)
     assert seen(replace(DEFAULT_CONFIG.colour, plain_same_ink=0.0))[6] == ("", True, False)
+
+
+def _settled_whites(rows: list[str], steps: dict, colour=DEFAULT_CONFIG.colour):
+    """`ForeignBoards._whites_of_another_print` on readings written as rows of codes (W, G, R; "w": a
+    square printed pale red that the light made white, read W) with the given colour step across each
+    line between codes (a pair of codes → its log-colour step; the reverse pair, its negative; 0 else)."""
+    from types import SimpleNamespace
+
+    from vision.squares import ForeignBoards, SquareReading, grid_neighbours
+
+    codes = [c for row in rows for c in row]
+    width = len(rows[0])
+    readings = [SquareReading(k % width, k // width, c.upper() if c != "w" else "W", False, False, False, 1.0,
+                              False, False) for k, c in enumerate(codes)]
+    first, second = grid_neighbours(width, len(rows))
+
+    def step(a: str, b: str) -> np.ndarray:
+        if (a, b) in steps:
+            return np.array(steps[a, b], float)
+        return -np.array(steps[b, a], float) if (b, a) in steps else np.zeros(3)
+
+    chroma = np.array([step(codes[i], codes[j]) for i, j in zip(first, second)])
+    evidence = SimpleNamespace(width=width, height=len(rows), chroma_steps=chroma)
+    return [r.uncertain for r in ForeignBoards._whites_of_another_print(readings, evidence, colour)]
+
+
+def test_a_pale_colour_lit_to_white_is_doubted_by_its_neighbours_colour_steps_issue_28():
+    """Issue 28: a board without a paper margin is balanced on its neutral-looking squares, and a block of
+    pale red far from its whites became white and read W, sure. The print's colour step across a grid line
+    survives any smooth light: the green's step from the white is learnt on the sure W–G pairs, so the
+    block's steps to its green neighbours say it is red (doubted); the whites stay sure. Without the rule
+    (a colour bar out of reach) the block stays sure."""
+    from dataclasses import replace
+
+    green, red = (0.2, -0.3, 0.1), (-0.16, -0.16, 0.32)   # log B, G, R against the white, less their mean
+    steps = {("W", "G"): green, ("G", "w"): tuple(r - g for r, g in zip(red, green))}
+    rows = ["WGWGWGwww", "WWGWGWGww"]
+    doubted = _settled_whites(rows, steps)
+    assert doubted == [c == "w" for row in rows for c in row]
+    blind = replace(DEFAULT_CONFIG.colour, white_print_chroma=99.0)
+    assert not any(_settled_whites(rows, steps, blind))
+
+
+def test_two_white_blocks_with_a_colour_step_between_them_are_not_both_white_issue_28():
+    """Issue 28: two blocks read W joined across a line with a colour step are two prints; the larger is
+    the white the light was learnt on and stays sure, the other is doubted."""
+    rows = ["WWWWWwww", "WWWWWwww"]
+    assert _settled_whites(rows, {("W", "w"): (-0.16, -0.16, 0.32)}) == [c == "w" for row in rows for c in row]
+    assert not any(_settled_whites(rows, {}))   # one print: nothing to doubt

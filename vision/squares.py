@@ -318,6 +318,14 @@ def shade_doubts(fractions: np.ndarray, lightness: np.ndarray, width: int, heigh
     return doubt
 
 
+def grid_neighbours(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """(first, second): the squares each side of every inner grid line, in `_edge_steps`' order (the
+    vertical lines row by row, then the horizontal ones)."""
+    index = np.arange(width * height).reshape(height, width)
+    return (np.concatenate([index[:, :-1].ravel(), index[:-1].ravel()]),
+            np.concatenate([index[:, 1:].ravel(), index[1:].ravel()]))
+
+
 def paper_in_shade(log_gray: np.ndarray, kinds: np.ndarray, candidates: np.ndarray, printed: np.ndarray,
                    width: int, height: int, px: int, colour: ColourConfig) -> tuple[np.ndarray, np.ndarray]:
     """(verdict, contradicted), each (n,): for each candidate square (grey or white, no mark, the light
@@ -336,9 +344,7 @@ def paper_in_shade(log_gray: np.ndarray, kinds: np.ndarray, candidates: np.ndarr
     n = width * height
     verdict = np.zeros(n, int)
     across, down = _edge_steps(log_gray, width, height, px, colour.shade_strip_near, colour.shade_strip_far)
-    index = np.arange(n).reshape(height, width)
-    first = np.concatenate([index[:, :-1].ravel(), index[:-1].ravel()])
-    second = np.concatenate([index[:, 1:].ravel(), index[1:].ravel()])
+    first, second = grid_neighbours(width, height)
     step = np.concatenate([across.ravel(), down.ravel()])  # level of `second` minus level of `first`
     level = np.full(len(CLASSES), np.nan)
     level[WHITE_CLASS] = 0.0
@@ -404,6 +410,19 @@ def _contradicted(verdict: np.ndarray, known: np.ndarray, steps: tuple[np.ndarra
         if (reached == doubted).all():
             return doubted
         doubted = reached
+
+
+def _components(n: int, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """(n,) a label per connected set of squares, joined by the pairs (first[k], second[k])."""
+    label = np.arange(n)
+    while True:
+        low = np.minimum(label[first], label[second])
+        before = label.copy()
+        np.minimum.at(label, first, low)
+        np.minimum.at(label, second, low)
+        label = label[label]
+        if (label == before).all():
+            return label
 
 
 def _hatch_settled(hatched: bool, colours: str, counts: np.ndarray, total: int, colour: ColourConfig) -> bool:
@@ -510,6 +529,7 @@ class SquareEvidence:
     plain: np.ndarray | None = None   # (n,) as flat inside as most squares of the photo (foreign)
     typical_lab: np.ndarray | None = None   # (n, 3) median Lab of the square's inside
     exposure: np.ndarray | None = None   # (n,) median brightest channel of its inside over the white's (1: as light)
+    chroma_steps: np.ndarray | None = None   # (lines, 3) print colour step across each inner grid line (foreign)
 
     @property
     def colour_shares(self) -> np.ndarray:
@@ -581,6 +601,9 @@ class OurBoards:
 
     def exposure(self, balanced, width, height, px, inner) -> None:
         return None   # ours are balanced on their paper margin, which the photo shows
+
+    def chroma_steps(self, balanced, width, height, px, colour) -> None:
+        return None   # ours: the paper margin gave the light, and a W is the paper
 
     def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
                     ) -> tuple[str, list[str]]:
@@ -670,6 +693,19 @@ class ForeignBoards:
         cells = _cells(brightest, width, height, px).reshape(width * height, px, px)
         return np.median(cells[:, inner], axis=1) / 255.0
 
+    def chroma_steps(self, balanced: np.ndarray, width: int, height: int, px: int, colour: ColourConfig) -> np.ndarray:
+        """(lines, 3) the step of log B, G, R across every inner grid line (`grid_neighbours`' order: the
+        second square's minus the first's), less its mean: the change of print colour, whatever the light
+        (a light field is smooth, so its share of the step cancels, and so does a change of lightness)."""
+        logs = np.log(np.maximum(balanced, 1.0))
+        steps = []
+        for k in range(3):
+            across, down = _edge_steps(np.ascontiguousarray(logs[..., k]), width, height, px, colour.shade_strip_near,
+                                       colour.shade_strip_far)
+            steps.append(np.concatenate([across.ravel(), down.ravel()]))
+        step = np.stack(steps, axis=1)
+        return step - step.mean(axis=1, keepdims=True)
+
     def plain(self, gray_cells: np.ndarray, inner: np.ndarray, colour: ColourConfig) -> np.ndarray:
         """(n,) squares as flat in their middle (`_texture_beyond_gradient` within `plain_centre_margin`) as
         most squares of the photo: another maker's obstacle is drawn (a cross, a hatch) and its marks cross the
@@ -736,6 +772,7 @@ class ForeignBoards:
         whatever it reads: the light there was misjudged (a glare, a corner far from any neutral square),
         the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`)."""
         readings = self._same_ink_as_doubted_grey(readings, ev, colour)
+        readings = self._whites_of_another_print(readings, ev, colour)
         whites = np.array([k for k, r in enumerate(readings) if r.colours == "W" and not r.uncertain and not r.covered])
         if len(whites) < colour.min_line_reference:
             return self._overexposed(readings, ev, colour)
@@ -747,6 +784,59 @@ class ForeignBoards:
                     for k, r in enumerate(readings)]
         readings = self._pastels_as_light_as_white(readings, ev, float(np.median(ev.typical_lab[whites, 0])), colour)
         return self._overexposed(readings, ev, colour)
+
+    @staticmethod
+    def _whites_of_another_print(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
+                                 ) -> list[SquareReading]:
+        """A board without a paper margin is balanced on its neutral-looking squares, and where its white
+        squares are far away (a corner, an edge of the board) a washed-out pastel is lit to the paper's
+        white and read W, sure (issue 28: blocks of pale red and blue at a board's edges). The light cannot
+        hide the print's colour step across a grid line (`chroma_steps`): each colour's step from the white
+        is learnt from this photo's sure pairs, and a block of W squares joined by lines with no colour
+        step (one print) gets, from every sure neighbour of another colour outside it, an estimate of its
+        own colour against the white. Where their median is a colour (`white_print_chroma`), the block is
+        another print than the white: every square of it is doubted. And two W blocks with a colour step
+        between them are not both white: the largest W block stays sure (its white is the one the light was
+        learnt on), the other is doubted. (A block with no sure neighbour of a known colour and no W block
+        beside it gets no evidence either way: it stays as read.)"""
+        if ev.chroma_steps is None:
+            return readings
+        first, second = grid_neighbours(ev.width, ev.height)
+        step = ev.chroma_steps
+        kinds = np.array([CLASSES.index(r.colours) if len(r.colours) == 1 and not r.obstacle else
+                          OBSTACLE_CLASS if r.obstacle and not r.colours else -1 for r in readings])
+        kinds[[r.uncertain or r.covered for r in readings]] = -1
+        level = np.full((len(CLASSES), 3), np.nan)
+        level[WHITE_CLASS] = 0.0
+        for k in range(len(CLASSES)):
+            pairs = np.concatenate([step[(kinds[first] == WHITE_CLASS) & (kinds[second] == k)],
+                                    -step[(kinds[first] == k) & (kinds[second] == WHITE_CLASS)]])
+            if k != WHITE_CLASS and len(pairs) >= colour.min_level_pairs:
+                level[k] = np.median(pairs, axis=0)
+        white = kinds == WHITE_CLASS
+        joined = white[first] & white[second] & (np.linalg.norm(step, axis=1) < colour.print_chroma_same)
+        block = _components(len(readings), first[joined], second[joined])
+        # estimates of a white square's colour from its sure neighbours of another known colour
+        known = (kinds >= 0) & (kinds != WHITE_CLASS)
+        known[known] = ~np.isnan(level[kinds[known], 0])
+        into_second = known[first] & white[second]
+        into_first = known[second] & white[first]
+        towards = np.concatenate([second[into_second], first[into_first]])
+        estimates = np.concatenate([level[kinds[first[into_second]]] + step[into_second],
+                                    level[kinds[second[into_first]]] - step[into_first]])
+        doubted = np.zeros(len(readings), bool)
+        for b in np.unique(block[towards]) if len(towards) else ():
+            said = estimates[block[towards] == b]
+            if len(said) >= colour.min_level_pairs and np.linalg.norm(np.median(said, axis=0)) > colour.white_print_chroma:
+                doubted |= block == b
+        apart = white[first] & white[second] & (np.linalg.norm(step, axis=1) > colour.white_print_chroma)
+        if apart.any():
+            main = np.bincount(block[white]).argmax()
+            for b in np.unique(np.concatenate([block[first[apart]], block[second[apart]]])):
+                if b != main:
+                    doubted |= block == b
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_OTHER_PRINT,)) if doubted[k] else r
+                for k, r in enumerate(readings)]
 
     @staticmethod
     def _same_ink_as_doubted_grey(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
@@ -826,6 +916,7 @@ DOUBT_OTHER_HUE = "its hue is another colour's: a shade of another maker's palet
 DOUBT_PLAIN_GREY = "a plain grey with nothing drawn on it: an obstacle or a dark colour"
 DOUBT_OVEREXPOSED = "far lighter than the paper: the light there is unknown, its colour clipped"
 DOUBT_PASTEL_WHITE = "its pale colours are as light as its white: the white may be a pastel"
+DOUBT_OTHER_PRINT = "its neighbours' colour steps say it is printed in a colour, not white"
 DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
@@ -881,6 +972,7 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
                               policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
                               np.median(lab_cells[:, inner], axis=1),
                               policy.exposure(balanced, width, height, px, inner),
+                              policy.chroma_steps(balanced, width, height, px, colour),
                               _min_cover=colour.min_cover)
     return evidence, gray, cell_labels
 
