@@ -748,8 +748,8 @@ def test_a_dark_plain_tile_of_another_maker_is_doubted_wherever_it_lies_issue_28
 
 
 def _settled_whites(rows: list[str], steps: dict, colour=DEFAULT_CONFIG.colour):
-    """`ForeignBoards._whites_of_another_print` on readings written as rows of codes (W, G, R; "w": a
-    square printed pale red that the light made white, read W) with the given colour step across each
+    """`ForeignBoards._whites_of_another_print` on readings written as rows of codes (W, G; "w": a square
+    printed pale red that the light made white, read W; "g": a G read with a doubt) with the given colour step across each
     line between codes (a pair of codes → its log-colour step; the reverse pair, its negative; 0 else)."""
     from types import SimpleNamespace
 
@@ -757,8 +757,8 @@ def _settled_whites(rows: list[str], steps: dict, colour=DEFAULT_CONFIG.colour):
 
     codes = [c for row in rows for c in row]
     width = len(rows[0])
-    readings = [SquareReading(k % width, k // width, c.upper() if c != "w" else "W", False, False, False, 1.0,
-                              False, False) for k, c in enumerate(codes)]
+    readings = [SquareReading(k % width, k // width, c.upper(), False, False, False, 1.0, c == "g", False)
+                for k, c in enumerate(codes)]
     first, second = grid_neighbours(width, len(rows))
 
     def step(a: str, b: str) -> np.ndarray:
@@ -767,7 +767,7 @@ def _settled_whites(rows: list[str], steps: dict, colour=DEFAULT_CONFIG.colour):
         return -np.array(steps[b, a], float) if (b, a) in steps else np.zeros(3)
 
     chroma = np.array([step(codes[i], codes[j]) for i, j in zip(first, second)])
-    evidence = SimpleNamespace(width=width, height=len(rows), chroma_steps=chroma)
+    evidence = SimpleNamespace(width=width, height=len(rows), chroma_steps=chroma, split=None)
     return [r.uncertain for r in ForeignBoards._whites_of_another_print(readings, evidence, colour)]
 
 
@@ -794,3 +794,18 @@ def test_two_white_blocks_with_a_colour_step_between_them_are_not_both_white_iss
     rows = ["WWWWWwww", "WWWWWwww"]
     assert _settled_whites(rows, {("W", "w"): (-0.16, -0.16, 0.32)}) == [c == "w" for row in rows for c in row]
     assert not any(_settled_whites(rows, {}))   # one print: nothing to doubt
+
+
+def test_a_pale_block_with_no_sure_neighbour_is_judged_by_the_colour_carried_to_it_issue_28():
+    """Issue 28: a pale red block lit to white whose neighbours are all doubtful squares (a board's corner)
+    has no sure colour beside it; the colour steps carried through those squares from the sure ones (a
+    doubtful green carries its own colour across a step of nothing) still say it is red: doubted. A block
+    of true white reached the same way stays sure."""
+    green, red = (0.2, -0.3, 0.1), (-0.16, -0.16, 0.32)
+    steps = {("W", "G"): green, ("W", "g"): green, ("g", "w"): tuple(r - g for r, g in zip(red, green))}
+    rows = ["WGWGWWggwww", "WWGWGWggwww"]
+    doubted = _settled_whites(rows, steps)
+    assert [d for d, c in zip(doubted, "".join(rows)) if c == "w"] == [True] * 6
+    assert not any(d for d, c in zip(doubted, "".join(rows)) if c in "WG")
+    white_beyond = _settled_whites(rows, {("W", "G"): green, ("W", "g"): green, ("g", "w"): tuple(-g for g in green)})
+    assert not any(d for d, c in zip(white_beyond, "".join(rows)) if c == "w")

@@ -425,6 +425,36 @@ def _components(n: int, first: np.ndarray, second: np.ndarray) -> np.ndarray:
             return label
 
 
+def _carried_chroma(level: np.ndarray, kinds: np.ndarray, paper: np.ndarray, split: np.ndarray | None,
+                    covered: list[bool], first: np.ndarray, second: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """(n, 3) each square's print colour against the white (log B, G, R less their mean), carried from the
+    squares that know it — sure squares of a colour whose step from the white is known (`level`), and the
+    white squares taken for the paper (`paper`) — across the grid lines' colour steps, wave by wave (each square the median of
+    what its known neighbours say), as `paper_in_shade` carries lightness; NaN where nothing reaches.
+    Squares split in two colours and covered ones carry nothing: the step on one side of them is not the
+    step on the other."""
+    n = len(kinds)
+    known = np.full((n, 3), np.nan)
+    anchors = (kinds >= 0) & (kinds != WHITE_CLASS)
+    anchors[anchors] = ~np.isnan(level[kinds[anchors], 0])
+    known[anchors] = level[kinds[anchors]]
+    known[paper] = 0.0
+    open_ = ~anchors & ~paper & ~np.asarray(covered, bool)
+    if split is not None:
+        open_ &= ~split
+    towards = np.concatenate([second, first])
+    while open_.any():
+        estimates = np.concatenate([known[first] + step, known[second] - step])
+        usable = open_[towards] & ~np.isnan(estimates[:, 0])
+        if not usable.any():
+            break
+        order = np.argsort(towards[usable], kind="stable")
+        squares, starts = np.unique(towards[usable][order], return_index=True)
+        known[squares] = [np.median(part, axis=0) for part in np.split(estimates[usable][order], starts[1:])]
+        open_[squares] = False
+    return known
+
+
 def _hatch_settled(hatched: bool, colours: str, counts: np.ndarray, total: int, colour: ColourConfig) -> bool:
     """Whether a square's pixels settle a borderline hatch score (MT 2.03.c): a hatch blends
     ink into a hue's colour (U, R, G), so few pixels keep the plain colour; a plain square
@@ -795,10 +825,11 @@ class ForeignBoards:
         is learnt from this photo's sure pairs, and a block of W squares joined by lines with no colour
         step (one print) gets, from every sure neighbour of another colour outside it, an estimate of its
         own colour against the white. Where their median is a colour (`white_print_chroma`), the block is
-        another print than the white: every square of it is doubted. And two W blocks with a colour step
-        between them are not both white: the largest W block stays sure (its white is the one the light was
-        learnt on), the other is doubted. (A block with no sure neighbour of a known colour and no W block
-        beside it gets no evidence either way: it stays as read.)"""
+        another print than the white: every square of it is doubted; where it is white, it is the paper the
+        others are judged against (no block judged so: the largest). A block with no sure neighbour of a
+        known colour gets its colour carried to it through the squares around (`_carried_chroma`), and is
+        doubted the same way. And two W blocks with a colour step between them are not both white: the one
+        that is not the paper is doubted (both, when both were taken for it)."""
         if ev.chroma_steps is None:
             return readings
         first, second = grid_neighbours(ev.width, ev.height)
@@ -825,16 +856,32 @@ class ForeignBoards:
         estimates = np.concatenate([level[kinds[first[into_second]]] + step[into_second],
                                     level[kinds[second[into_first]]] - step[into_first]])
         doubted = np.zeros(len(readings), bool)
+        judged = set()
         for b in np.unique(block[towards]) if len(towards) else ():
             said = estimates[block[towards] == b]
-            if len(said) >= colour.min_level_pairs and np.linalg.norm(np.median(said, axis=0)) > colour.white_print_chroma:
-                doubted |= block == b
-        apart = white[first] & white[second] & (np.linalg.norm(step, axis=1) > colour.white_print_chroma)
-        if apart.any():
-            main = np.bincount(block[white]).argmax()
-            for b in np.unique(np.concatenate([block[first[apart]], block[second[apart]]])):
-                if b != main:
+            if len(said) >= colour.min_level_pairs:
+                judged.add(int(b))
+                if np.linalg.norm(np.median(said, axis=0)) > colour.white_print_chroma:
                     doubted |= block == b
+        if not white.any():
+            return readings
+        # the white the others are judged against: the blocks their neighbours said were white, or else the largest
+        paper = white & np.isin(block, list(judged)) & ~doubted
+        if not paper.any():
+            paper = white & (block == np.bincount(block[white]).argmax())
+        # a block with no sure neighbour of a known colour: its colour carried to it through the squares around
+        carried = _carried_chroma(level, kinds, paper, ev.split, [r.covered for r in readings], first, second, step)
+        for b in np.unique(block[white & ~paper]):
+            if int(b) not in judged:
+                said = carried[(block == b) & white & ~np.isnan(carried[:, 0])]
+                if len(said) and np.linalg.norm(np.median(said, axis=0)) > colour.white_print_chroma:
+                    doubted |= block == b
+        apart = white[first] & white[second] & (np.linalg.norm(step, axis=1) > colour.white_print_chroma)
+        for one, other in zip(first[apart], second[apart]):
+            if not paper[one] or paper[other]:   # both taken for the paper: they contradict, both doubted
+                doubted |= block == block[one]
+            if not paper[other] or paper[one]:
+                doubted |= block == block[other]
         return [replace(r, uncertain=True, why=r.why + (DOUBT_OTHER_PRINT,)) if doubted[k] else r
                 for k, r in enumerate(readings)]
 
