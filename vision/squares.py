@@ -484,7 +484,8 @@ def _hue_shares(lab_pixels: np.ndarray, profile: ColourProfile, min_chroma: floa
     hue = np.arctan2(b, a)
     shares = np.zeros((len(lab_pixels), 5))
     centres = {c: np.arctan2(profile.means[CLASSES.index(c), 2], profile.means[CLASSES.index(c), 1]) for c in "URG"}
-    gaps = np.stack([np.abs(np.angle(np.exp(1j * (hue - centres[c])))) for c in "URG"], axis=-1)
+    # the angle between two hues, wrapped to [0, π] (a remainder, not a complex exponential: 2 ms at 1080p)
+    gaps = np.stack([np.abs(np.remainder(hue - centres[c] + np.pi, 2 * np.pi) - np.pi) for c in "URG"], axis=-1)
     nearest = gaps.argmin(axis=-1)
     coloured = (chroma >= min_chroma) & (gaps.min(axis=-1) < np.radians(45)) & ~skin
     for k, c in enumerate("URG"):
@@ -565,6 +566,15 @@ class SquareEvidence:
     def colour_shares(self) -> np.ndarray:
         return self.fractions[:, :5]
 
+    @cached_property   # the per-square decisions read a few numbers each: Python floats, not numpy scalars
+    def fraction_rows(self) -> list[list[float]]:
+        """`fractions` as Python lists, one per square (a numpy scalar costs ~10× a float to compare)."""
+        return self.fractions.tolist()
+
+    @cached_property
+    def grey_dominance_flags(self) -> list[bool]:
+        return self.grey_dominance.tolist()
+
     @cached_property   # asked once per square by each decision: computed once (4 ms of a 1080p scan, #28)
     def grey_dominance(self) -> np.ndarray:
         """(n,) the obstacle grey covers more than any colour (and the colour bar)."""
@@ -631,6 +641,9 @@ class OurBoards:
 
     def exposure(self, balanced, width, height, px, inner) -> None:
         return None   # ours are balanced on their paper margin, which the photo shows
+
+    def typical_lab(self, lab_cells, inner) -> None:
+        return None   # ours: the profile is our palette, no decision needs a square's typical colour
 
     def chroma_steps(self, balanced, width, height, px, colour) -> None:
         return None   # ours: the paper margin gave the light, and a W is the paper
@@ -714,6 +727,11 @@ class ForeignBoards:
         20–30 px a square split in two colours blurs into one shade that may read as one of them."""
         contrast = split_contrast(lab_cells, inner, split_parts(lab_cells.shape[1], colour.inner_margin))
         return contrast >= max(colour.split_min_contrast, colour.split_noise_factor * float(np.median(contrast)))
+
+    def typical_lab(self, lab_cells: np.ndarray, inner: np.ndarray) -> np.ndarray:
+        """(n, 3) the median Lab of each square's inside: the hue and lightness another maker printed,
+        which the profile (learnt on our palette) may have put in the wrong class."""
+        return np.median(lab_cells[:, inner], axis=1)
 
     def exposure(self, balanced: np.ndarray, width: int, height: int, px: int, inner: np.ndarray) -> np.ndarray:
         """(n,) median brightest channel of each square's inside over the balanced white's (1: as light):
@@ -1017,7 +1035,7 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     evidence = SquareEvidence(width, height, marks, fractions, counts, total, unknown, skin_share, hues, line_contrast,
                               line_threshold, shaded, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
                               policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
-                              np.median(lab_cells[:, inner], axis=1),
+                              policy.typical_lab(lab_cells, inner),
                               policy.exposure(balanced, width, height, px, inner),
                               policy.chroma_steps(balanced, width, height, px, colour),
                               _min_cover=colour.min_cover)
@@ -1031,16 +1049,17 @@ def decide_colours(ev: SquareEvidence, i: int, colour: ColourConfig, symbols: Sy
         colours, doubtful = _hatched_colours(ev.hues[i], ev.marks.lightness[i], ev.marks.single_hatch[i],
                                              ev.marks.levels, symbols)
         return colours, [DOUBT_HATCH_COLOUR] if doubtful else []
-    shares = ev.colour_shares[i]
-    near_bar = ((shares >= colour.min_cover - colour.doubt_below) & (shares < colour.min_cover + colour.doubt_above)).any()
-    bar = colour.min_cover + (2 * colour.doubt_above if ev.grey_dominance[i] else 0.0)   # on grey, a colour needs more
-    colours = "".join(c for c, v in zip(COLOURS, shares.tolist()) if v >= bar)
+    shares = ev.fraction_rows[i][:len(COLOURS)]
+    low, high = colour.min_cover - colour.doubt_below, colour.min_cover + colour.doubt_above
+    near_bar = any(low <= v < high for v in shares)
+    bar = colour.min_cover + (2 * colour.doubt_above if ev.grey_dominance_flags[i] else 0.0)   # on grey, a colour needs more
+    colours = "".join(c for c, v in zip(COLOURS, shares) if v >= bar)
     return colours, [DOUBT_COVERAGE] if near_bar else []
 
 
 def decide_doubts(ev: SquareEvidence, i: int, colours: str, policy, colour: ColourConfig) -> list[str]:
     """Why a square's reading is doubtful, besides its colour shares and its mark (MT 2.02.e)."""
-    f = ev.fractions[i]
+    f = ev.fraction_rows[i]
     reasons = []
     # white and the obstacle grey differ only in lightness: a shadow, a light grey print or a blurred
     # hatch (ours print their grey hatched) mixes them; a hatch is white and grey by design
