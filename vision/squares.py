@@ -1020,7 +1020,7 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     fractions = counts / counts.sum(axis=1, keepdims=True).clip(min=1)
     hues = np.zeros((n, 5))
     if marks.hatched.any():
-        hues[marks.hatched] = _hue_shares(lab_cells[:, inner][marks.hatched], profile, policy.symbols.hatch_min_chroma,
+        hues[marks.hatched] = _hue_shares(lab_cells[marks.hatched][:, inner], profile, policy.symbols.hatch_min_chroma,
                                           skin[marks.hatched][:, inner])
     shaded = policy.shaded(fractions, lab[..., 0], width, height, px, colour)
     line_threshold = _missing_line_threshold(line_contrast, fractions, marks.hatched, marks.glyph_of, colour, photo_px)
@@ -1114,18 +1114,26 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
     bars = colour.min_cover + np.where(ev.grey_dominance & ~marks.hatched, 2 * colour.doubt_above, 0.0)
     smallest_gaps = np.abs(np.where(marks.hatched[:, None], ev.hues, ev.colour_shares) - bars[:, None]).min(axis=1)
     cover_doubts = ((ev.colour_shares >= colour.min_cover - colour.doubt_below)
-                    & (ev.colour_shares < colour.min_cover + colour.doubt_above)).any(axis=1)
+                    & (ev.colour_shares < colour.min_cover + colour.doubt_above)).any(axis=1).tolist()
+    explained = np.where(marks.hatched, 1.0, 1.0 - ev.unknown)   # a hatch blurs into no class by design
+    confidences = (explained * np.minimum(1.0, smallest_gaps / (2 * colour.doubt_below))).tolist()
+    explained = explained.tolist()
+    kinds = [GLYPHS[g] if g >= 0 else ("hatch" if h else None) for g, h in zip(marks.glyph_of.tolist(), marks.hatched)]
+    # the loop reads Python values (a numpy scalar costs more to index and compare: ~1 ms at 1080p)
+    hatched, mark_sure, borderline = marks.hatched.tolist(), marks.mark_sure.tolist(), marks.borderline_hatch.tolist()
+    flat, skin_share = ev.flat.tolist(), ev.skin_share.tolist()
+    token_on = covered_hint.ravel().tolist() if covered_hint is not None else [False] * (width * height)
     readings = []
     shade_candidate = np.zeros(width * height, bool)  # flat grey squares a shadow on paper could explain
     for i in range(width * height):
         y, x = divmod(i, width)
-        kind = GLYPHS[marks.glyph_of[i]] if marks.glyph_of[i] >= 0 else ("hatch" if marks.hatched[i] else None)
+        kind = kinds[i]
         colours, why = decide_colours(ev, i, colour, symbols)
         read, pale_doubts = policy.pale_colour(ev, i, colours, profile, colour)
         pastel, colours = read != colours, read   # a pale colour the profile took for white or grey
         why += pale_doubts + decide_doubts(ev, i, colours, policy, colour)
-        obstacle = not pastel and (kind == "hatch" or bool(ev.grey_dominance[i]) or not colours)
-        flat_paper = obstacle and kind is None and ev.flat[i] and colours in ("", "W")
+        obstacle = not pastel and (kind == "hatch" or ev.grey_dominance_flags[i] or not colours)
+        flat_paper = obstacle and kind is None and flat[i] and colours in ("", "W")
         if flat_paper:
             # ours print every obstacle hatched, and at this size the hatch would leave texture:
             # a grey as flat as the paper is white paper in a shadow the margin did not see
@@ -1137,30 +1145,28 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
             start = temple = False
             why.append(DOUBT_MARK_ON_OBSTACLE)
             doubtful = True
-        hidden = decide_covered(ev, i, colours, policy, colour, covered_hint is not None and bool(covered_hint[y, x]))
-        explained = 1.0 if marks.hatched[i] else 1.0 - ev.unknown[i]  # a hatch blurs into no class by design
-        confidence = explained * min(1.0, smallest_gaps[i] / (2 * colour.doubt_below))
-        unsettled = marks.borderline_hatch[i] and not _hatch_settled(marks.hatched[i], colours, ev.counts[i],
-                                                                      ev.total[i], colour)
+        hidden = decide_covered(ev, i, colours, policy, colour, token_on[i])
+        confidence = confidences[i]
+        unsettled = borderline[i] and not _hatch_settled(hatched[i], colours, ev.counts[i], ev.total[i], colour)
         # grey or white with nothing else in doubt: the light may have decided between them (not
         # where our hatch could not hide: there a flat square is no print of ours whatever its level)
         shade_candidate[i] = (kind is None and colours in ("", "W") and (obstacle or doubtful or flat_paper)
-                              and not (flat_paper and policy.hatch_shows(ev, i)) and marks.mark_sure[i]
+                              and not (flat_paper and policy.hatch_shows(ev, i)) and mark_sure[i]
                               and not unsettled and not cover_doubts[i])
-        if (not marks.mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
+        if (not mark_sure[i] or unsettled) and not (kind in (None, "hatch") and not colours):
             why.append(DOUBT_WEAK_MARK)  # a weak mark matters unless the square is a colourless obstacle anyway
             doubtful = True
             confidence *= 0.5
-        if explained < colour.min_explained:
+        if explained[i] < colour.min_explained:
             why.append(DOUBT_UNEXPLAINED)
         if confidence < colour.min_confidence:
             why.append(DOUBT_CONFIDENCE)
-        uncertain = doubtful or explained < colour.min_explained or bool(hidden) or confidence < colour.min_confidence
+        uncertain = doubtful or explained[i] < colour.min_explained or bool(hidden) or confidence < colour.min_confidence
         # a doubt where part of a hand lies is the hand's doing: the square is hidden, not unclear
-        if uncertain and ev.skin_share[i] >= colour.covered_skin_doubt and not hidden:
+        if uncertain and skin_share[i] >= colour.covered_skin_doubt and not hidden:
             hidden = [HIDDEN_HAND_DOUBT]
         readings.append(SquareReading(x, y, colours, bool(obstacle), bool(start), bool(temple),
-                                      min(max(float(confidence), 0.0), 1.0), bool(uncertain), bool(hidden),
+                                      min(max(confidence, 0.0), 1.0), bool(uncertain), bool(hidden),
                                       why=tuple(hidden + why)))
     return policy.settle(readings, ev, gray, shade_candidate, width, height, px, colour, covered_hint)
 
