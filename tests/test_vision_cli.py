@@ -173,3 +173,19 @@ def test_a_grid_larger_than_any_board_is_refused_before_anything_is_allocated(bo
         assert not result.found and result.error.key == "camera.vision.grid_too_large"
     with pytest.raises(ValueError, match="boards of 1 to 200×200"):
         CameraWatcher(SimpleNamespace(width=MAX_SIDE + 1, height=12))
+
+
+def test_every_command_limits_numpy_blas_to_one_thread_before_numpy_loads():
+    """`tactical` sets OPENBLAS_NUM_THREADS=1 (its busy-waiting threads doubled a 1080p scan's CPU, taken
+    from the app's UI thread): only possible while the command line has not imported numpy yet."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import sys, os; import companion.cli.main as m; loaded = 'numpy' in sys.modules; "
+             "sys.argv = ['tactical', 'no-such-command']\n"
+             "try: m.main()\nexcept SystemExit: pass\n"
+             "print(loaded, os.environ.get('OPENBLAS_NUM_THREADS'))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.split() == ["False", "1"], done.stderr[-2000:]

@@ -35,10 +35,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command == "bench":
-        # One core means one core: numpy's OpenBLAS would otherwise spread (and busy-wait) the
-        # large matrix products over every core. Must be set before numpy is first imported.
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # numpy's OpenBLAS spreads its matrix products over every core and its threads busy-wait between
+    # them: our products are small, so on 2 cores a 1080p scan took as long (wall 60-111 ms against
+    # 55-65 ms) for twice the CPU (119-222 ms against 72-83 ms), taken from the app's UI thread; and a
+    # bench's one core means one core. Must be set before numpy is first imported.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser(command if command in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
