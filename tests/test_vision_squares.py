@@ -696,10 +696,44 @@ def test_a_foreign_square_far_lighter_than_the_white_is_doubtful_issue_28():
     exposure = np.array([1.0] * 10 + [colour.max_exposure * 1.2] * 2)
     readings = [SquareReading(k, 0, "W", False, False, False, 1.0, False, False) for k in range(len(exposure))]
     evidence = SimpleNamespace(exposure=exposure, chroma_steps=None, plain=np.ones(len(exposure), bool),
+                               shaded_last=np.zeros(len(exposure), bool),
                                typical_lab=np.tile([100.0, 0.0, 0.0], (len(exposure), 1)))
     settled = ForeignBoards().settle(readings, evidence, None, None, len(exposure), 1, 8, colour, None)
     assert [r.uncertain for r in settled] == [False] * 10 + [True] * 2
     assert all(DOUBT_OVEREXPOSED in r.why for r in settled[10:])
+
+
+@pytest.mark.parametrize("greys, doubted_last", [(15, True), (3, False)])
+def test_a_print_region_read_mostly_grey_beside_its_whites_is_doubted_whole_MT_2_02_e(greys, doubted_last):
+    """MT 2.02.e, issue 28: another maker's white paper half in a shadow, 24 squares with no lightness step
+    between them (one print), 15 read grey and 9 white. Grey and white cannot both be right in one print: the
+    fewer (the whites) are doubted — and with that many greys (`shade_max_grey_region`) paper in shade is
+    likelier than a clump of obstacles, so the greys are doubted too, last (`settle`: the board's other rules
+    still take the sure whites as the paper). With 3 greys only the 3 are doubted."""
+    from types import SimpleNamespace
+
+    from calibration.colour import CLASSES
+    from vision.squares import DOUBT_SHADE, ForeignBoards, SquareReading, shade_doubts
+
+    colour = DEFAULT_CONFIG.colour
+    width, height, px = 6, 4, 16
+    grey = np.arange(width * height) < greys
+    fractions = np.zeros((width * height, len(CLASSES)))
+    fractions[grey, CLASSES.index("O")] = 1.0   # the uncoloured obstacle's grey
+    fractions[~grey, CLASSES.index("W")] = 1.0
+    doubted, last = shade_doubts(fractions, np.full((height * px, width * px), 60.0, np.float32), width, height,
+                                 px, colour)
+    fewer = grey if greys <= width * height - greys else ~grey
+    assert (doubted == fewer).all()
+    assert (last == (~fewer if doubted_last else np.zeros_like(fewer))).all()
+
+    readings = [SquareReading(k % width, k // width, "" if grey[k] else "W", bool(grey[k]), False, False, 1.0,
+                              bool(doubted[k]), False) for k in range(width * height)]
+    evidence = SimpleNamespace(exposure=np.ones(width * height), chroma_steps=None, plain=np.ones(width * height, bool),
+                               shaded_last=last, typical_lab=np.tile([100.0, 0.0, 0.0], (width * height, 1)))
+    settled = ForeignBoards().settle(readings, evidence, None, None, width, height, px, colour, None)
+    assert [r.uncertain for r in settled] == (doubted | last).tolist()
+    assert all((DOUBT_SHADE in r.why) == bool(last[k]) for k, r in enumerate(settled))
 
 
 def _tiles(codes: list) -> np.ndarray:

@@ -297,25 +297,32 @@ def neutral_regions(fractions: np.ndarray, lightness: np.ndarray, width: int, he
 
 
 def shade_doubts(fractions: np.ndarray, lightness: np.ndarray, width: int, height: int, px: int,
-                 colour: ColourConfig) -> np.ndarray:
-    """(n,) neutral squares whose white-or-grey reading a shadow may have decided (MT 2.02.e).
+                 colour: ColourConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(doubted, doubted last), each (n,): neutral squares whose white-or-grey reading a shadow may have
+    decided (MT 2.02.e).
 
     Without a paper margin the light is fitted to the board's whites, and a shadow darkens
     white paper to a grey no light field tells from grey ink. Within one print region
     (`neutral_regions`) white and grey readings cannot both be right: the fewer are
     doubtful. A wide grey region is more likely paper in shade than obstacles (those are
-    single squares or small clumps): doubtful too."""
+    single squares or small clumps): doubtful too — and so is the rest of a region of both once its
+    greys are that many (issue 28: paper half in a shadow, 15 squares read grey beside 9 read white, the
+    whites doubted and the greys left sure). Those are doubted last (`ForeignBoards.settle`): the board's
+    later rules take their sure whites as the paper, and a region's lit whites still show it."""
     regions = neutral_regions(fractions, lightness, width, height, px, colour)
     grey = fractions[:, OBSTACLE_CLASS] > fractions[:, WHITE_CLASS]
-    doubt = np.zeros(len(fractions), bool)
+    doubt, last = np.zeros(len(fractions), bool), np.zeros(len(fractions), bool)
     for region in np.unique(regions[regions >= 0]):
         members = regions == region
         greys, whites = int((members & grey).sum()), int((members & ~grey).sum())
         if greys and whites:
-            doubt |= members & (grey if greys <= whites else ~grey)
+            fewer = members & (grey if greys <= whites else ~grey)
+            doubt |= fewer
+            if greys >= colour.shade_max_grey_region:
+                last |= members & ~fewer
         elif greys >= colour.shade_max_grey_region:
             doubt |= members
-    return doubt
+    return doubt, last
 
 
 def grid_neighbours(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
@@ -553,6 +560,7 @@ class SquareEvidence:
     line_contrast: np.ndarray    # (n,) the faintest of the four grid lines around the square
     line_threshold: np.ndarray   # (n,) below it, a light square's line is missing
     shaded: np.ndarray           # (n,) a shadow may have decided white or grey (foreign boards)
+    shaded_last: np.ndarray      # (n,) the same, doubted after the board's other rules (`shade_doubts`)
     flat: np.ndarray             # (n,) flat as paper where our hatch would show texture
     white_offsets: np.ndarray    # (n,) how far a square's W pixels are from the paper white (Lab)
     photo_px: np.ndarray | None  # (height, width) the squares' sides in the photo
@@ -657,8 +665,9 @@ class OurBoards:
         typical = _typical_line_contrast(line_contrast, white_share, marks.hatched, marks.glyph_of, colour, photo_px)
         return paper_not_skin(skin, considered, line_contrast, lab_cells, paper_white, colour, typical)
 
-    def shaded(self, fractions, lightness, width, height, px, colour) -> np.ndarray:
-        return np.zeros(len(fractions), bool)   # ours hatch their grey, and their paper margin gives the light
+    def shaded(self, fractions, lightness, width, height, px, colour) -> tuple[np.ndarray, np.ndarray]:
+        none = np.zeros(len(fractions), bool)   # ours hatch their grey, and their paper margin gives the light
+        return none, none
 
     def flat(self, gray_cells, inner, fractions, marks, skin_share, photo_px, colour) -> np.ndarray:
         texture = _texture_beyond_gradient(gray_cells, inner)
@@ -709,7 +718,7 @@ class ForeignBoards:
     def paper_not_skin(self, skin, *args):
         return skin
 
-    def shaded(self, fractions, lightness, width, height, px, colour) -> np.ndarray:
+    def shaded(self, fractions, lightness, width, height, px, colour) -> tuple[np.ndarray, np.ndarray]:
         return shade_doubts(fractions, lightness, width, height, px, colour)
 
     def flat(self, gray_cells, inner, fractions, marks, skin_share, photo_px, colour) -> np.ndarray:
@@ -821,6 +830,15 @@ class ForeignBoards:
         the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`)."""
         readings = self._same_ink_as_doubted_grey(readings, ev, colour)
         readings = self._whites_of_another_print(readings, ev, colour)
+        readings = self._pale_and_overexposed(readings, ev, colour)
+        # last, the shade's doubts the rules above must not see (their sure whites: `shade_doubts`)
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_SHADE,))
+                if ev.shaded_last[k] and not r.covered and DOUBT_SHADE not in r.why else r
+                for k, r in enumerate(readings)]
+
+    def _pale_and_overexposed(self, readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
+                              ) -> list[SquareReading]:
+        """The sure whites' spread, the pastels as light as them, and the overexposed squares (`settle`)."""
         whites = np.array([k for k, r in enumerate(readings) if r.colours == "W" and not r.uncertain and not r.covered])
         if len(whites) < colour.min_line_reference:
             return self._overexposed(readings, ev, colour)
@@ -1022,7 +1040,7 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     if marks.hatched.any():
         hues[marks.hatched] = _hue_shares(lab_cells[marks.hatched][:, inner], profile, policy.symbols.hatch_min_chroma,
                                           skin[marks.hatched][:, inner])
-    shaded = policy.shaded(fractions, lab[..., 0], width, height, px, colour)
+    shaded, shaded_last = policy.shaded(fractions, lab[..., 0], width, height, px, colour)
     line_threshold = _missing_line_threshold(line_contrast, fractions, marks.hatched, marks.glyph_of, colour, photo_px)
     flat = policy.flat(_cells(gray, width, height, px).reshape(n, px, px), inner, fractions, marks, skin_share,
                        photo_px, colour)
@@ -1033,7 +1051,7 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
     for i in np.flatnonzero(white.any(axis=(1, 2)) & ((fractions[:, :5] >= colour.min_cover).sum(axis=1) > 1)):
         offsets[i] = _white_offset(lab_cells[i], white[i], paper_white)
     evidence = SquareEvidence(width, height, marks, fractions, counts, total, unknown, skin_share, hues, line_contrast,
-                              line_threshold, shaded, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
+                              line_threshold, shaded, shaded_last, flat, offsets, photo_px, policy.split(lab_cells, inner, colour),
                               policy.plain(_cells(gray, width, height, px).reshape(n, px, px), inner, colour),
                               policy.typical_lab(lab_cells, inner),
                               policy.exposure(balanced, width, height, px, inner),
