@@ -843,3 +843,29 @@ def test_a_pale_block_with_no_sure_neighbour_is_judged_by_the_colour_carried_to_
     assert not any(d for d, c in zip(doubted, "".join(rows)) if c in "WG")
     white_beyond = _settled_whites(rows, {("W", "G"): green, ("W", "g"): green, ("g", "w"): tuple(-g for g in green)})
     assert not any(d for d, c in zip(white_beyond, "".join(rows)) if c == "w")
+
+
+def test_a_tint_doubted_on_part_of_one_print_is_doubted_on_all_of_it_issue_28():
+    """Issue 28: a pale red corner lit to white read W; its squares towards the board's middle came out off
+    the white (doubted as tinted), the ones in the corner just under the bar: sure W, wrong. Squares joined
+    by grid lines with no colour step are one print: a tinted square's doubt reaches the sure W joined to it,
+    and stops at a colour step (the white paper beyond it stays sure)."""
+    from types import SimpleNamespace
+
+    from vision.squares import DOUBT_TINTED_WHITE, ForeignBoards, SquareReading, grid_neighbours
+
+    colour = DEFAULT_CONFIG.colour
+    width = 7   # one row: a tinted square, three sure W of the same print, a colour step, three white squares
+    readings = [SquareReading(k, 0, "W", False, False, False, 1.0, k == 0, False,
+                              why=(DOUBT_TINTED_WHITE,) if k == 0 else ()) for k in range(width)]
+    first, _ = grid_neighbours(width, 1)
+    steps = np.zeros((len(first), 3))
+    steps[3] = [0.1, 0.05, -0.15]   # between squares 3 and 4: the pale red's step to the white
+    evidence = SimpleNamespace(width=width, height=1, chroma_steps=steps)
+
+    def doubted(ev):
+        return [r.uncertain for r in ForeignBoards._tint_of_one_print(readings, ev, colour)]
+
+    assert doubted(evidence) == [True] * 4 + [False] * 3
+    assert doubted(SimpleNamespace(width=width, height=1, chroma_steps=np.tile([0.1, 0.05, -0.15], (6, 1)))) == \
+        [True] + [False] * 6   # every line a colour step: no square shares the tinted one's print

@@ -848,8 +848,32 @@ class ForeignBoards:
         stray = set(whites[apart > bar].tolist())
         readings = [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
                     for k, r in enumerate(readings)]
+        readings = self._tint_of_one_print(readings, ev, colour)
         readings = self._pastels_as_light_as_white(readings, ev, float(np.median(ev.typical_lab[whites, 0])), colour)
         return self._overexposed(readings, ev, colour)
+
+    @staticmethod
+    def _tint_of_one_print(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
+                           ) -> list[SquareReading]:
+        """A W square doubted as tinted (its typical colour off the white: `pale_colour`, the whites' spread)
+        casts its doubt on the sure W squares joined to it by grid lines with no colour step
+        (`print_chroma_same`): they are one print, and a light that falls off by degrees decides where
+        a bar on each square's own tint cuts through it (issue 28: a pale red corner read W, its squares
+        towards the board's middle doubted as tinted, the nine in the corner sure)."""
+        if ev.chroma_steps is None:
+            return readings
+        first, second = grid_neighbours(ev.width, ev.height)
+        white = np.array([r.colours == "W" and not r.covered for r in readings], bool)
+        tinted = white & np.array([DOUBT_TINTED_WHITE in r.why for r in readings], bool)
+        sure = white & ~np.array([r.uncertain for r in readings], bool)
+        if not tinted.any() or not sure.any():
+            return readings
+        member = tinted | sure
+        joined = member[first] & member[second] & (np.linalg.norm(ev.chroma_steps, axis=1) < colour.print_chroma_same)
+        block = _components(len(readings), first[joined], second[joined])
+        doubted = sure & np.isin(block, block[tinted])
+        return [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if doubted[k] else r
+                for k, r in enumerate(readings)]
 
     @staticmethod
     def _whites_of_another_print(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
