@@ -56,7 +56,7 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
-    "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "max_uncrossed_outer": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
@@ -322,6 +322,10 @@ class GridVerifyConfig:
                                        # this share of its lines across the strip there and of the strip's far
                                        # side seen (issue 28: a sudoku a column off 0.75; real grids' outer
                                        # strips 0.9-1 crossed)
+    min_beyond_seen_unruled: float = 0.9   # ... on a grid whose lines are not seen on every edge (coloured
+                                       # squares: a border only between two colours) its outer strips may be
+                                       # little crossed by nature: the grid going on must be plain (issue 28: a
+                                       # foreign board a column off onto its shaded margin, 0 crossed, 1.0 beyond)
     min_chequer_step: float = 40.0     # squares side by side this far apart in lightness (Lab L, 0-255) are a
                                        # chequer: its border is a colour step, not judged by the next line
     min_border_ratio: float = 1.0      # a ruled grid's border line, where weaker than its lines, stands out ≥ this

@@ -473,6 +473,18 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     return (shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3])
 
 
+SHIFTED = "shifted a square:"   # the start of the reason a fit a square off is refused with
+
+
+def shifted_side(evidence: GridEvidence, cfg: GridVerifyConfig) -> str | None:
+    """The side a fit shifted by a square takes in what is not its grid (`GridEvidence.shifted_side`), or None.
+    A ruled grid's outer strips are crossed by its lines; where its lines are not seen on every edge (colours
+    bordering colours) an outer strip may be little crossed by nature, and the grid going on past the opposite
+    side must be plain (`min_beyond_seen_unruled`)."""
+    ruled = evidence.seen_share >= cfg.ruled_seen_share
+    return evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen if ruled else cfg.min_beyond_seen_unruled)
+
+
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,
                 cfg: GridVerifyConfig | None = None) -> Verdict:
     """`found` when the photo shows the grid's lines standing out from its squares along their
@@ -519,8 +531,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if evidence.square_skew > cfg.max_square_skew:
         return Verdict(False, f"its cells are no squares on any plane a camera sees (off by {evidence.square_skew:.2f}, "
                               f"a grid of squares: ≤ {cfg.max_square_skew:g})", evidence)
-    shifted = evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen)
-    if evidence.seen_share >= cfg.ruled_seen_share and shifted:
-        return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "
+    shifted = shifted_side(evidence, cfg)
+    if shifted:
+        return Verdict(False, f"{SHIFTED} its {shifted} row or column is blank paper its lines do not cross, "
                               f"while the grid goes on past the opposite side", evidence)
     return Verdict(True, "", evidence)

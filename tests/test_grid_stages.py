@@ -476,6 +476,41 @@ def test_verification_stage_refuses_a_ruled_grid_shifted_a_square_onto_its_margi
     assert right.evidence.shifted_side(CFG.verify.max_uncrossed_outer, CFG.verify.min_beyond_seen) is None
 
 
+def test_a_fit_a_square_off_onto_its_margin_is_moved_where_the_grid_goes_on_and_proved_there():
+    """Issue #28 (a foreign board's margin in deep shadow read as its first column, its last column left out:
+    20 squares that do not exist, read): the fit refused as shifted a square is moved a square towards its
+    blank side and verified again — found where the grid is, never where it is not."""
+    from calibration.grid_finder.find import _moved_a_square
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((9, 9), [(150, 100), (690, 100), (690, 640), (150, 640)], frame=(960, 720),
+                               margin=1.6)
+    one_column = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1]])     # grid units: a square to the right
+    off = GridFit(GridMapping(truth @ one_column), 9, 9, 0.9)
+    moved = _moved_a_square(off, verification(photo, off, CFG), CFG)
+    assert moved is not None
+    corners = np.array([[0.0, 0.0], [9.0, 9.0]])
+    assert np.allclose(moved.mapping.to_image(corners), GridMapping(truth).to_image(corners))
+    assert verification(photo, moved, CFG).found
+    right = GridFit(GridMapping(truth), 9, 9, 0.9)
+    assert _moved_a_square(right, verification(photo, right, CFG), CFG) is None   # found: left as it is
+
+
+def test_a_grid_without_lines_on_every_edge_is_judged_shifted_only_on_plain_evidence():
+    """Issue #28: coloured squares show a border only between two colours, so an outer strip may be little
+    crossed by nature; on such a grid (seen on fewer than `ruled_seen_share` of its edges) the grid going on
+    past the opposite side must be plain (`min_beyond_seen_unruled`) for the fit to be called shifted."""
+    from calibration.grid_verify import GridEvidence, shifted_side
+
+    verify = CFG.verify
+    unruled = GridEvidence(9.0, 2.5, verify.ruled_seen_share - 0.02, 500, outer_crossed=(0.0, 1.0, 0.7, 0.8),
+                           beyond_strips=(0.0, 1.0, 0.05, 0.15))
+    assert shifted_side(unruled, verify) == "left"
+    halfway = replace(unruled, beyond_strips=(0.0, verify.min_beyond_seen_unruled - 0.1, 0.05, 0.15))
+    assert shifted_side(halfway, verify) is None
+    assert shifted_side(replace(halfway, seen_share=verify.ruled_seen_share), verify) == "left"   # a ruled grid's bar
+
+
 def test_verification_stage_refuses_a_ruled_grid_whose_side_lies_in_the_text_beside_it():
     """Issue #28 (gs image204 read 12×9 with the text columns beside it, s4 image1083 9×11 with a title and
     a solution grid): where the text beside a sudoku is ruled on the sudoku's rows, its lines cross the strip

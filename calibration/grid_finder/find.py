@@ -24,7 +24,7 @@ from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_resu
                                             upright_mapping)
 from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_image,
                                              working_long_side)
-from calibration.grid_verify import Verdict, verify_grid
+from calibration.grid_verify import Verdict, shifted_side, verify_grid
 
 BUDGET_REASON = ("no grid of that size on the lattices searched; the other lattices were tried only as far as the "
                  "search's work budget (grid.fallback_square_samples) allowed")
@@ -58,7 +58,25 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
     if trimmed is not None:                              # size unknown: a strip of text taken in beside it
         fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
+    moved = _moved_a_square(fit, verdict, cfg)
+    if moved is not None:                                # a square off onto its margin, the grid going on past
+        moved_verdict = verification(image_bgr, moved, cfg)   # the other side: where the evidence says it is,
+        if moved_verdict.found:                               # if the photo proves it there
+            fit, verdict = moved, moved_verdict
     return (fit if verdict.found else None), verdict
+
+
+def _moved_a_square(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
+    """A fit refused as shifted a square (`grid_verify.shifted_side`: an outer strip its lines do not cross,
+    the grid going on past the opposite side), moved a square towards that side; None for any other verdict.
+    (Issue 28: a foreign board's margin in deep shadow read as its first column, its last column left out.)"""
+    evidence = verdict.evidence
+    side = None if verdict.found or evidence is None else shifted_side(evidence, cfg.verify)
+    if side is None:
+        return None
+    dx, dy = {"left": (1, 0), "right": (-1, 0), "top": (0, 1), "bottom": (0, -1)}[side]
+    shift = np.array([[1.0, 0, float(dx)], [0, 1.0, float(dy)], [0, 0, 1.0]])
+    return replace(fit, mapping=fit.mapping.regridded(shift), partial=())
 
 
 def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
