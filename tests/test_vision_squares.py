@@ -869,3 +869,22 @@ def test_a_tint_doubted_on_part_of_one_print_is_doubted_on_all_of_it_issue_28():
     assert doubted(evidence) == [True] * 4 + [False] * 3
     assert doubted(SimpleNamespace(width=width, height=1, chroma_steps=np.tile([0.1, 0.05, -0.15], (6, 1)))) == \
         [True] + [False] * 6   # every line a colour step: no square shares the tinted one's print
+
+
+def test_a_dark_tile_lit_warm_is_no_pastel_issue_28():
+    """Issue 28 (tiles at 20–30 px a square): another maker's dark grey tile at a board's edge, lit warm, read as a
+    sure R — a plain grey with a hue was taken for a pastel. A pastel is light: a plain grey darker than grey
+    inks (`plain_grey_max_lightness`) is doubted as maybe their dark colour, never read as a colour; a light
+    pink tile beside it still reads R. Without the lightness bar the dark tile reads R, sure."""
+    from dataclasses import replace
+
+    from vision.squares import DOUBT_PLAIN_GREY
+
+    light, warm_dark, pink = (215, 225, 230), (80, 100, 140), (200, 200, 250)   # L* 46, chroma 22
+    image = _tiles([light, warm_dark, light, pink, "X", light, light])
+    readings = _read_foreign(image, 7, 1)
+    assert (readings[1].colours, readings[1].obstacle, readings[1].uncertain) == ("", True, True)
+    assert DOUBT_PLAIN_GREY in readings[1].why
+    assert readings[3].colours == "R"
+    no_bar = _read_foreign(image, 7, 1, replace(DEFAULT_CONFIG.colour, plain_grey_max_lightness=0.0))
+    assert (no_bar[1].colours, no_bar[1].uncertain) == ("R", False)

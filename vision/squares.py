@@ -784,8 +784,10 @@ class ForeignBoards:
         doubtful when no hue is near enough. So does a plain square read as a grey obstacle (nothing drawn
         on it): grey has no hue. A square read B with a clear hue may be their dark blue, red or green,
         and one read U, R or G whose hue is nearer another of them may be another maker's shade: both
-        doubtful."""
-        plain_grey = colours == "" and ev.plain[i]
+        doubtful. A plain grey darker than grey inks (`plain_grey_max_lightness`) is no pastel: a pastel is
+        light, and a dark tile lit warm has a hue too (issue 28: dark grey B tiles read as sure R, L* 52-54);
+        `obstacle_doubts` doubts it as maybe their dark colour."""
+        plain_grey = colours == "" and ev.plain[i] and ev.typical_lab[i, 0] >= colour.plain_grey_max_lightness
         if len(colours) != 1 and not plain_grey:
             return colours, []
         a, b = ev.typical_lab[i, 1:]
