@@ -473,9 +473,6 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     return (shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3])
 
 
-SHIFTED = "shifted a square:"   # the start of the reason a fit a square off is refused with
-
-
 def shifted_side(evidence: GridEvidence, cfg: GridVerifyConfig) -> str | None:
     """The side a fit shifted by a square takes in what is not its grid (`GridEvidence.shifted_side`), or None.
     A ruled grid's outer strips are crossed by its lines; where its lines are not seen on every edge (colours
@@ -533,6 +530,6 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
                               f"a grid of squares: ≤ {cfg.max_square_skew:g})", evidence)
     shifted = shifted_side(evidence, cfg)
     if shifted:
-        return Verdict(False, f"{SHIFTED} its {shifted} row or column is blank paper its lines do not cross, "
+        return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "
                               f"while the grid goes on past the opposite side", evidence)
     return Verdict(True, "", evidence)

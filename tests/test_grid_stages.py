@@ -496,6 +496,25 @@ def test_a_fit_a_square_off_onto_its_margin_is_moved_where_the_grid_goes_on_and_
     assert _moved_a_square(right, verification(photo, right, CFG), CFG) is None   # found: left as it is
 
 
+def test_a_fit_moved_a_square_with_the_size_unknown_is_partial_where_it_now_is(monkeypatch):
+    """Issue #28: the sides a moved fit is partial on are read where it now is, not kept from where it
+    was a square off (the search's fit, a square right of the grid, saw its left side; moved onto the grid,
+    that side is the frame's edge: the photo cannot say whether the grid goes on there)."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((9, 9), [(12, 100), (552, 100), (552, 640), (12, 640)], frame=(960, 720),
+                               margin=1.6)
+    one_column = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1]])
+    off = GridFit(GridMapping(truth @ one_column), 9, 9, 0.9)
+    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: off)
+    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    corners = np.array([[0.0, 0.0], [9.0, 9.0]])
+    assert np.allclose(fit.mapping.to_image(corners), GridMapping(truth).to_image(corners))
+    assert fit.partial == ("left",)
+
+
 def test_a_grid_without_lines_on_every_edge_is_judged_shifted_only_on_plain_evidence():
     """Issue #28: coloured squares show a border only between two colours, so an outer strip may be little
     crossed by nature; on such a grid (seen on fewer than `ruled_seen_share` of its edges) the grid going on

@@ -826,10 +826,13 @@ class ForeignBoards:
     def settle(self, readings, ev: SquareEvidence, gray, shade_candidate, width, height, px, colour, covered_hint):
         """A washed-out pastel (a bright photo) comes within a paper's tint of white, but stands apart from
         this photo's own whites, which lie close together: a sure W further from their middle (Lab a, b)
-        than `white_spread_factor` × their typical distance (and `white_spread_floor`) is doubtful.
-        Last, a square far lighter than the white the balance was learnt on (`max_exposure`) is doubtful
+        than `white_spread_factor` × their typical distance (and `white_spread_floor`) is doubtful, and so
+        are the sure whites of the same print as a doubted one (`_tint_of_one_print`).
+        Then a square far lighter than the white the balance was learnt on (`max_exposure`) is doubtful
         whatever it reads: the light there was misjudged (a glare, a corner far from any neutral square),
-        the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`)."""
+        the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`).
+        Last, the paper half in a shadow (`shade_doubts`' late doubts, `SquareEvidence.shaded_last`): the
+        rules above take its sure whites as the paper's white, so they are doubted only after."""
         readings = self._same_ink_as_doubted_grey(readings, ev, colour)
         readings = self._whites_of_another_print(readings, ev, colour)
         readings = self._pale_and_overexposed(readings, ev, colour)

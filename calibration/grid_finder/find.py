@@ -62,14 +62,15 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if moved is not None:                                # a square off onto its margin, the grid going on past
         moved_verdict = verification(image_bgr, moved, cfg)   # the other side: where the evidence says it is,
         if moved_verdict.found:                               # if the photo proves it there
-            fit, verdict = moved, moved_verdict
+            fit, verdict = (moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)), moved_verdict
     return (fit if verdict.found else None), verdict
 
 
 def _moved_a_square(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
     """A fit refused as shifted a square (`grid_verify.shifted_side`: an outer strip its lines do not cross,
     the grid going on past the opposite side), moved a square towards that side; None for any other verdict.
-    (Issue 28: a foreign board's margin in deep shadow read as its first column, its last column left out.)"""
+    (Issue 28: a foreign board's margin in deep shadow read as its first column, its last column left out.)
+    Its open sides are those of where it was: size unknown, the caller reads them again where it now is."""
     evidence = verdict.evidence
     side = None if verdict.found or evidence is None else shifted_side(evidence, cfg.verify)
     if side is None:
@@ -193,8 +194,12 @@ def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: Gr
             if free is not None and turned is not None:
                 fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
         return fit
-    if fit is None:
-        return None
+    return None if fit is None else _with_open_sides(image_bgr, fit, cfg)
+
+
+def _with_open_sides(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> GridFit:
+    """Size unknown: the fit, partial on the sides past which the photo cannot say whether it goes on
+    (`open_sides`: the frame ends there) or shows it may (`_maybe_going_on`)."""
     open_ = open_sides(fit.mapping, fit.width, fit.height, image_bgr.shape[1::-1])
     maybe = _maybe_going_on(image_bgr, fit, cfg) if fit.method == "lines" else ()   # a chequer ends with its corners
     return replace(fit, partial=tuple(side for side in SIDES if side in open_ or side in maybe))
