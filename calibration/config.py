@@ -214,7 +214,8 @@ class ColourConfig:
     adapt_sure_distance: float = 2.0       # ...from pixels this close to a class only (a hand is not paper)
     wb_percentile: float = 90.0            # paper brightness percentile used for white balance
     foreign_wb_percentile: float = 30.0    # board without margin: white balance on its brightest neutral pixels
-    foreign_wb_max_spread: float = 0.25    # ...neutral: channel spread below this share of the brightest channel
+    foreign_wb_max_spread: float = 0.25    # ...neutral: channel spread below this share of the brightest channel,
+                                           # once the board's lightest 1 % are grey (the photo's cast)
     foreign_wb_min_brightness: float = 0.5 # ...and at least this share of the brightest (black ink is no paper)
     default_sigma_lab: float = 8.0         # spread of a colour before it is learnt
 

@@ -282,3 +282,34 @@ def test_codes_are_searched_only_around_squares_of_no_board_colour_and_read_the_
         [(t.player, t.number, t.x, t.y) for t in everywhere]
     assert {(t.player, t.number, *t.square) for t in placed} == {(t.player, t.number, t.x, t.y) for t in everywhere}
 
+
+
+def test_a_foreign_board_under_a_warm_lamp_is_balanced_on_its_white_not_its_black_issue_28():
+    """Issue 28: another maker's board (no paper margin) is balanced on its neutral squares. A warm lamp turns
+    its white paper yellow; judged on the raw channels, only its black squares looked neutral, the light was
+    fitted on the black ink and the black read white or grey, sure. Judged under the photo's own cast, the
+    whites are the neutral squares: every square reads its colour (or is doubted), and most blacks are read."""
+    rows = ["WWWWBBBBBBBB", "WWWBBBBBBBBB", "WWBBBGGBBBBB", "BBBBBGGBBBWW", "BBBBBBBBBWWW", "BBBBBBBBWWWW"]
+    px, pad = 40, 40
+    image = np.full((len(rows) * px + 2 * pad, len(rows[0]) * px + 2 * pad, 3), 120, np.float32)   # a table
+    ink = {"W": (250, 250, 250), "B": (25, 25, 25), "G": (60, 160, 60)}
+    for y, row in enumerate(rows):
+        for x, code in enumerate(row):
+            image[pad + y * px:pad + (y + 1) * px, pad + x * px:pad + (x + 1) * px] = ink[code]
+    for k in range(len(rows[0]) + 1):
+        image[pad:pad + len(rows) * px, pad + k * px - 1:pad + k * px + 1] = 30
+    for k in range(len(rows) + 1):
+        image[pad + k * px - 1:pad + k * px + 1, pad:pad + len(rows[0]) * px] = 30
+    u = np.linspace(0.0, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
+    lamp = np.array([0.62, 0.9, 1.0], np.float32) * (1.0 - 0.3 * u)     # warm, falling off to the right
+    photo = np.clip(image * lamp + 20, 0, 255).astype(np.uint8)         # (+ the lens's grey flare)
+    homography = np.array([[px, 0, pad], [0, px, pad], [0, 0, 1]], float)
+    result = scan(photo, grid=(len(rows[0]), len(rows)), homography=homography, ours=False)
+    assert result.found
+    read = {(s.x, s.y): s for s in result.squares}
+    for y, row in enumerate(rows):
+        for x, code in enumerate(row):
+            square = read[(x, y)]
+            assert square.uncertain or (square.colours, square.obstacle) == (code, False), (x, y, square)
+    blacks = [read[(x, y)] for y, row in enumerate(rows) for x, code in enumerate(row) if code == "B"]
+    assert sum(not s.uncertain for s in blacks) >= 0.9 * len(blacks)     # read, not only doubted

@@ -141,6 +141,22 @@ def test_a_coloured_board_is_not_two_tone(board):
     assert read_two_tone(_canonical(board), board.width, board.height, PX, DEFAULT_CONFIG.colour) is None
 
 
+def test_a_coloured_square_on_a_board_read_as_two_tones_is_doubted_MT_2_02_e():
+    """Issue 28: a white and black board with a few coloured squares is read as two tones (few enough squares
+    show a colour); a coloured square is no tone of a chessboard: doubted, never read W or B sure. The grey
+    squares stay sure."""
+    from vision.squares import DOUBT_COLOUR_ON_TWO_TONE, read_two_tone
+
+    image, rows = _chessboard(PX, np.random.default_rng(0))
+    image[PX:2 * PX, 3 * PX:4 * PX] = (60, 170, 60)       # (3, 1): a green square
+    image[4 * PX:5 * PX, 6 * PX:7 * PX] = (140, 160, 230)  # (6, 4): a pale red one
+    readings = read_two_tone(image, 8, 8, PX, DEFAULT_CONFIG.colour)
+    assert readings is not None
+    coloured = [r for r in readings if (r.x, r.y) in ((3, 1), (6, 4))]
+    assert all(r.uncertain and DOUBT_COLOUR_ON_TWO_TONE in r.why for r in coloured)
+    assert not any(DOUBT_COLOUR_ON_TWO_TONE in r.why for r in readings if (r.x, r.y) not in ((3, 1), (6, 4)))
+
+
 def test_a_faint_hatch_is_doubtful_not_read_plain_MT_2_03_c():
     """A hatch too faint to be sure of (a small or blurred photo) is no plain square either.
     A softly photographed hatched W scores ≈ 0.78 against the printed hatch: with the hatch

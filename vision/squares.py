@@ -1032,6 +1032,7 @@ DOUBT_OTHER_PRINT = "its neighbours' colour steps say it is printed in a colour,
 DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
+DOUBT_COLOUR_ON_TWO_TONE = "it shows a colour on a board read as two greys"
 
 
 def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height: int, px: int, profile: ColourProfile,
@@ -1284,7 +1285,9 @@ def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour
     """A foreign board printed in two greys (a chessboard, a drawn grid): learnt per
     photo, the lightness split between its squares decides W or B (MT 2.02.d); squares
     near the split, or with much of their surface nearer the other tone (glare on a
-    glossy black square), are uncertain (MT 2.02.e). None when the board is coloured."""
+    glossy black square), are uncertain (MT 2.02.e), and so is a square that shows a colour: a chessboard
+    has none, and a board of white and black with a few coloured squares is read as two tones too
+    (issue 28: its green read W, sure). None when the board is coloured."""
     n = width * height
     lab = _cells(to_lab(balanced), width, height, px).reshape(n, px, px, 3)[:, inner_mask(px, colour.inner_margin)]
     lightness = np.median(lab[..., 0], axis=1)
@@ -1306,7 +1309,9 @@ def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour
         confidence = float(np.clip(abs(lightness[i] - split) / (0.5 * gap), 0, 1) * (1 - stray))
         near = gap < colour.two_tone_min_split or abs(lightness[i] - split) < colour.two_tone_margin * gap
         glare = stray >= colour.two_tone_stray
-        why = ((DOUBT_NEAR_SPLIT,) if near else ()) + ((DOUBT_STRAY_TONE,) if glare else ())
+        coloured = chroma[i] >= colour.two_tone_max_chroma
+        why = ((DOUBT_NEAR_SPLIT,) if near else ()) + ((DOUBT_STRAY_TONE,) if glare else ()) + \
+            ((DOUBT_COLOUR_ON_TWO_TONE,) if coloured else ())
         readings.append(SquareReading(i % width, i // width, "W" if is_light else "B", False, False, False,
-                                      confidence, bool(near or glare), False, why=why))
+                                      confidence, bool(why), False, why=why))
     return readings
