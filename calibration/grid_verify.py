@@ -36,6 +36,14 @@ whole length, against the same measure half a square away (the middle of the squ
   photo's edge, where nothing refutes it). A plain outer strip alone is not refused (a board's white tiles
   merged with the paper show no separators), nor a grid going on alone (text and other puzzles beside a
   sudoku are crossed by a half of its lines).
+- **no larger than its grid** (`overrun_pair`): two opposite outer strips that none of the fit's lines cross
+  (≤ `max_uncrossed_outer`), while its lines cross the other two (≥ `min_crossed_across`), are blank paper
+  on both sides: a lattice at the wrong period or angle laid over the sheet, its margins taken in (issue 28:
+  a ruled foreign board with a large black area, its lines seen on 68 % of the edges — under the ruled
+  bar — fitted 1.6 squares off at the corners). A grid shifted a square leaves one side blank, not two.
+- **not run off the frame beside its grid** (`going_on_side`): where the grid is seen going on past one side
+  (`beyond_strips`) while the fit's opposite side lies out of the photo, the board of that size lies further
+  that way (issue 28: a tiled board in full view fitted 7 rows down, over the table and out of the frame).
 - **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
   text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
   square inside it; a ruled grid's border is a line, often its thickest.
@@ -86,6 +94,17 @@ class GridEvidence:
     chequer_beyond: tuple[float, float, float, float] = (0.0,) * 4    # outer squares whose neighbour past the side
                                                                         # differs as a chequer's do
     square_skew: float = 0.0  # how far from squares its cells are on their plane, at the likeliest camera (log)
+    off_photo: tuple[bool, bool, bool, bool] = (False,) * 4   # the left, right, top, bottom side mostly out of the photo
+
+    def going_on_side(self, min_beyond: float) -> str | None:
+        """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
+        fit's opposite side lies out of the photo: a board of that size lies further that way, and the fit ran
+        off the frame instead; None when no side is."""
+        opposite = (1, 0, 3, 2)
+        for side, name in enumerate(("left", "right", "top", "bottom")):
+            if self.beyond_strips[side] >= min_beyond and self.off_photo[opposite[side]]:
+                return name
+        return None
 
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
         """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
@@ -95,6 +114,16 @@ class GridEvidence:
         for side, name in enumerate(("left", "right", "top", "bottom")):
             if self.outer_crossed[side] <= max_uncrossed and self.beyond_strips[opposite[side]] >= min_beyond:
                 return name
+        return None
+
+    def overrun_pair(self, max_uncrossed: float, min_crossed: float) -> str | None:
+        """The pair of opposite sides ("left and right", "top and bottom") whose outer strips are crossed by at
+        most `max_uncrossed` of the lines while the other two are crossed by at least `min_crossed`, or None."""
+        left, right, top, bottom = self.outer_crossed
+        if max(top, bottom) <= max_uncrossed and min(left, right) >= min_crossed:
+            return "top and bottom"
+        if max(left, right) <= max_uncrossed and min(top, bottom) >= min_crossed:
+            return "left and right"
         return None
 
     @property
@@ -297,7 +326,21 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                                                   replace(cfg, reach=max(cfg.border_reach, cfg.reach))),
                                        insides_measured, level, line_contrast),
                         _chequer_beyond(framed[2], framed[1], width, height, cfg),
-                        square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg))
+                        square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg),
+                        _off_photo_sides(scaled, width, height, lab.shape[1::-1]))
+
+
+def _off_photo_sides(mapping: _Scaled, width: int, height: int, size: tuple[int, int]
+                     ) -> tuple[bool, bool, bool, bool]:
+    """Per side (left, right, top, bottom): less than half of the fit's border line there lies in the photo."""
+    t = np.linspace(0.05, 0.95, 19)
+    sides = [np.stack(np.broadcast_arrays(u, v), 1) for u, v in
+             ((0.0, t * height), (float(width), t * height), (t * width, 0.0), (t * width, float(height)))]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        points = [mapping.to_image(side) for side in sides]
+    w, h = size
+    inside = [np.mean((p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)) < 0.5 for p in points]
+    return bool(inside[0]), bool(inside[1]), bool(inside[2]), bool(inside[3])
 
 
 def square_skew(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int],
@@ -509,6 +552,14 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
                               f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",
                        evidence)
+    ran_off = evidence.going_on_side(cfg.min_going_on)
+    if ran_off:
+        return Verdict(False, f"the grid goes on past its {ran_off} side while its opposite side runs out of the "
+                              f"photo: a board of that size lies further towards its {ran_off}", evidence)
+    overrun = evidence.overrun_pair(cfg.max_uncrossed_outer, cfg.min_crossed_across)
+    if overrun:
+        return Verdict(False, f"its {overrun} rows or columns are blank paper none of its lines cross, while they "
+                              f"cross the other two: a lattice larger than the grid it shows", evidence)
     if evidence.seen_share >= cfg.ruled_seen_share and evidence.outer_seen < cfg.min_outer_seen:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "

@@ -476,6 +476,37 @@ def test_verification_stage_refuses_a_ruled_grid_shifted_a_square_onto_its_margi
     assert right.evidence.shifted_side(CFG.verify.max_uncrossed_outer, CFG.verify.min_beyond_seen) is None
 
 
+def test_a_lattice_taking_in_the_margin_on_two_opposite_sides_is_refused():
+    """Issue #28 (a ruled foreign board with a large black area, its lines seen on 68 % of the edges, fitted
+    1.6 squares off with the sheet's margins inside): a fit whose two opposite outer strips are blank paper
+    none of its lines cross, while its lines cross the other two, is larger than the grid it shows. Here a
+    9×11 laid over a 9×9 grid a row past it at the top and at the bottom; the 9×9 itself stays found."""
+    photo, truth = _drawn_grid((9, 9), [(250, 120), (610, 120), (610, 480), (250, 480)], frame=(960, 720),
+                               margin=1.6)
+    one_row_up = np.array([[1.0, 0, 0], [0, 1.0, -1.0], [0, 0, 1]])
+    overrun = verify_grid(photo, GridMapping(truth @ one_row_up), 9, 11, CFG.verify)
+    assert not overrun.found and "larger than the grid" in overrun.reason, overrun.reason
+    assert overrun.evidence.overrun_pair(CFG.verify.max_uncrossed_outer, CFG.verify.min_crossed_across) == \
+        "top and bottom"
+    right = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    assert right.found, right.reason
+
+
+def test_a_fit_run_off_the_frame_while_the_grid_goes_on_past_its_other_side_is_refused():
+    """Issue #28 (a tiled foreign board fitted 7 rows off, its last rows laid over the table and out of the
+    frame): with the size given, a fit whose one side runs out of the photo while the grid is seen going on
+    past the opposite side is not the board — a board of that size lies further that way. Here a 9×9 fitted
+    three rows down a 9×9 near the bottom of the frame; the 9×9 itself stays found."""
+    photo, truth = _drawn_grid((9, 9), [(300, 290), (660, 290), (660, 650), (300, 650)], frame=(960, 720),
+                               margin=1.6)
+    three_rows_down = np.array([[1.0, 0, 0], [0, 1.0, 3.0], [0, 0, 1]])
+    off = verify_grid(photo, GridMapping(truth @ three_rows_down), 9, 9, CFG.verify)
+    assert off.evidence.off_photo == (False, False, False, True)
+    assert not off.found and "goes on past its top side" in off.reason, off.reason
+    right = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    assert right.found, right.reason
+
+
 def test_a_fit_a_square_off_onto_its_margin_is_moved_where_the_grid_goes_on_and_proved_there():
     """Issue #28 (a foreign board's margin in deep shadow read as its first column, its last column left out:
     20 squares that do not exist, read): the fit refused as shifted a square is moved a square towards its
