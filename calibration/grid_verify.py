@@ -70,7 +70,7 @@ import cv2
 import numpy as np
 
 from calibration.config import GridVerifyConfig
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, sides_out_of_photo
 from calibration.numeric import nanmedian_last
 
 
@@ -327,20 +327,13 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                                        insides_measured, level, line_contrast),
                         _chequer_beyond(framed[2], framed[1], width, height, cfg),
                         square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg),
-                        _off_photo_sides(scaled, width, height, lab.shape[1::-1]))
+                        _off_photo(scaled, width, height, lab.shape[1::-1]))
 
 
-def _off_photo_sides(mapping: _Scaled, width: int, height: int, size: tuple[int, int]
-                     ) -> tuple[bool, bool, bool, bool]:
-    """Per side (left, right, top, bottom): less than half of the fit's border line there lies in the photo."""
-    t = np.linspace(0.05, 0.95, 19)
-    sides = [np.stack(np.broadcast_arrays(u, v), 1) for u, v in
-             ((0.0, t * height), (float(width), t * height), (t * width, 0.0), (t * width, float(height)))]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        points = [mapping.to_image(side) for side in sides]
-    w, h = size
-    inside = [np.mean((p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)) < 0.5 for p in points]
-    return bool(inside[0]), bool(inside[1]), bool(inside[2]), bool(inside[3])
+def _off_photo(scaled: _Scaled, width: int, height: int, size: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
+    """`GridEvidence.off_photo`: the left, right, top, bottom border line less than half in the photo."""
+    out = sides_out_of_photo(scaled.to_image, width, height, size)
+    return out["left"], out["right"], out["top"], out["bottom"]
 
 
 def square_skew(mapping: GridMapping, width: int, height: int, image_size: tuple[int, int],

@@ -15,6 +15,7 @@ it is, not where a straight one would put it.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -271,6 +272,26 @@ class GridMapping:
         if not lens:
             return cls(plain)
         return cls(plain, RadialLens.from_dict(lens), np.asarray(lens["homography"], np.float64))
+
+
+def sides_out_of_photo(to_image: Callable[[np.ndarray], np.ndarray], width: int, height: int,
+                       image_size: tuple[int, int], reach: float = 0.0) -> dict[str, bool]:
+    """Per side ("left", "right", "top", "bottom") of a width×height grid placed by `to_image` (grid units →
+    pixels): whether less than half of the line `reach` square past that side (the border line itself at 0)
+    lies in a photo of `image_size` (w, h), on 19 points along its length."""
+    t = np.linspace(0.05, 0.95, 19)
+    left, right = np.full_like(t, -reach), np.full_like(t, width + reach)
+    top, bottom = np.full_like(t, -reach), np.full_like(t, height + reach)
+    lines = {"left": (left, t * height), "right": (right, t * height),
+             "top": (t * width, top), "bottom": (t * width, bottom)}
+    w, h = image_size
+    out = {}
+    for side, (u, v) in lines.items():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = to_image(np.stack([u, v], 1))
+        inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
+        out[side] = bool(inside.mean() < 0.5)
+    return out
 
 
 def _as_matrix(h) -> np.ndarray:

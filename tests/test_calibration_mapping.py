@@ -93,3 +93,16 @@ def test_no_points_map_to_no_points_both_ways_with_or_without_a_lens():
         for convert in (mapping.to_image, mapping.to_grid):
             assert convert(np.zeros((0, 2))).shape == (0, 2)
             assert convert(np.zeros((3, 0, 2))).shape == (3, 0, 2)
+
+
+def test_a_side_is_out_of_the_photo_when_most_of_its_line_is_issue_28():
+    """`sides_out_of_photo` (the finder's open sides, the verification's sides off the frame): a 10×5 grid of
+    40 px squares whose left border lies 10 px inside a 960×720 photo has that border in the photo, and
+    the line half a square past it out; its other sides are in."""
+    from calibration.mapping import sides_out_of_photo
+
+    mapping = GridMapping(np.array([[40.0, 0, 10], [0, 40.0, 300], [0, 0, 1]]))
+    assert sides_out_of_photo(mapping.to_image, 10, 5, (960, 720)) == \
+        {"left": False, "right": False, "top": False, "bottom": False}
+    assert sides_out_of_photo(mapping.to_image, 10, 5, (960, 720), reach=0.5) == \
+        {"left": True, "right": False, "top": False, "bottom": False}

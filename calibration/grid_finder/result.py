@@ -18,7 +18,7 @@ from calibration.config import GridFinderConfig
 from calibration.grid_finder.extent import GridExtent
 from calibration.grid_finder.lattice import Lattice, ScaledMapping
 from calibration.lens import fit_mapping
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, sides_out_of_photo
 
 
 @dataclass(frozen=True)
@@ -55,20 +55,8 @@ def open_sides(mapping: GridMapping, width: int, height: int, image_size: tuple[
     """The sides of a width×height grid past which the photo cannot say whether it goes on: less
     than `reach` square of the photo lies beyond that side (on most of its length). Half a square
     past the border is enough to see the next row's separators, or their absence."""
-    t = np.linspace(0.05, 0.95, 19)
-    beyond = {"left": np.stack([np.full_like(t, -reach), t * height], 1),
-              "top": np.stack([t * width, np.full_like(t, -reach)], 1),
-              "right": np.stack([np.full_like(t, width + reach), t * height], 1),
-              "bottom": np.stack([t * width, np.full_like(t, height + reach)], 1)}
-    w, h = image_size
-    sides = []
-    for side in SIDES:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = mapping.to_image(beyond[side])
-        inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
-        if inside.mean() < 0.5:
-            sides.append(side)
-    return tuple(sides)
+    out = sides_out_of_photo(mapping.to_image, width, height, image_size, reach)
+    return tuple(side for side in SIDES if out[side])
 
 
 def upright_mapping(mapping: GridMapping, width: int, height: int, grid: tuple[int, int] | None = None
