@@ -904,3 +904,28 @@ def test_a_dark_tile_lit_warm_is_no_pastel_issue_28():
     assert readings[3].colours == "R"
     no_bar = _read_foreign(image, 7, 1, replace(DEFAULT_CONFIG.colour, plain_grey_max_lightness=0.0))
     assert (no_bar[1].colours, no_bar[1].uncertain) == ("R", False)
+
+
+def test_a_dusty_blue_tile_mostly_read_grey_is_doubted_not_a_sure_blue_obstacle_issue_28():
+    """Issue 28 (tiles at 20–30 px a square, dev seed 2039): another maker's dusty blue tiles (Lab chroma
+    about 34) whose pixels the profile splits between blue and grey, the grey the larger share, read as
+    sure blue *obstacles* (19 squares of one photo). Other makers have no agreed coloured obstacle: a
+    colour on their grey is doubted whether drawn on it or all over a plain square (a pastel read from a
+    plain grey by `pale_colour` is not: test_a_pastel_green_of_another_maker_...); the paper and the black
+    tile stay sure. Without the rule the dusty tile reads U, obstacle, sure."""
+    from vision.squares import DOUBT_COLOUR_ON_GREY, ForeignBoards
+
+    light, dusty_blue, darker_blue = (220, 230, 235), (204, 147, 101), (160, 120, 80)
+    image = _tiles([light, dusty_blue, light, (50, 45, 40), light, darker_blue, light])
+    image = np.clip(image + np.random.default_rng(0).normal(0, 8, image.shape), 0, 255).astype(np.float32)
+    readings = _read_foreign(image, 7, 1)
+    assert (readings[1].colours, readings[1].uncertain) == ("U", True), readings[1]
+    assert DOUBT_COLOUR_ON_GREY in readings[1].why
+    assert [(r.colours, r.uncertain) for r in readings[::2] + readings[3:4]] == [("W", False)] * 4 + [("B", False)]
+    original = ForeignBoards.board_doubts
+    try:   # without the rule: every colour on grey taken as a pastel reading, never doubted
+        ForeignBoards.board_doubts = lambda self, ev, i, colours, pastel: original(self, ev, i, colours, True)
+        blind = _read_foreign(image, 7, 1)[1]
+    finally:
+        ForeignBoards.board_doubts = original
+    assert (blind.colours, blind.obstacle, blind.uncertain) == ("U", True, False), blind

@@ -683,7 +683,7 @@ class OurBoards:
         y, x = divmod(i, ev.width)
         return ev.photo_px is not None and ev.photo_px[y, x] >= self.symbols.hatch_visible_px
 
-    def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
+    def board_doubts(self, ev: SquareEvidence, i: int, colours: str, pastel: bool) -> list[str]:
         return []
 
     def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None,
@@ -807,9 +807,12 @@ class ForeignBoards:
             return colours, [DOUBT_TINTED_WHITE]
         return nearest, []
 
-    def board_doubts(self, ev: SquareEvidence, i: int, colours: str) -> list[str]:
-        # other makers have no agreed coloured obstacle: colour drawn on their grey (a cross) is a doubt
-        doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) and not ev.plain[i] else []
+    def board_doubts(self, ev: SquareEvidence, i: int, colours: str, pastel: bool) -> list[str]:
+        """Other makers have no agreed coloured obstacle: colour on their grey is a doubt, whether drawn
+        on it (a cross) or all over a plain square (a dusty tile whose grey outweighs its hue, issue 28:
+        19 blue tiles read as sure blue obstacles on one photo). Only a pastel read from a plain grey
+        (`pale_colour`) is not: that reading already weighed the grey."""
+        doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) and not pastel else []
         # a square that shows two colours side by side cannot be read as one (issue 28)
         return doubts + ([DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else [])
 
@@ -1105,8 +1108,10 @@ def decide_colours(ev: SquareEvidence, i: int, colour: ColourConfig, symbols: Sy
     return colours, [DOUBT_COVERAGE] if near_bar else []
 
 
-def decide_doubts(ev: SquareEvidence, i: int, colours: str, policy, colour: ColourConfig) -> list[str]:
-    """Why a square's reading is doubtful, besides its colour shares and its mark (MT 2.02.e)."""
+def decide_doubts(ev: SquareEvidence, i: int, colours: str, policy, colour: ColourConfig, pastel: bool
+                  ) -> list[str]:
+    """Why a square's reading is doubtful, besides its colour shares and its mark (MT 2.02.e); `pastel`:
+    the colour is a pale one the profile took for white or grey (`pale_colour`)."""
     f = ev.fraction_rows[i]
     reasons = []
     # white and the obstacle grey differ only in lightness: a shadow, a light grey print or a blurred
@@ -1121,7 +1126,7 @@ def decide_doubts(ev: SquareEvidence, i: int, colours: str, policy, colour: Colo
         reasons.append(DOUBT_COLOUR_GREY)
     if ev.shaded[i]:
         reasons.append(DOUBT_SHADE)
-    reasons += policy.board_doubts(ev, i, colours)
+    reasons += policy.board_doubts(ev, i, colours, pastel)
     if len(colours) > 1 and "W" in colours and ev.white_offsets[i] > colour.max_white_offset:
         reasons.append(DOUBT_OFF_WHITE)
     return reasons
@@ -1179,7 +1184,7 @@ def read_squares(balanced: np.ndarray, labels: np.ndarray, width: int, height: i
         colours, why = decide_colours(ev, i, colour, symbols)
         read, pale_doubts = policy.pale_colour(ev, i, colours, profile, colour)
         pastel, colours = read != colours, read   # a pale colour the profile took for white or grey
-        why += pale_doubts + decide_doubts(ev, i, colours, policy, colour)
+        why += pale_doubts + decide_doubts(ev, i, colours, policy, colour, pastel)
         obstacle = not pastel and (kind == "hatch" or ev.grey_dominance_flags[i] or not colours)
         flat_paper = obstacle and kind is None and flat[i] and colours in ("", "W")
         if flat_paper:
