@@ -56,7 +56,7 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
-    "max_uncrossed_outer": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "max_uncrossed_outer": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
@@ -334,6 +334,9 @@ class GridVerifyConfig:
     min_going_on: float = 0.9          # the grid seen going on past a side (its lines across the strip there and
                                        # the strip's far side) while the fit's opposite side is out of the photo: a
                                        # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0)
+    max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most
+                                       # this share of its lines: a fit rows off, over the table (issue 28: a tiled
+                                       # board 3-5 rows off, its far rows on a carpet whose grain crossed 0.09-0.36)
     min_chequer_step: float = 40.0     # squares side by side this far apart in lightness (Lab L, 0-255) are a
                                        # chequer: its border is a colour step, not judged by the next line
     min_border_ratio: float = 1.0      # a ruled grid's border line, where weaker than its lines, stands out ≥ this

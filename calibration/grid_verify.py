@@ -35,7 +35,9 @@ whole length, against the same measure half a square away (the middle of the squ
   sudoku fitted a column off, its first column left out, the margin taken in on the far side up to the
   photo's edge, where nothing refutes it). A plain outer strip alone is not refused (a board's white tiles
   merged with the paper show no separators), nor a grid going on alone (text and other puzzles beside a
-  sudoku are crossed by a half of its lines).
+  sudoku are crossed by a half of its lines). Where a ruled grid goes on in full past one side (≥
+  `min_going_on`), an opposite strip crossed by at most `max_crossed_going_on` is enough: a fit rows off, its
+  far rows over a grained table that happens to cross a third of them (issue 28, a tiled board).
 - **no larger than its grid** (`overrun_pair`): two opposite outer strips that none of the fit's lines cross
   (≤ `max_uncrossed_outer`), while its lines cross the other two (≥ `min_crossed_across`), are blank paper
   on both sides: a lattice at the wrong period or angle laid over the sheet, its margins taken in (issue 28:
@@ -513,9 +515,12 @@ def shifted_side(evidence: GridEvidence, cfg: GridVerifyConfig) -> str | None:
     """The side a fit shifted by a square takes in what is not its grid (`GridEvidence.shifted_side`), or None.
     A ruled grid's outer strips are crossed by its lines; where its lines are not seen on every edge (colours
     bordering colours) an outer strip may be little crossed by nature, and the grid going on past the opposite
-    side must be plain (`min_beyond_seen_unruled`)."""
+    side must be plain (`min_beyond_seen_unruled`). A ruled grid going on in full (`min_going_on`) past one side
+    needs only an opposite strip crossed by at most `max_crossed_going_on` (an unlined board's outer strips are
+    crossed by a third of its lines by nature, and a ruler's ticks beside it look like its grid going on)."""
     ruled = evidence.seen_share >= cfg.ruled_seen_share
-    return evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen if ruled else cfg.min_beyond_seen_unruled)
+    return (evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen if ruled else cfg.min_beyond_seen_unruled)
+            or (evidence.shifted_side(cfg.max_crossed_going_on, cfg.min_going_on) if ruled else None))
 
 
 def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height: int,

@@ -509,22 +509,73 @@ def test_a_fit_run_off_the_frame_while_the_grid_goes_on_past_its_other_side_is_r
 
 def test_a_fit_a_square_off_onto_its_margin_is_moved_where_the_grid_goes_on_and_proved_there():
     """Issue #28 (a foreign board's margin in deep shadow read as its first column, its last column left out:
-    20 squares that do not exist, read): the fit refused as shifted a square is moved a square towards its
-    blank side and verified again — found where the grid is, never where it is not."""
-    from calibration.grid_finder.find import _moved_a_square
+    20 squares that do not exist, read): the fit refused as shifted a square is moved a square towards the
+    side the grid goes on past, away from its blank side, and verified again — found where the grid is,
+    never where it is not."""
+    from calibration.grid_finder.find import _walked_onto_grid
     from calibration.grid_finder.result import GridFit
 
     photo, truth = _drawn_grid((9, 9), [(150, 100), (690, 100), (690, 640), (150, 640)], frame=(960, 720),
                                margin=1.6)
     one_column = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1]])     # grid units: a square to the right
     off = GridFit(GridMapping(truth @ one_column), 9, 9, 0.9)
-    moved = _moved_a_square(off, verification(photo, off, CFG), CFG)
-    assert moved is not None
+    walked = _walked_onto_grid(photo, off, verification(photo, off, CFG), CFG)
+    assert walked is not None and walked[1].found
     corners = np.array([[0.0, 0.0], [9.0, 9.0]])
-    assert np.allclose(moved.mapping.to_image(corners), GridMapping(truth).to_image(corners))
-    assert verification(photo, moved, CFG).found
+    assert np.allclose(walked[0].mapping.to_image(corners), GridMapping(truth).to_image(corners))
     right = GridFit(GridMapping(truth), 9, 9, 0.9)
-    assert _moved_a_square(right, verification(photo, right, CFG), CFG) is None   # found: left as it is
+    assert _walked_onto_grid(photo, right, verification(photo, right, CFG), CFG) is None   # found: left as it is
+
+
+def test_a_fit_run_rows_off_the_frame_is_walked_back_onto_its_grid_a_square_at_a_time(monkeypatch):
+    """Issue #28 (a tiled board in full view fitted 7 rows down, over the table and out of the frame, then
+    refused): the refused fit is moved a square at a time towards the side its grid goes on past, verified
+    at each step, for as long as the evidence points that way — and found where the grid is. Its first two
+    steps are refused (still off the frame; then rows over the table none of its lines cross)."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((9, 9), [(300, 290), (660, 290), (660, 650), (300, 650)], frame=(960, 720),
+                               margin=1.6)
+    three_rows_down = np.array([[1.0, 0, 0], [0, 1.0, 3.0], [0, 0, 1]])
+    off = GridFit(GridMapping(truth @ three_rows_down), 9, 9, 0.9)
+    refused = find.verification(photo, off, CFG)
+    assert not refused.found and "goes on past its top side" in refused.reason
+    steps = []
+    original = find.verification
+
+    def counted(image, fit, cfg):
+        steps.append(original(image, fit, cfg))
+        return steps[-1]
+
+    monkeypatch.setattr(find, "verification", counted)
+    walked = find._walked_onto_grid(photo, off, refused, CFG)
+    assert walked is not None and walked[1].found
+    corners = np.array([[0.0, 0.0], [9.0, 9.0]])
+    assert np.allclose(walked[0].mapping.to_image(corners), GridMapping(truth).to_image(corners))
+    assert len(steps) == 3 and not any(step.found for step in steps[:2])
+
+
+def test_a_ruled_grid_going_on_in_full_past_one_side_makes_a_little_crossed_opposite_strip_a_shift():
+    """Issue #28 (a tiled board fitted 3-5 rows down, its lines seen on 83 % of the edges, its far rows over a
+    carpet whose grain crossed 9-36 % of their separators): where a ruled grid is seen going on in full past one
+    side (`min_going_on`), an opposite outer strip crossed by at most `max_crossed_going_on` of the lines is the
+    table taken in — the fit is shifted. Not on a grid without lines inside (an unlined board placed right, dev
+    seed 2033: its outer strips crossed 26-36 % by nature, a ruler's ticks beyond one side read 92 % going on),
+    nor with the grid going on less than in full (the bar stays `max_uncrossed_outer`)."""
+    from calibration.grid_verify import GridEvidence, shifted_side
+
+    verify = CFG.verify
+    over_carpet = GridEvidence(25.0, 0.83, verify.ruled_seen_share + 0.1, 500, outer_crossed=(1.0, 0.36, 0.9, 0.95),
+                               beyond_strips=(1.0, 0.0, 0.0, 0.0))
+    assert shifted_side(over_carpet, verify) == "right"
+    unlined = GridEvidence(25.0, 0.83, verify.ruled_seen_share - 0.3, 500, outer_crossed=(0.36, 0.27, 0.32, 0.26),
+                           beyond_strips=(0.17, 0.92, 0.53, 0.58))
+    assert shifted_side(unlined, verify) is None
+    partly = replace(over_carpet, beyond_strips=(verify.min_going_on - 0.1, 0.0, 0.0, 0.0))
+    assert shifted_side(partly, verify) is None
+    crossed = replace(over_carpet, outer_crossed=(1.0, verify.max_crossed_going_on + 0.1, 0.9, 0.95))
+    assert shifted_side(crossed, verify) is None
 
 
 def test_a_fit_moved_a_square_with_the_size_unknown_is_partial_where_it_now_is(monkeypatch):

@@ -58,26 +58,49 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
     if trimmed is not None:                              # size unknown: a strip of text taken in beside it
         fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
-    moved = _moved_a_square(fit, verdict, cfg)
-    if moved is not None:                                # a square off onto its margin, the grid going on past
-        moved_verdict = verification(image_bgr, moved, cfg)   # the other side: where the evidence says it is,
-        if moved_verdict.found:                               # if the photo proves it there
-            fit, verdict = (moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)), moved_verdict
+    walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
+    if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
+        moved, verdict = walked   # where the evidence says it is, and the photo proves it there
+        fit = moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)
     return (fit if verdict.found else None), verdict
 
 
-def _moved_a_square(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
-    """A fit refused as shifted a square (`grid_verify.shifted_side`: an outer strip its lines do not cross,
-    the grid going on past the opposite side), moved a square towards that side; None for any other verdict.
-    (Issue 28: a foreign board's margin in deep shadow read as its first column, its last column left out.)
-    Its open sides are those of where it was: size unknown, the caller reads them again where it now is."""
+_TOWARDS = {"left": (-1, 0), "right": (1, 0), "top": (0, -1), "bottom": (0, 1)}   # a square that way, grid units
+_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+
+
+def _towards_grid(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
+    """The side of a refused fit beyond which its grid lies, by the verification's evidence: the side the grid
+    goes on past while the fit runs off the frame (`GridEvidence.going_on_side`), or the side opposite the
+    blank strip a shifted fit takes in (`grid_verify.shifted_side`); None for a fit found or refused otherwise."""
     evidence = verdict.evidence
-    side = None if verdict.found or evidence is None else shifted_side(evidence, cfg.verify)
-    if side is None:
+    if verdict.found or evidence is None:
         return None
-    dx, dy = {"left": (1, 0), "right": (-1, 0), "top": (0, 1), "bottom": (0, -1)}[side]
-    shift = np.array([[1.0, 0, float(dx)], [0, 1.0, float(dy)], [0, 0, 1.0]])
-    return replace(fit, mapping=fit.mapping.regridded(shift), partial=())
+    shifted = shifted_side(evidence, cfg.verify)
+    return evidence.going_on_side(cfg.verify.min_going_on) or (_OPPOSITE[shifted] if shifted else None)
+
+
+def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
+                      ) -> tuple[GridFit, Verdict] | None:
+    """A fit refused where the evidence says its grid lies further one way (`_towards_grid`), moved that way a
+    square at a time and verified again at each step, for as long as the evidence still points the same way:
+    (the first fit the photo proves, its verdict), or None. Never further than the fit's own extent that way
+    (the board of its size overlaps it). Issue 28: a foreign board's margin in deep shadow read as its first
+    column (a square off); a tiled board in full view fitted 7 rows down, over the table and off the frame.
+    Its open sides are those of where it was: size unknown, the caller reads them again where it now is."""
+    toward = _towards_grid(verdict, cfg)
+    if toward is None:
+        return None
+    dx, dy = _TOWARDS[toward]
+    for step in range(1, fit.width if dx else fit.height):
+        shift = np.array([[1.0, 0, float(dx * step)], [0, 1.0, float(dy * step)], [0, 0, 1.0]])
+        moved = replace(fit, mapping=fit.mapping.regridded(shift), partial=())
+        moved_verdict = verification(image_bgr, moved, cfg)
+        if moved_verdict.found:
+            return moved, moved_verdict
+        if _towards_grid(moved_verdict, cfg) != toward:
+            return None
+    return None
 
 
 def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
