@@ -39,7 +39,8 @@ whole length, against the same measure half a square away (the middle of the squ
   `min_going_on`), an opposite strip crossed by at most `max_crossed_going_on` is enough: a fit rows off, its
   far rows over a grained table that happens to cross a third of them (issue 28, a tiled board).
 - **no larger than its grid** (`overrun_pair`): two opposite outer strips that none of the fit's lines cross
-  (≤ `max_uncrossed_outer`), while its lines cross the other two (≥ `min_crossed_across`), are blank paper
+  (≤ `max_uncrossed_outer`), while its lines cross one of the other two (≥ `min_crossed_across`; one, since
+  stop 41: a lattice at the wrong period took in the margin on three sides, held-out seed 2030), are blank paper
   on both sides: a lattice at the wrong period or angle laid over the sheet, its margins taken in (issue 28:
   a ruled foreign board with a large black area, its lines seen on 68 % of the edges — under the ruled
   bar — fitted 1.6 squares off at the corners). A grid shifted a square leaves one side blank, not two.
@@ -120,11 +121,13 @@ class GridEvidence:
 
     def overrun_pair(self, max_uncrossed: float, min_crossed: float) -> str | None:
         """The pair of opposite sides ("left and right", "top and bottom") whose outer strips are crossed by at
-        most `max_uncrossed` of the lines while the other two are crossed by at least `min_crossed`, or None."""
+        most `max_uncrossed` of the lines while at least one of the other two is crossed by at least
+        `min_crossed`, or None. (One, not both: a lattice at the wrong period may take in the margin on three
+        sides, issue 28.)"""
         left, right, top, bottom = self.outer_crossed
-        if max(top, bottom) <= max_uncrossed and min(left, right) >= min_crossed:
+        if max(top, bottom) <= max_uncrossed and max(left, right) >= min_crossed:
             return "top and bottom"
-        if max(left, right) <= max_uncrossed and min(top, bottom) >= min_crossed:
+        if max(left, right) <= max_uncrossed and max(top, bottom) >= min_crossed:
             return "left and right"
         return None
 
@@ -557,7 +560,7 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     overrun = evidence.overrun_pair(cfg.max_uncrossed_outer, cfg.min_crossed_across)
     if overrun:
         return Verdict(False, f"its {overrun} rows or columns are blank paper none of its lines cross, while they "
-                              f"cross the other two: a lattice larger than the grid it shows", evidence)
+                              f"cross another side: a lattice larger than the grid it shows", evidence)
     if evidence.seen_share >= cfg.ruled_seen_share and evidence.outer_seen < cfg.min_outer_seen:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "

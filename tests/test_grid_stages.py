@@ -492,6 +492,21 @@ def test_a_lattice_taking_in_the_margin_on_two_opposite_sides_is_refused():
     assert right.found, right.reason
 
 
+def test_a_lattice_taking_in_the_margin_on_three_sides_is_refused():
+    """Issue #28 (seed 2030, a ruled foreign board fitted at a period 1.11× its own, a square off: its left,
+    right and bottom outer strips crossed by 0-5 % of its lines, its top by 68 %; 57 squares read wrong,
+    sure): two opposite outer strips none of its lines cross, with one other side crossed, is a fit larger
+    than its grid — one side crossed is enough. Here a 10×11 laid over a 9×9 grid, a column past its left and a
+    row past its top and bottom (its right side crossed, its top, left and bottom blank): found before the rule."""
+    photo, truth = _drawn_grid((9, 9), [(250, 120), (610, 120), (610, 480), (250, 480)], frame=(960, 720),
+                               margin=1.6)
+    up_left = np.array([[1.0, 0, -1.0], [0, 1.0, -1.0], [0, 0, 1]])
+    overrun = verify_grid(photo, GridMapping(truth @ up_left), 10, 11, CFG.verify)
+    assert overrun.evidence.outer_crossed[0] == overrun.evidence.outer_crossed[2] == 0.0
+    assert overrun.evidence.outer_crossed[1] >= CFG.verify.min_crossed_across
+    assert not overrun.found and "larger than the grid" in overrun.reason, overrun.reason
+
+
 def test_a_fit_run_off_the_frame_while_the_grid_goes_on_past_its_other_side_is_refused():
     """Issue #28 (a tiled foreign board fitted 7 rows off, its last rows laid over the table and out of the
     frame): with the size given, a fit whose one side runs out of the photo while the grid is seen going on
