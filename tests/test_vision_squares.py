@@ -906,7 +906,7 @@ def test_a_dark_tile_lit_warm_is_no_pastel_issue_28():
     assert (no_bar[1].colours, no_bar[1].uncertain) == ("R", False)
 
 
-def test_a_dusty_blue_tile_mostly_read_grey_is_doubted_not_a_sure_blue_obstacle_issue_28():
+def test_a_dusty_blue_tile_mostly_read_grey_is_doubted_not_a_sure_blue_obstacle_MT_2_02_e():
     """Issue 28 (tiles at 20–30 px a square, dev seed 2039): another maker's dusty blue tiles (Lab chroma
     about 34) whose pixels the profile splits between blue and grey, the grey the larger share, read as
     sure blue *obstacles* (19 squares of one photo). Other makers have no agreed coloured obstacle: a
