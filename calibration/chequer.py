@@ -15,8 +15,12 @@ What it does not do is say how big a board is: asked for more corners than show 
    is a saddle of the right parity — each of its four quadrants differs from the two beside it
    by a good part of the board's own contrast. A board's border, a hinge, the paper around it:
    no saddle, growth stops;
-3. the squares are the corners' rectangle plus one ring (a saddle needs its four squares);
-   their mapping (homography and lens) is fitted on every corner (`calibration.lens`).
+3. the squares are the corners' rectangle plus one ring (a saddle needs its four squares). The ring
+   has no saddles, but its outline has corners: each point of it is the corner of a dark ring square
+   against the light squares and the margin (an "L" corner), measured where the inner corners nearest it
+   predict it (`_measured_outline`); the mapping (homography and lens) is fitted on every corner, inner
+   and outline (`calibration.lens`), so the outer ring is measured, not extrapolated (issue 28: a GoPro's
+   fisheye filling the frame, its k1, k2 from the inner corners alone half a square off at the outline).
 """
 from __future__ import annotations
 
@@ -32,13 +36,13 @@ from calibration.mapping import GridMapping
 
 class ChequerBeyondLens(Exception):
     """SB found the whole chequer of the size asked, and no lens model we fit follows it out to its outline
-    (`_ring_disagreement`, a fisheye filling the frame, issue 28): the board is there and cannot be placed.
+    (`_Outline.disagreement`, a fisheye filling the frame, issue 28): the board is there and cannot be placed.
     The line finder fits the same lens model, so it could only place it as wrong, after 1–2 s: the search
     stops here and says why."""
 
     def __init__(self, disagreement: float):
         super().__init__(f"a chequer of the size asked is in the photo, but no lens model follows it out to its "
-                         f"edge (its outline {disagreement:.2f} square from its corners' own extrapolation): "
+                         f"edge (its outline drawn {disagreement:.2f} square from where the photo shows it): "
                          f"a fisheye too strong to place it")
         self.disagreement = disagreement
 
@@ -96,11 +100,15 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     seen = np.isfinite(corners[..., 0])
     ji = np.argwhere(seen)
     grid_points = np.stack([ji[:, 1] + 1.0, ji[:, 0] + 1.0], axis=1)
-    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1), grid_points, corners[seen],
-                      whole_photo=False)
+    outline = _Outline.of(corners)
+    measured = outline.measured(gray, cfg)
+    on_outline = np.isfinite(measured[:, 0])
+    fit = fit_mapping((gray.shape[1], gray.shape[0]), (cols + 1, rows + 1),
+                      np.concatenate([grid_points, outline.points[on_outline]]),
+                      np.concatenate([corners[seen], measured[on_outline]]), whole_photo=False)
     if fit is None:
         return None
-    disagreement = _ring_disagreement(corners, fit.mapping)
+    disagreement = outline.disagreement(fit.mapping, measured)
     if disagreement > cfg.max_ring_disagreement:
         if whole:
             raise ChequerBeyondLens(disagreement)
@@ -108,35 +116,97 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
     return ChequerFit(corners, fit.mapping)
 
 
-def _ring_disagreement(corners: np.ndarray, mapping: GridMapping) -> float:
-    """How far (squares) the mapping puts the board's outline from where the inner corners nearest each
-    outline point put it (a homography of the 3×3 of them, one square on: local, a lens bends the
-    whole board, hardly three squares of it). The outer ring has no saddles: it is extrapolated, and
-    where the lens model cannot follow a strong fisheye out to it (a board filling a GoPro's frame)
-    it was drawn a square off, confidently (issue 28); 0 where no outline point can be checked.
-    (The outline's local homographies are solved together, `_local_fits`: one `findHomography` per
-    point cost 20–30 ms a photo, a fifth of SB's own time.)"""
-    rows, cols = corners.shape[:2]
-    if rows < 3 or cols < 3:
-        return 0.0
-    outline = np.array([(x, y) for x in range(cols + 2) for y in range(rows + 2)
-                        if x in (0, cols + 1) or y in (0, rows + 1)], float)
-    # its 3×3 of inner corners (corner (i, j) at grid point (i + 1, j + 1))
-    i0 = np.clip(outline[:, 0] - 2, 0, cols - 3).astype(int)
-    j0 = np.clip(outline[:, 1] - 2, 0, rows - 3).astype(int)
-    dj, di = (d.ravel() for d in np.mgrid[0:3, 0:3])
-    ii, jj = i0[:, None] + di, j0[:, None] + dj
-    seen = np.isfinite(corners[jj, ii, 0])
-    checked = seen.sum(axis=1) >= 6
-    if not checked.any():
-        return 0.0
-    local = _local_fits(np.stack([ii + 1.0, jj + 1.0], axis=-1)[checked], corners[jj, ii][checked], seen[checked])
-    points = outline[checked]
-    probes = np.stack([points, points + [0.5, 0.0], points - [0.5, 0.0]], axis=1)   # the point, half a square each way
-    there = _apply_each(local, probes)
-    side = np.linalg.norm(there[:, 1] - there[:, 2], axis=1)
-    missed = np.linalg.norm(mapping.to_image(points) - there[:, 0], axis=1)
-    return float(np.max(missed / np.maximum(side, 1e-9)))
+class _Outline:
+    """The board's outline — the outer corners of its ring of squares, which no saddle marks — each point with
+    the homography (grid units -> px) of the 3×3 inner corners nearest it (local: a lens bends the whole board,
+    hardly three squares of it)."""
+
+    def __init__(self, points: np.ndarray, local: np.ndarray):
+        self.points, self.local = points, local      # (n, 2) grid units; (n, 3, 3)
+
+    @classmethod
+    def of(cls, corners: np.ndarray) -> "_Outline":
+        """The outline of a chequer's `corners` (corner (i, j) at grid point (i + 1, j + 1)): its points that
+        have at least 6 of their 3×3 nearest inner corners seen; none on a chequer under 3×3 corners. (The
+        local homographies are solved together, `_local_fits`: one `findHomography` per point cost 20–30 ms
+        a photo, a fifth of SB's own time.)"""
+        rows, cols = corners.shape[:2]
+        none = cls(np.zeros((0, 2)), np.zeros((0, 3, 3)))
+        if rows < 3 or cols < 3:
+            return none
+        outline = np.array([(x, y) for x in range(cols + 2) for y in range(rows + 2)
+                            if x in (0, cols + 1) or y in (0, rows + 1)], float)
+        i0 = np.clip(outline[:, 0] - 2, 0, cols - 3).astype(int)
+        j0 = np.clip(outline[:, 1] - 2, 0, rows - 3).astype(int)
+        dj, di = (d.ravel() for d in np.mgrid[0:3, 0:3])
+        ii, jj = i0[:, None] + di, j0[:, None] + dj
+        seen = np.isfinite(corners[jj, ii, 0])
+        checked = seen.sum(axis=1) >= 6
+        if not checked.any():
+            return none
+        local = _local_fits(np.stack([ii + 1.0, jj + 1.0], axis=-1)[checked], corners[jj, ii][checked], seen[checked])
+        return cls(outline[checked], local)
+
+    def predicted(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where the inner corners nearest each outline point put it (px), and the local square's side there (px)."""
+        probes = np.stack([self.points, self.points + [0.5, 0.0], self.points - [0.5, 0.0]], axis=1)
+        there = _apply_each(self.local, probes)   # the point, half a square each way
+        return there[:, 0], np.linalg.norm(there[:, 1] - there[:, 2], axis=1)
+
+    def measured(self, gray: np.ndarray, cfg: ChequerConfig) -> np.ndarray:
+        """(n, 2) px of each outline point measured as the corner of a dark ring square, NaN where it is not
+        one: refined (`cornerSubPix`, a window a quarter of the board's median square, all points in one
+        call) from its prediction, moved at most `max_shift` of its local square, and there one of its four
+        quadrants — inside the board — darker than the three others by `min_outline_step` grey levels (a dark
+        square's corner against the light squares and the margin; a piece of a larger chequer has a saddle
+        there, two dark quadrants)."""
+        predicted, sides = self.predicted()
+        out = np.full_like(predicted, np.nan)
+        h, w = gray.shape
+        win = int(np.clip(round(0.25 * float(np.nanmedian(sides))), 2, 15)) if len(sides) else 2
+        near = (np.isfinite(predicted).all(axis=1) & np.isfinite(sides) & (predicted[:, 0] >= win)
+                & (predicted[:, 0] < w - win) & (predicted[:, 1] >= win) & (predicted[:, 1] < h - win))
+        if not near.any():
+            return out
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+        refined = np.full_like(predicted, np.nan)
+        refined[near] = cv2.cornerSubPix(gray, predicted[near].astype(np.float32).reshape(-1, 1, 2), (win, win),
+                                         (-1, -1), criteria).reshape(-1, 2)
+        moved = np.linalg.norm(refined - predicted, axis=1)
+        kept = near & (moved <= cfg.max_shift * np.where(np.isfinite(sides), sides, 0.0))
+        # the four quadrants' grey, each the mean of 3×3 points over a patch (QUADRANT_REACH, QUADRANT_RADIUS) ...
+        grid = np.linspace(-QUADRANT_RADIUS, QUADRANT_RADIUS, 3)
+        patch = np.stack(np.meshgrid(grid, grid), -1).reshape(-1, 2)
+        centres = QUADRANT_REACH * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])   # TL, TR, BR, BL
+        probes = self.points[kept][:, None, :] + (centres[:, None, :] + patch[None, :, :]).reshape(1, -1, 2)
+        at = _apply_each(self.local[kept], probes) + (refined[kept] - predicted[kept])[:, None, :]
+        pixels = np.rint(at).astype(int)
+        in_photo = ((pixels >= 0) & (pixels < [w, h])).all(axis=(1, 2))
+        grey = gray[np.clip(pixels[..., 1], 0, h - 1), np.clip(pixels[..., 0], 0, w - 1)].astype(float)
+        quadrants = grey.reshape(len(grey), 4, len(patch)).mean(axis=2)              # (kept, 4)
+        # ... the darkest inside the board (TL, TR, BR, BL of the point, by the side it lies on) ...
+        x, y = self.points[kept, 0], self.points[kept, 1]
+        right_edge, bottom_edge = self.points.max(axis=0)
+        inside = np.stack([(x > 0) & (y > 0), (x < right_edge) & (y > 0), (x < right_edge) & (y < bottom_edge),
+                           (x > 0) & (y < bottom_edge)], axis=1)
+        dark = np.argmin(quadrants, axis=1)
+        rows = np.arange(len(quadrants))
+        others = np.where(np.arange(4)[None, :] == dark[:, None], np.inf, quadrants).min(axis=1)
+        corner = in_photo & inside[rows, dark] & (others - quadrants[rows, dark] >= cfg.min_outline_step)
+        out[np.flatnonzero(kept)[corner]] = refined[kept][corner]
+        return out
+
+    def disagreement(self, mapping: GridMapping, measured: np.ndarray) -> float:
+        """How far (squares) the mapping puts the outline from the board's: from each point measured
+        (`measured`, NaN where not), else from where the inner corners nearest it put it. A lens model that
+        cannot follow a strong fisheye out to the board's edge draws its outline off (issue 28: a board filling a
+        GoPro's frame); 0 without any outline point."""
+        if not len(self.points):
+            return 0.0
+        predicted, sides = self.predicted()
+        there = np.where(np.isfinite(measured), measured, predicted)
+        missed = np.linalg.norm(mapping.to_image(self.points) - there, axis=1)
+        return float(np.max(missed / np.maximum(sides, 1e-9)))
 
 
 def _local_fits(src: np.ndarray, dst: np.ndarray, seen: np.ndarray) -> np.ndarray:

@@ -57,7 +57,7 @@ RANGES = {
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), **_each("max_alternate_seen min_alternate_seen", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
-    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "border_reach": (0.0, 0.5),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -284,8 +284,11 @@ class ChequerConfig:
     max_shift: float = 0.25           # ... and how far (squares) refinement may move it from its prediction
     fill_share: float = 0.85          # a corner rectangle must hold this share of its corners (a hand hides some) ...
     max_cut_share: float = 0.5        # ... and a row dropped for that, under this share (more: the chequer goes on)
-    max_ring_disagreement: float = 0.4   # the mapping's outline this far (squares) from the inner corners' local
-                                         # extrapolation of it: the lens model does not follow the board, no chequer
+    min_outline_step: float = 15.0    # grey levels: an outline point is measured where one quadrant, inside the
+                                      # board, is this much darker than its three others (a dark square's corner)
+    max_ring_disagreement: float = 0.4   # the mapping's outline this far (squares) from where it is measured, or
+                                         # else from the inner corners' local extrapolation of it: the lens model
+                                         # does not follow the board, no chequer
 
 
 @dataclass(frozen=True)

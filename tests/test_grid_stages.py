@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.chequer import ChequerBeyondLens, _ring_disagreement, find_chequer
+from calibration.chequer import ChequerBeyondLens, _Outline, find_chequer
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import border_support, edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
@@ -817,11 +817,11 @@ def test_chequer_follows_a_fisheye_folding_before_the_photos_corners_out_to_the_
 
 def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_square_off():
     """Issue #28 (GoPro 0035, a board filling the frame, placed 1.4 squares off with 5 squares that do not
-    exist): where no k1, k2 follows the lens out to the board's edge, the outline the mapping extrapolates
-    disagrees with the one the inner corners nearest it give (`chequer.max_ring_disagreement`): no
-    chequer. SB having found the whole chequer asked for, the finder says so at once (`ChequerBeyondLens`):
-    the line search fits the same lens model and cost 1–2 s on GoPro 0034/0035 to find nothing."""
-    photo, truth = _fisheye_chessboard(2.0, equidistant=True, side=60.0)
+    exist): where no k1, k2 follows the lens out to the board's edge — even fitted on the outline's corners
+    measured — the mapping's outline is far from them (`chequer.max_ring_disagreement`): no chequer. SB having
+    found the whole chequer asked for, the finder says so at once (`ChequerBeyondLens`): the line search fits
+    the same lens model and cost 1–2 s on GoPro 0034/0035 to find nothing."""
+    photo, truth = _fisheye_chessboard(3.0, equidistant=True, side=60.0)
     with pytest.raises(ChequerBeyondLens):
         find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False)
     loose = replace(CFG.chequer, max_ring_disagreement=10.0)    # (the same fit, unchecked, is a square off)
@@ -829,6 +829,20 @@ def test_chequer_whose_lens_model_misses_its_outer_ring_is_refused_not_placed_a_
     assert unchecked is not None and _outline_error(unchecked.mapping, *unchecked.squares, truth) > 0.5
     fit, verdict = find_verified_grid(photo, (9, 7), config=CFG)
     assert fit is None and verdict is not None and "lens" in verdict.reason
+
+
+def test_chequer_outline_is_measured_so_a_fisheye_filling_the_frame_is_placed_right():
+    """Issue #28 (GoPro 0034/0035: a fisheye filling the frame; k1, k2 fitted on the inner corners alone put the
+    outline 0.46 / 0.77 square off, refused): the outline of the ring has no saddles, but each of its points is
+    the corner of a dark ring square against the light squares and the margin. Measured there and fitted
+    with the inner corners, the lens follows the board out to its edge: placed within 0.1 square. Without
+    the outline measured (`chequer.min_outline_step` out of reach), the same board is refused."""
+    photo, truth = _fisheye_chessboard(2.0, equidistant=True, side=60.0)
+    chequer = find_chequer(photo, (9, 7), config=CFG.chequer, exact=True, larger=False)
+    assert chequer is not None and chequer.squares in ((9, 7), (7, 9))
+    assert _outline_error(chequer.mapping, *chequer.squares, truth) < 0.1
+    with pytest.raises(ChequerBeyondLens):
+        find_chequer(photo, (9, 7), config=replace(CFG.chequer, min_outline_step=255.0), exact=True, larger=False)
 
 
 def test_chequer_candidate_finds_a_board_running_to_the_frames_edge_on_its_copy():
@@ -857,9 +871,11 @@ def test_chequer_ring_disagreement_is_measured_in_squares_wherever_the_board_lie
         corners = apply_h(drawn, np.stack([gi, gj], -1).reshape(-1, 2)).reshape(6, 8, 2)
         corners += rng.normal(0.0, 0.05, corners.shape)
         corners[2, 3] = np.nan                                          # (a hidden corner is left out)
-        assert _ring_disagreement(corners, GridMapping.coerce(drawn)) < 0.05
+        outline = _Outline.of(corners)
+        unmeasured = np.full_like(outline.points, np.nan)    # (no photo: the outline extrapolated)
+        assert outline.disagreement(GridMapping.coerce(drawn), unmeasured) < 0.05
         half_off = np.array([[1.0, 0.0, 15.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ drawn   # 15 px: half a square
-        assert 0.4 < _ring_disagreement(corners, GridMapping.coerce(half_off)) < 0.6
+        assert 0.4 < outline.disagreement(GridMapping.coerce(half_off), unmeasured) < 0.6
 
 
 def test_chequer_with_half_a_row_of_saddles_past_it_is_no_board_one_row_short():
