@@ -20,10 +20,12 @@ whole length, against the same measure half a square away (the middle of the squ
   lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
 - **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
   their edges; a facade's cladding joints run its whole height, its window rows half its width.
-- **every line alike** (`alternate_seen`): a grid's lines are seen alike whatever their index; a lattice at half
-  its period one way has every other line through the squares' middles, seen on hardly any edge while the lines
-  between are seen (issue 28, held-out seed 2029: a foreign board without lines inside fitted at half its period
-  across, its x lines seen 3 % and 74 % by turns; true grids of the dev seeds: ≥ 25 % both).
+- **no blind lines** (`blind_lines`): every line of a grid is seen somewhere along its length (ink, or the
+  colour borders it runs along); a lattice at a finer period than the grid's lays most of its lines through the
+  squares' middles, seen nowhere, while its other lines fall on the grid's and are seen along their length
+  (issue 28: held-out seed 2029, a foreign board fitted at half its period across, its x lines seen 74 % and
+  3 % by turns; seed 2054, a 20×12 fitted over 5×4 of a board's squares, 63 % and 73 % of its lines seen on no
+  edge; the true grids of the dev seeds: at most 21 %, unlined boards' colour borders only).
 - **squares plain inside** (`plain_share`): on most squares the band just inside the edges (0.23 to
   0.30 square in; the middle, where a token, a digit or a marker sits, left out) is one colour — a
   printed square, a chessboard's, a sudoku's, in shade or not. A lattice laid over a facade's window
@@ -102,8 +104,8 @@ class GridEvidence:
                                                                         # differs as a chequer's do
     square_skew: float = 0.0  # how far from squares its cells are on their plane, at the likeliest camera (log)
     off_photo: tuple[bool, bool, bool, bool] = (False,) * 4   # the left, right, top, bottom side mostly out of the photo
-    alternate_seen: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 1.0), (1.0, 1.0))   # the x lines', the
-                                 # y lines' seen shares: of their odd inner lines, of their even ones (`_alternate_lines`)
+    blind_lines: tuple[float, float] = (0.0, 0.0)   # the x lines', the y lines': share of the inner lines seen on
+                                                    # hardly any edge (`_blind_lines`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -135,15 +137,6 @@ class GridEvidence:
             return "top and bottom"
         if max(left, right) <= max_uncrossed and max(top, bottom) >= min_crossed:
             return "left and right"
-        return None
-
-    def half_period_lines(self, max_seen: float, min_seen: float) -> str | None:
-        """The lines ("columns'", "rows'") of which every other one is seen (at least `min_seen` of its edges) and
-        those between hardly (at most `max_seen`): a lattice at half the grid's period that way, every other line
-        of it through the middle of a square; None when neither family alternates."""
-        for name, shares in zip(("columns'", "rows'"), self.alternate_seen):
-            if min(shares) <= max_seen and max(shares) >= min_seen:
-                return name
         return None
 
     @property
@@ -348,25 +341,20 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _chequer_beyond(framed[2], framed[1], width, height, cfg),
                         square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg),
                         _off_photo(scaled, width, height, lab.shape[1::-1]),
-                        _alternate_lines(np.where(on_inside, on_all, np.nan), level, width, height))
+                        _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg))
 
 
-def _alternate_lines(on: np.ndarray, level: float, width: int, height: int
-                     ) -> tuple[tuple[float, float], tuple[float, float]]:
-    """For the x lines and the y lines: the seen share (contrast ≥ `level`) of the edges of the inner lines of odd
-    index (1, 3, …) and of those of even index (2, 4, …), each among the edges in the photo (`on`: NaN outside);
-    (1, 1) where either set has fewer than two lines in the photo. A grid's lines are seen alike whatever their
-    index; a lattice at half its period has every other line through the squares' middles (issue 28, held-out
-    seed 2029: a foreign board's x lines seen 74 % and 3 % by turns)."""
+def _blind_lines(on: np.ndarray, level: float, width: int, height: int, cfg: GridVerifyConfig) -> tuple[float, float]:
+    """For the x lines and the y lines: the share of the inner lines (among those with two edges or more in the
+    photo, `on`: NaN outside) seen (contrast ≥ `level`) on at most `max_blind_seen` of their edges; 0 with fewer
+    than three such lines."""
     vertical = on[: (width + 1) * height].reshape(width + 1, height)[1:-1]          # [inner x line, row]
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)[:, 1:-1].T    # [inner y line, column]
     shares = []
     for lines in (vertical, horizontal):
-        pair = []
-        for every_other in (lines[0::2], lines[1::2]):
-            judged = every_other[np.isfinite(every_other).any(1)]
-            pair.append(float(np.mean(judged[np.isfinite(judged)] >= level)) if len(judged) >= 2 else np.nan)
-        shares.append((1.0, 1.0) if np.isnan(pair).any() else (pair[0], pair[1]))
+        judged = lines[np.isfinite(lines).sum(axis=1) >= 2]
+        seen = np.mean(judged >= level, axis=1, where=np.isfinite(judged)) if len(judged) else np.zeros(0)
+        shares.append(float(np.mean(seen <= cfg.max_blind_seen)) if len(judged) >= 3 else 0.0)
     return shares[0], shares[1]
 
 
@@ -584,12 +572,12 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
                               f"and {100 * max(evidence.family_seen):.0f} % the other (a grid of squares looks "
                               f"alike both ways: at most {100 * cfg.max_family_gap:.0f} points apart)", evidence)
-    halved = evidence.half_period_lines(cfg.max_alternate_seen, cfg.min_alternate_seen)
-    if halved:
-        shares = evidence.alternate_seen[0 if halved == "columns'" else 1]
-        return Verdict(False, f"every other line between its {halved[:-1]} is seen ({100 * max(shares):.0f} % of its "
-                              f"edges) and the lines between them hardly ({100 * min(shares):.0f} %; a grid's lines "
-                              f"alike): a lattice at half the grid's period", evidence)
+    blind = max(evidence.blind_lines)
+    if blind >= cfg.max_blind_lines:
+        lines = "columns" if evidence.blind_lines[0] >= evidence.blind_lines[1] else "rows"
+        return Verdict(False, f"{100 * blind:.0f} % of the lines between its {lines} are seen on hardly any edge (a grid's "
+                              f"lines are seen along their length: at most {100 * cfg.max_blind_lines:.0f} %): lines "
+                              f"through the squares' middles, a lattice at a finer period than the grid's", evidence)
     if evidence.squares and evidence.plain_share < cfg.min_plain_share:
         return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
                               f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",
