@@ -93,7 +93,7 @@ RANGES = {
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
             "picture_lit_level change_level min_structure paper_noise_offset hatch_lightness_doubt "
             "two_tone_min_split", (0.0, 255.0)),
-    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "plain_texture_factor": (0.0, 100.0), "plain_texture_floor": (0.0, 255.0), "white_spread_factor": (0.0, 100.0),
+    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "white_band_depth": (0.0, 0.5), "white_band_share": (0.0, 1.0), "plain_texture_factor": (0.0, 100.0), "plain_texture_floor": (0.0, 255.0), "white_spread_factor": (0.0, 100.0),
     # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
     **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor", (0.0, 200.0)),
@@ -176,6 +176,9 @@ class ColourConfig:
     max_white_offset: float = 9.0          # Lab distance of a multicoloured square's W from the paper: more, doubtful
     split_min_contrast: float = 12.0       # Lab distance between a foreign square's two sides: at least, split (#28)
     split_noise_factor: float = 3.0        # ... and this many times the photo's median (its plain squares' noise)
+    white_band_depth: float = 0.2          # a foreign square's white in a band this deep past the inner margin along
+    white_band_share: float = 0.8          # one side, this share of it or more: the paper between squares let in by
+                                           # a grid read a little off, doubted (issue 28: 0.84-1; splits 0.53-0.63)
     pastel_min_chroma: float = 12.0        # Lab ab distance of a foreign square read W from the white: a pastel (#28)
     pastel_max_hue_gap: float = 45.0       # ... read as the U/R/G class nearest its hue within this many degrees
     white_spread_factor: float = 4.0       # a foreign W further from the photo's whites than this × their spread

@@ -929,3 +929,29 @@ def test_a_dusty_blue_tile_mostly_read_grey_is_doubted_not_a_sure_blue_obstacle_
     finally:
         ForeignBoards.board_doubts = original
     assert (blind.colours, blind.obstacle, blind.uncertain) == ("U", True, False), blind
+
+
+def test_white_along_one_side_of_a_tile_is_doubted_not_read_sure_as_a_split_square_MT_2_02_e():
+    """Issue 28 (held-out seed 2054, tiles with wide grout at 21 px a square, the grid read 0.15 square off at
+    one end): the paper between another maker's tiles, let into one side of each square, read its red tiles as
+    white and red, sure (21 squares). A square's white lying along one side, next to the grid, is the paper
+    between squares: doubted (MT 2.02.e: a person decides). A tile split by its diagonal, white and red, read
+    through the same offset, stays a sure two-colour square; without the rule the red tiles read sure."""
+    from dataclasses import replace
+
+    from vision.squares import DOUBT_WHITE_BAND
+
+    light, red = (220, 230, 235), (60, 60, 200)
+    image = _tiles([light, red, light, red, light, red, light])
+    gap, side = 3, PX - 6
+    x0 = 5 * PX + gap   # tile 5 split by its diagonal: the lower-left triangle white
+    cv2.fillPoly(image, [np.array([[x0, gap], [x0, gap + side], [x0 + side, gap + side]], np.int32)], (235, 240, 242))
+    shift = int(round(0.15 * PX))   # the grid read 0.15 square to the right
+    image = np.concatenate([image[:, shift:], np.full((PX, shift, 3), 245, np.float32)], axis=1)
+    image = np.clip(image + np.random.default_rng(0).normal(0, 6, image.shape), 0, 255).astype(np.float32)
+    readings = _read_foreign(image, 7, 1)
+    for tile in (1, 3):
+        assert readings[tile].uncertain and DOUBT_WHITE_BAND in readings[tile].why, readings[tile]
+    assert (readings[5].colours, readings[5].uncertain) == ("WR", False), readings[5]
+    blind = _read_foreign(image, 7, 1, replace(DEFAULT_CONFIG.colour, white_band_depth=0.0))
+    assert [(blind[t].colours, blind[t].uncertain) for t in (1, 3)] == [("WR", False)] * 2

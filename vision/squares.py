@@ -569,6 +569,7 @@ class SquareEvidence:
     typical_lab: np.ndarray | None = None   # (n, 3) median Lab of the square's inside
     exposure: np.ndarray | None = None   # (n,) median brightest channel of its inside over the white's (1: as light)
     chroma_steps: np.ndarray | None = None   # (lines, 3) print colour step across each inner grid line (foreign)
+    white_band: np.ndarray | None = None   # (n,) its white pixels lie along one side, next to the grid (foreign)
 
     @property
     def colour_shares(self) -> np.ndarray:
@@ -656,6 +657,9 @@ class OurBoards:
     def chroma_steps(self, balanced, width, height, px, colour) -> None:
         return None   # ours: the paper margin gave the light, and a W is the paper
 
+    def white_band(self, white, colour) -> None:
+        return None   # ours are registered on their markers: a W beside a colour is printed so
+
     def pale_colour(self, ev: SquareEvidence, i: int, colours: str, profile: ColourProfile, colour: ColourConfig
                     ) -> tuple[str, list[str]]:
         return colours, []   # our palette is the profile's: a W is the paper
@@ -737,6 +741,20 @@ class ForeignBoards:
         contrast = split_contrast(lab_cells, inner, split_parts(lab_cells.shape[1], colour.inner_margin))
         return contrast >= max(colour.split_min_contrast, colour.split_noise_factor * float(np.median(contrast)))
 
+    def white_band(self, white: np.ndarray, colour: ColourConfig) -> np.ndarray:
+        """(n,) squares whose white pixels (`white`: (n, px, px), inside the inner margin) lie, `white_band_share`
+        of them or more, in a band along one side `white_band_depth` of a square deep past the margin: the paper
+        or grout between another maker's squares let in by a grid read a little off (issue 28: tiles with wide
+        grout at 21 px a square, the fit 0.15 square off at one end: red tiles read white and red, sure). A
+        square drawn in two colours, split by a diagonal or in halves, has at most ~60 % of its white there."""
+        px = white.shape[1]
+        v, u = np.mgrid[0:px, 0:px]
+        reach = (colour.inner_margin + colour.white_band_depth) * px
+        bands = np.stack([u < reach, u >= px - reach, v < reach, v >= px - reach])      # left, right, top, bottom
+        counts = white.sum(axis=(1, 2))
+        in_band = np.einsum("nij,kij->nk", white.astype(np.int32), bands.astype(np.int32)).max(axis=1)
+        return (counts > 0) & (in_band >= colour.white_band_share * counts)
+
     def typical_lab(self, lab_cells: np.ndarray, inner: np.ndarray) -> np.ndarray:
         """(n, 3) the median Lab of each square's inside: the hue and lightness another maker printed,
         which the profile (learnt on our palette) may have put in the wrong class."""
@@ -813,8 +831,11 @@ class ForeignBoards:
         19 blue tiles read as sure blue obstacles on one photo). Only a pastel read from a plain grey
         (`pale_colour`) is not: that reading already weighed the grey."""
         doubts = [DOUBT_COLOUR_ON_GREY] if bool(ev.grey_dominance[i]) and bool(colours) and not pastel else []
-        # a square that shows two colours side by side cannot be read as one (issue 28)
-        return doubts + ([DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else [])
+        # a square that shows two colours side by side cannot be read as one (issue 28) ...
+        doubts += [DOUBT_SPLIT] if len(colours) <= 1 and ev.split[i] else []
+        # ... nor as white and a colour where its white is the paper along one side
+        white_band = ev.white_band is not None and bool(ev.white_band[i])
+        return doubts + ([DOUBT_WHITE_BAND] if len(colours) > 1 and "W" in colours and white_band else [])
 
     def obstacle_doubts(self, ev: SquareEvidence, i: int, obstacle: bool, kind: str | None,
                         colour: ColourConfig) -> list[str]:
@@ -1033,6 +1054,7 @@ DOUBT_OVEREXPOSED = "far lighter than the paper: the light there is unknown, its
 DOUBT_PASTEL_WHITE = "its pale colours are as light as its white: the white may be a pastel"
 DOUBT_OTHER_PRINT = "its neighbours' colour steps say it is printed in a colour, not white"
 DOUBT_SPLIT = "its two sides differ: a square of two colours read as one"
+DOUBT_WHITE_BAND = "its white lies along one side: the paper between squares, the grid read a little off"
 DOUBT_NEAR_SPLIT = "its lightness is near the light/dark split"
 DOUBT_STRAY_TONE = "much of it has the other tone (glare)"
 DOUBT_COLOUR_ON_TWO_TONE = "it shows a colour on a board read as two greys"
@@ -1089,6 +1111,7 @@ def gather_evidence(balanced: np.ndarray, labels: np.ndarray, width: int, height
                               policy.typical_lab(lab_cells, inner),
                               policy.exposure(balanced, width, height, px, inner),
                               policy.chroma_steps(balanced, width, height, px, colour),
+                              policy.white_band(white, colour),
                               _min_cover=colour.min_cover)
     return evidence, gray, cell_labels
 
