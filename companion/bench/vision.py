@@ -502,9 +502,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split-squares", action="store_true",
                         help="only issue 28's squares split in two colours at 20-30 px per square, per board style")
     parser.add_argument("--split-seed", type=int, default=2028,
-                        help="seed of that set (looked at while changing the reader and the finder: 2028-2039; "
-                             "2029 and 2030, held out until stop 41, were studied then; held out since: 2052, 2053 — "
-                             "once you look at their photos, pick seeds nobody has drawn)")
+                        help="seed of that set (looked at while changing the reader and the finder: 2028-2039 and "
+                             "2054 (2029 and 2030 studied at stop 41, 2054 at stop 42); held out, their figures "
+                             "seen but no photo looked at: 2052, 2053, 2055-2057 — once you look at their photos, "
+                             "pick seeds nobody has drawn)")
     parser.add_argument("--split-photos", type=int, default=12, help="photos per board style in that set (default 12)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
