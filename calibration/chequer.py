@@ -18,13 +18,14 @@ What it does not do is say how big a board is: asked for more corners than show 
 3. the squares are the corners' rectangle plus one ring (a saddle needs its four squares). The ring
    has no saddles, but its outline has corners: each point of it is the corner of a dark ring square
    against the light squares and the margin (an "L" corner), measured where the inner corners nearest it
-   predict it (`_measured_outline`); the mapping (homography and lens) is fitted on every corner, inner
+   predict it (`_Outline.measured`); the mapping (homography and lens) is fitted on every corner, inner
    and outline (`calibration.lens`), so the outer ring is measured, not extrapolated (issue 28: a GoPro's
    fisheye filling the frame, its k1, k2 from the inner corners alone half a square off at the outline).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -147,6 +148,7 @@ class _Outline:
         local = _local_fits(np.stack([ii + 1.0, jj + 1.0], axis=-1)[checked], corners[jj, ii][checked], seen[checked])
         return cls(outline[checked], local)
 
+    @cached_property   # asked by the measurement and by the ring check of one fit
     def predicted(self) -> tuple[np.ndarray, np.ndarray]:
         """Where the inner corners nearest each outline point put it (px), and the local square's side there (px)."""
         probes = np.stack([self.points, self.points + [0.5, 0.0], self.points - [0.5, 0.0]], axis=1)
@@ -160,7 +162,7 @@ class _Outline:
         quadrants — inside the board — darker than the three others by `min_outline_step` grey levels (a dark
         square's corner against the light squares and the margin; a piece of a larger chequer has a saddle
         there, two dark quadrants)."""
-        predicted, sides = self.predicted()
+        predicted, sides = self.predicted
         out = np.full_like(predicted, np.nan)
         h, w = gray.shape
         win = int(np.clip(round(0.25 * float(np.nanmedian(sides))), 2, 15)) if len(sides) else 2
@@ -203,7 +205,7 @@ class _Outline:
         GoPro's frame); 0 without any outline point."""
         if not len(self.points):
             return 0.0
-        predicted, sides = self.predicted()
+        predicted, sides = self.predicted
         there = np.where(np.isfinite(measured), measured, predicted)
         missed = np.linalg.norm(mapping.to_image(self.points) - there, axis=1)
         return float(np.max(missed / np.maximum(sides, 1e-9)))
