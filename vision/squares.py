@@ -1297,15 +1297,17 @@ def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.n
 
 
 def _otsu(values: np.ndarray) -> float:
-    """The split of 1-D values that maximises the between-class variance."""
-    ordered = np.sort(values)
-    best, split = -1.0, float(ordered[len(ordered) // 2])
-    for i in range(1, len(ordered)):
-        low, high = ordered[:i], ordered[i:]
-        between = len(low) * len(high) * (high.mean() - low.mean()) ** 2
-        if between > best:
-            best, split = between, float((ordered[i - 1] + ordered[i]) / 2)
-    return split
+    """The split of 1-D values that maximises the between-class variance (the first such split, between two
+    neighbours in order; the middle value when there is only one)."""
+    ordered = np.sort(np.asarray(values, float))
+    n = len(ordered)
+    if n < 2:
+        return float(ordered[0])
+    below = np.arange(1, n)                       # values below each candidate split
+    low_sum = np.cumsum(ordered)[:-1]
+    between = below * (n - below) * ((ordered.sum() - low_sum) / (n - below) - low_sum / below) ** 2
+    i = int(np.argmax(between)) + 1
+    return float((ordered[i - 1] + ordered[i]) / 2)
 
 
 def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour: ColourConfig
@@ -1329,17 +1331,16 @@ def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour
     split = _otsu(lightness)
     dark, light = lightness[lightness < split].mean(), lightness[lightness >= split].mean()
     gap = max(light - dark, 1e-6)
+    light = lightness >= split
+    below = lab[..., 0] < split
+    stray = np.where(light, below.mean(axis=1), (~below).mean(axis=1))   # of its pixels, the other tone's share
+    confidence = np.clip(np.abs(lightness - split) / (0.5 * gap), 0, 1) * (1 - stray)
+    near = (gap < colour.two_tone_min_split) | (np.abs(lightness - split) < colour.two_tone_margin * gap)
+    doubts = np.stack([near, stray >= colour.two_tone_stray, chroma >= colour.two_tone_max_chroma], 1)
     readings = []
     for i in range(n):
-        is_light = lightness[i] >= split
-        pixels = lab[i, :, 0]
-        stray = float(((pixels < split) if is_light else (pixels >= split)).mean())
-        confidence = float(np.clip(abs(lightness[i] - split) / (0.5 * gap), 0, 1) * (1 - stray))
-        near = gap < colour.two_tone_min_split or abs(lightness[i] - split) < colour.two_tone_margin * gap
-        glare = stray >= colour.two_tone_stray
-        coloured = chroma[i] >= colour.two_tone_max_chroma
-        why = ((DOUBT_NEAR_SPLIT,) if near else ()) + ((DOUBT_STRAY_TONE,) if glare else ()) + \
-            ((DOUBT_COLOUR_ON_TWO_TONE,) if coloured else ())
-        readings.append(SquareReading(i % width, i // width, "W" if is_light else "B", False, False, False,
-                                      confidence, bool(why), False, why=why))
+        why = tuple(doubt for doubt, doubted in zip((DOUBT_NEAR_SPLIT, DOUBT_STRAY_TONE, DOUBT_COLOUR_ON_TWO_TONE),
+                                                    doubts[i]) if doubted)
+        readings.append(SquareReading(i % width, i // width, "W" if light[i] else "B", False, False, False,
+                                      float(confidence[i]), bool(why), False, why=why))
     return readings
