@@ -981,3 +981,38 @@ def test_white_along_one_side_of_a_tile_is_doubted_not_read_sure_as_a_split_squa
     assert (readings[5].colours, readings[5].uncertain) == ("WR", False), readings[5]
     blind = _read_foreign(image, 7, 1, replace(DEFAULT_CONFIG.colour, white_band_depth=0.0))
     assert [(blind[t].colours, blind[t].uncertain) for t in (1, 3)] == [("WR", False)] * 2
+
+
+
+def test_another_makers_tinted_black_is_read_sure_and_a_dark_colour_among_it_doubted_MT_2_02_e():
+    """Issue 28: a square read B with a clear hue is doubted as maybe another maker's dark blue (`pale_colour`);
+    where the maker's black is itself tinted (a bluish black), every B square of the board was doubted: 10–14 %
+    of the first foreign style's squares, 1 in 1 100 of them wrong. Their black is one ink, its squares close
+    together in hue: those are read sure; a dark blue read B, apart from them, and a black also doubted for
+    another reason stay doubted (MT 2.02.e: a person decides). With more squares apart than
+    `black_max_stray`, two inks are read B: none is cleared."""
+    from types import SimpleNamespace
+
+    from vision.squares import DOUBT_OTHER_HUE, DOUBT_SPLIT, ForeignBoards, SquareReading
+
+    colour = DEFAULT_CONFIG.colour
+    rng = np.random.default_rng(28)
+
+    def settled(dark_blues: int) -> list[SquareReading]:
+        blacks = 14
+        ab = np.concatenate([np.array([3.0, -14.0]) + rng.normal(0, 1.0, (blacks, 2)),
+                             np.tile([12.0, -32.0], (dark_blues, 1)), np.zeros((4, 2))])
+        why = [(DOUBT_OTHER_HUE,)] * (blacks - 1) + [(DOUBT_OTHER_HUE, DOUBT_SPLIT)] + \
+              [(DOUBT_OTHER_HUE,)] * dark_blues + [()] * 4
+        readings = [SquareReading(k, 0, "B" if k < blacks + dark_blues else "W", False, False, False, 1.0,
+                                  bool(w), False, why=w) for k, w in enumerate(why)]
+        evidence = SimpleNamespace(typical_lab=np.column_stack([np.full(len(ab), 20.0), ab]))
+        return ForeignBoards._blacks_of_one_ink(readings, evidence, colour)
+
+    one_ink = settled(dark_blues=1)
+    assert [r.uncertain for r in one_ink[:13]] == [False] * 13 and all(r.why == () for r in one_ink[:13])
+    assert one_ink[13].uncertain and one_ink[13].why == (DOUBT_OTHER_HUE, DOUBT_SPLIT)   # doubted otherwise too
+    assert one_ink[14].uncertain and one_ink[14].why == (DOUBT_OTHER_HUE,)                # the dark blue
+    assert not any(r.uncertain for r in one_ink[15:])
+    two_inks = settled(dark_blues=3)   # 3 of 16 apart: more than black_max_stray
+    assert all(r.uncertain and DOUBT_OTHER_HUE in r.why for r in two_inks[:17])

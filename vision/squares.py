@@ -856,13 +856,40 @@ class ForeignBoards:
         whatever it reads: the light there was misjudged (a glare, a corner far from any neutral square),
         the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`).
         Last, the paper half in a shadow (`shade_doubts`' late doubts, `SquareEvidence.shaded_last`): the
-        rules above take its sure whites as the paper's white, so they are doubted only after."""
+        rules above take its sure whites as the paper's white, so they are doubted only after. First of all,
+        the black squares' hue is judged against each other (`_blacks_of_one_ink`)."""
+        readings = self._blacks_of_one_ink(readings, ev, colour)
         readings = self._same_ink_as_doubted_grey(readings, ev, colour)
         readings = self._whites_of_another_print(readings, ev, colour)
         readings = self._pale_and_overexposed(readings, ev, colour)
         # last, the shade's doubts the rules above must not see (their sure whites: `shade_doubts`)
         return [replace(r, uncertain=True, why=r.why + (DOUBT_SHADE,))
                 if ev.shaded_last[k] and not r.covered and DOUBT_SHADE not in r.why else r
+                for k, r in enumerate(readings)]
+
+    @staticmethod
+    def _blacks_of_one_ink(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
+                           ) -> list[SquareReading]:
+        """A square read B with a clear hue is doubted as maybe another maker's dark blue, red or green
+        (`pale_colour`); but many makers' black is itself tinted, and then every B square of the board was
+        doubted (issue 28: 10–14 % of the squares of the first foreign style, 1 in 1 100 of them wrong). Their
+        black is one ink: the B squares lie close together in Lab a, b. Where at most `black_max_stray` of
+        the B squares (sure, or doubted for their hue alone) lie further from their middle than
+        `black_spread_factor` × their typical distance (and `black_spread_floor`), the others are that ink:
+        their hue is no doubt. Two inks read B (a dark colour among the blacks), or squares half black and
+        half a colour, lie apart from the black's middle and stay doubted; with more of them than that, none
+        is cleared."""
+        blacks = np.array([k for k, r in enumerate(readings) if r.colours == "B" and not r.obstacle and not r.covered
+                           and (not r.uncertain or r.why == (DOUBT_OTHER_HUE,))])
+        if len(blacks) < colour.min_line_reference:
+            return readings
+        ab = ev.typical_lab[blacks, 1:]
+        apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
+        within = apart <= max(colour.black_spread_floor, colour.black_spread_factor * float(np.median(apart)))
+        if np.mean(~within) > colour.black_max_stray:
+            return readings
+        one_ink = set(blacks[within].tolist())
+        return [replace(r, uncertain=False, why=()) if k in one_ink and r.why == (DOUBT_OTHER_HUE,) else r
                 for k, r in enumerate(readings)]
 
     def _pale_and_overexposed(self, readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
