@@ -93,7 +93,7 @@ RANGES = {
             "sharp_edge_contrast min_edge_contrast min_plain_contrast min_saddle picture_min_contrast "
             "picture_lit_level change_level min_structure paper_noise_offset hatch_lightness_doubt "
             "two_tone_min_split", (0.0, 255.0)),
-    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "white_band_depth": (0.0, 0.5), "white_band_share": (0.0, 1.0), "plain_texture_factor": (0.0, 100.0), "plain_texture_floor": (0.0, 255.0), "white_spread_factor": (0.0, 100.0), "black_spread_factor": (0.0, 100.0), "black_max_stray": (0.0, 1.0),
+    "clahe_clip": (0.0, 40.0), "paper_noise_factor": (0.0, 100.0), "split_noise_factor": (0.0, 100.0), "white_band_depth": (0.0, 0.5), "white_band_share": (0.0, 1.0), "plain_texture_factor": (0.0, 100.0), "plain_texture_floor": (0.0, 255.0), "white_spread_factor": (0.0, 100.0), "ink_spread_factor": (0.0, 100.0), "black_max_stray": (0.0, 1.0),
     # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
     **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor "
@@ -184,9 +184,10 @@ class ColourConfig:
     pastel_max_hue_gap: float = 45.0       # ... read as the U/R/G class nearest its hue within this many degrees
     white_spread_factor: float = 4.0       # a foreign W further from the photo's whites than this × their spread
     white_spread_floor: float = 4.0        # ... and than this (Lab a, b): doubtful, a washed-out pastel (#28)
-    black_spread_factor: float = 4.0       # a foreign B with a hue within this × the spread of the photo's B squares
-    black_spread_floor: float = 4.0        # ... or within this (Lab a, b) of their middle is of their one black ink,
-    black_max_stray: float = 0.1           # ... when at most this share of them lies further: not their dark colour
+    ink_spread_factor: float = 4.0         # a foreign square within this × the spread of one ink's squares (Lab) ...
+    ink_spread_floor: float = 4.0          # ... or this of their middle is of that ink (#28: `_blacks_of_one_ink`,
+                                           # `_inks_read_unsure`)
+    black_max_stray: float = 0.1           # the B squares are one ink when at most this share of them lies further
     plain_texture_factor: float = 4.0      # a foreign grey square flatter than this × the photo's median: no obstacle drawn
     plain_texture_floor: float = 1.0       # ... or flatter than this (gray levels: the photo's squares all flat)
     plain_centre_margin: float = 0.3       # ... measured within this fraction of the side from each edge (a drawn

@@ -1016,3 +1016,34 @@ def test_another_makers_tinted_black_is_read_sure_and_a_dark_colour_among_it_dou
     assert not any(r.uncertain for r in one_ink[15:])
     two_inks = settled(dark_blues=3)   # 3 of 16 apart: more than black_max_stray
     assert all(r.uncertain and DOUBT_OTHER_HUE in r.why for r in two_inks[:17])
+
+
+def test_another_makers_colour_doubted_only_for_pixels_our_profile_cannot_place_is_read_sure_MT_2_02_e():
+    """Issue 28: our profile knows our inks; another maker's blue leaves part of a square's pixels in no class,
+    and the square was doubted for that alone (low confidence, too few pixels of a board colour): 2–6 % of
+    another maker's squares, every one read right on the development seeds. A square whose typical colour lies
+    within the spread of the sure squares read the same colour is of that ink: sure. A paler one (half white,
+    or under something) and one doubted for another reason stay doubted (MT 2.02.e), and so does every one
+    when too few sure squares show the ink."""
+    from types import SimpleNamespace
+
+    from vision.squares import DOUBT_CONFIDENCE, DOUBT_SPLIT, DOUBT_UNEXPLAINED, ForeignBoards, SquareReading
+
+    colour = DEFAULT_CONFIG.colour
+    rng = np.random.default_rng(28)
+    blue = np.array([50.0, -5.0, -40.0])
+
+    def settled(sure_blues: int) -> list[SquareReading]:
+        lab = np.concatenate([blue + rng.normal(0, 1.5, (sure_blues + 4, 3)), [[75.0, -2.0, -15.0]]])
+        why = [()] * sure_blues + [(DOUBT_CONFIDENCE,), (DOUBT_UNEXPLAINED, DOUBT_CONFIDENCE), (DOUBT_UNEXPLAINED,),
+                                   (DOUBT_CONFIDENCE, DOUBT_SPLIT), (DOUBT_UNEXPLAINED, DOUBT_CONFIDENCE)]
+        readings = [SquareReading(k, 0, "U", False, False, False, 0.5 if w else 1.0, bool(w), False, why=w)
+                    for k, w in enumerate(why)]
+        return ForeignBoards._inks_read_unsure(readings, SimpleNamespace(typical_lab=lab), colour)
+
+    read = settled(sure_blues=10)
+    assert [(r.uncertain, r.why) for r in read[10:13]] == [(False, ())] * 3           # the same ink
+    assert all(r.confidence >= colour.min_confidence for r in read[10:13])
+    assert read[13].uncertain and read[13].why == (DOUBT_CONFIDENCE, DOUBT_SPLIT)      # doubted otherwise too
+    assert read[14].uncertain and DOUBT_UNEXPLAINED in read[14].why                    # paler: not that ink
+    assert all(r.uncertain for r in settled(sure_blues=colour.min_line_reference - 1)[-5:])

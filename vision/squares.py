@@ -857,8 +857,8 @@ class ForeignBoards:
         the camera clipped it, and a clipped pastel looks as white as the paper (`_overexposed`).
         Last, the paper half in a shadow (`shade_doubts`' late doubts, `SquareEvidence.shaded_last`): the
         rules above take its sure whites as the paper's white, so they are doubted only after. First of all,
-        the black squares' hue is judged against each other (`_blacks_of_one_ink`)."""
-        readings = self._blacks_of_one_ink(readings, ev, colour)
+        the squares of one ink are judged against each other (`_blacks_of_one_ink`, `_inks_read_unsure`)."""
+        readings = self._inks_read_unsure(self._blacks_of_one_ink(readings, ev, colour), ev, colour)
         readings = self._same_ink_as_doubted_grey(readings, ev, colour)
         readings = self._whites_of_another_print(readings, ev, colour)
         readings = self._pale_and_overexposed(readings, ev, colour)
@@ -875,7 +875,7 @@ class ForeignBoards:
         doubted (issue 28: 10–14 % of the squares of the first foreign style, 1 in 1 100 of them wrong). Their
         black is one ink: the B squares lie close together in Lab a, b. Where at most `black_max_stray` of
         the B squares (sure, or doubted for their hue alone) lie further from their middle than
-        `black_spread_factor` × their typical distance (and `black_spread_floor`), the others are that ink:
+        `ink_spread_factor` × their typical distance (and `ink_spread_floor`: `_within_ink`), the others are that ink:
         their hue is no doubt. Two inks read B (a dark colour among the blacks), or squares half black and
         half a colour, lie apart from the black's middle and stay doubted; with more of them than that, none
         is cleared."""
@@ -884,13 +884,35 @@ class ForeignBoards:
         if len(blacks) < colour.min_line_reference:
             return readings
         ab = ev.typical_lab[blacks, 1:]
-        apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
-        within = apart <= max(colour.black_spread_floor, colour.black_spread_factor * float(np.median(apart)))
+        within = _within_ink(ab, ab, colour)
         if np.mean(~within) > colour.black_max_stray:
             return readings
         one_ink = set(blacks[within].tolist())
         return [replace(r, uncertain=False, why=()) if k in one_ink and r.why == (DOUBT_OTHER_HUE,) else r
                 for k, r in enumerate(readings)]
+
+    @staticmethod
+    def _inks_read_unsure(readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
+                          ) -> list[SquareReading]:
+        """Our profile knows our inks: another maker's blue, red or green leaves part of each square's pixels
+        in no class, and a square of it falls under `min_explained` or `min_confidence` — doubted with no other
+        reason (issue 28: 2–6 % of another maker's squares, every one of them read right on the development
+        seeds). A square read one colour whose only doubts are those, and whose typical colour (Lab) lies within
+        the spread of that colour's sure squares (`ink_spread_factor`, `ink_spread_floor`; `min_line_reference`
+        of them at least), is of the same ink: sure. A square half another colour, or under something, reads
+        a typical colour apart from the ink's, and stays doubted."""
+        unsure_only = {DOUBT_CONFIDENCE, DOUBT_UNEXPLAINED}
+        cleared: set[int] = set()
+        for ink in "WUBRG":
+            of_ink = [k for k, r in enumerate(readings) if r.colours == ink and not r.obstacle and not r.covered]
+            sure = np.array([k for k in of_ink if not readings[k].uncertain], int)
+            unsure = np.array([k for k in of_ink if readings[k].why and set(readings[k].why) <= unsure_only], int)
+            if len(sure) < colour.min_line_reference or len(unsure) == 0:
+                continue
+            within = _within_ink(ev.typical_lab[unsure], ev.typical_lab[sure], colour)
+            cleared.update(unsure[within].tolist())
+        return [replace(r, uncertain=False, why=(), confidence=max(r.confidence, colour.min_confidence)) if k in cleared
+                else r for k, r in enumerate(readings)]
 
     def _pale_and_overexposed(self, readings: list[SquareReading], ev: SquareEvidence, colour: ColourConfig
                               ) -> list[SquareReading]:
@@ -1321,6 +1343,15 @@ def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.n
     return [replace(r, covered=True, uncertain=True, why=(HIDDEN_PALM_EDGE,) + r.why)
             if beside[i] and not r.covered and len(r.colours) > 1 and "W" in r.colours and line_contrast[i] < bar[i]
             else r for i, r in enumerate(readings)]
+
+
+def _within_ink(values: np.ndarray, ink: np.ndarray, colour: ColourConfig) -> np.ndarray:
+    """(n,) whether each of `values` (n, k: Lab or its a, b) lies within one ink's spread: no further from the
+    middle of `ink` (m, k: the ink's squares) than `ink_spread_factor` × their median distance from it, or
+    than `ink_spread_floor`."""
+    middle = np.median(ink, axis=0)
+    spread = float(np.median(np.linalg.norm(ink - middle, axis=1)))
+    return np.linalg.norm(values - middle, axis=1) <= max(colour.ink_spread_floor, colour.ink_spread_factor * spread)
 
 
 def _otsu(values: np.ndarray) -> float:
