@@ -97,7 +97,7 @@ RANGES = {
     # CIELAB distances and chroma (ΔE), Mahalanobis distances (in spreads)
     **_each("paper_tint max_white_offset two_tone_max_chroma hatch_min_chroma skin_min_chroma skin_max_chroma "
             "max_colour_distance picture_colour_slack split_min_contrast pastel_min_chroma white_spread_floor "
-            "black_spread_floor", (0.0, 200.0)),
+            "ink_spread_floor", (0.0, 200.0)),
     "default_sigma_lab": (0.5, 100.0), "max_distance": (0.5, 50.0), "adapt_sure_distance": (0.0, 50.0),
     # angles (degrees) and percentiles
     **_each("skin_min_hue skin_max_hue", (0.0, 360.0)), "pastel_max_hue_gap": (0.0, 180.0), "plain_grey_max_lightness": (0.0, 100.0), "plain_same_ink": (0.0, 100.0), "print_chroma_same": (0.0, 10.0), "white_print_chroma": (0.0, 10.0), **_each("pastel_white_gap pastel_white_reach", (0.0, 100.0)), "max_exposure": (1.0, 10.0),
