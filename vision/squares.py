@@ -875,7 +875,7 @@ class ForeignBoards:
         doubted (issue 28: 10–14 % of the squares of the first foreign style, 1 in 1 100 of them wrong). Their
         black is one ink: the B squares lie close together in Lab a, b. Where at most `black_max_stray` of
         the B squares (sure, or doubted for their hue alone) lie further from their middle than
-        `ink_spread_factor` × their typical distance (and `ink_spread_floor`: `_within_ink`), the others are that ink:
+        `ink_spread_factor` × their typical distance (and `ink_spread_floor`: `_within_spread`), the others are that ink:
         their hue is no doubt. Two inks read B (a dark colour among the blacks), or squares half black and
         half a colour, lie apart from the black's middle and stay doubted; with more of them than that, none
         is cleared."""
@@ -884,7 +884,7 @@ class ForeignBoards:
         if len(blacks) < colour.min_line_reference:
             return readings
         ab = ev.typical_lab[blacks, 1:]
-        within = _within_ink(ab, ab, colour)
+        within = _within_spread(ab, ab, colour.ink_spread_factor, colour.ink_spread_floor)
         if np.mean(~within) > colour.black_max_stray:
             return readings
         one_ink = set(blacks[within].tolist())
@@ -909,7 +909,8 @@ class ForeignBoards:
             unsure = np.array([k for k in of_ink if readings[k].why and set(readings[k].why) <= unsure_only], int)
             if len(sure) < colour.min_line_reference or len(unsure) == 0:
                 continue
-            within = _within_ink(ev.typical_lab[unsure], ev.typical_lab[sure], colour)
+            within = _within_spread(ev.typical_lab[unsure], ev.typical_lab[sure], colour.ink_spread_factor,
+                                    colour.ink_spread_floor)
             cleared.update(unsure[within].tolist())
         return [replace(r, uncertain=False, why=(), confidence=max(r.confidence, colour.min_confidence)) if k in cleared
                 else r for k, r in enumerate(readings)]
@@ -921,9 +922,7 @@ class ForeignBoards:
         if len(whites) < colour.min_line_reference:
             return self._overexposed(readings, ev, colour)
         ab = ev.typical_lab[whites, 1:]
-        apart = np.linalg.norm(ab - np.median(ab, axis=0), axis=1)
-        bar = max(colour.white_spread_floor, colour.white_spread_factor * float(np.median(apart)))
-        stray = set(whites[apart > bar].tolist())
+        stray = set(whites[~_within_spread(ab, ab, colour.white_spread_factor, colour.white_spread_floor)].tolist())
         readings = [replace(r, uncertain=True, why=r.why + (DOUBT_TINTED_WHITE,)) if k in stray else r
                     for k, r in enumerate(readings)]
         readings = self._tint_of_one_print(readings, ev, colour)
@@ -1345,13 +1344,13 @@ def _pale_edges_beside_hidden(readings: list[SquareReading], line_contrast: np.n
             else r for i, r in enumerate(readings)]
 
 
-def _within_ink(values: np.ndarray, ink: np.ndarray, colour: ColourConfig) -> np.ndarray:
-    """(n,) whether each of `values` (n, k: Lab or its a, b) lies within one ink's spread: no further from the
-    middle of `ink` (m, k: the ink's squares) than `ink_spread_factor` × their median distance from it, or
-    than `ink_spread_floor`."""
-    middle = np.median(ink, axis=0)
-    spread = float(np.median(np.linalg.norm(ink - middle, axis=1)))
-    return np.linalg.norm(values - middle, axis=1) <= max(colour.ink_spread_floor, colour.ink_spread_factor * spread)
+def _within_spread(values: np.ndarray, reference: np.ndarray, factor: float, floor: float) -> np.ndarray:
+    """(n,) whether each of `values` (n, k: Lab or its a, b) lies within the spread of one print's squares
+    (`reference`, m × k): no further from their middle than `factor` × their median distance from it, or than
+    `floor` (the whites' spread, one ink's)."""
+    middle = np.median(reference, axis=0)
+    spread = float(np.median(np.linalg.norm(reference - middle, axis=1)))
+    return np.linalg.norm(values - middle, axis=1) <= max(floor, factor * spread)
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -1389,9 +1388,9 @@ def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour
     split = _otsu(lightness)
     dark, light = lightness[lightness < split].mean(), lightness[lightness >= split].mean()
     gap = max(light - dark, 1e-6)
-    light = lightness >= split
+    is_light = lightness >= split
     below = lab[..., 0] < split
-    stray = np.where(light, below.mean(axis=1), (~below).mean(axis=1))   # of its pixels, the other tone's share
+    stray = np.where(is_light, below.mean(axis=1), (~below).mean(axis=1))   # of its pixels, the other tone's share
     confidence = np.clip(np.abs(lightness - split) / (0.5 * gap), 0, 1) * (1 - stray)
     near = (gap < colour.two_tone_min_split) | (np.abs(lightness - split) < colour.two_tone_margin * gap)
     doubts = np.stack([near, stray >= colour.two_tone_stray, chroma >= colour.two_tone_max_chroma], 1)
@@ -1399,6 +1398,6 @@ def read_two_tone(balanced: np.ndarray, width: int, height: int, px: int, colour
     for i in range(n):
         why = tuple(doubt for doubt, doubted in zip((DOUBT_NEAR_SPLIT, DOUBT_STRAY_TONE, DOUBT_COLOUR_ON_TWO_TONE),
                                                     doubts[i]) if doubted)
-        readings.append(SquareReading(i % width, i // width, "W" if light[i] else "B", False, False, False,
+        readings.append(SquareReading(i % width, i // width, "W" if is_light[i] else "B", False, False, False,
                                       float(confidence[i]), bool(why), False, why=why))
     return readings
