@@ -179,12 +179,21 @@ class _Scaled:
         return self.mapping.to_image(points) * self.scale
 
 
+LAB_SMOOTHING_SIGMA = 1.0
+# the 9 taps OpenCV's GaussianBlur takes for that sigma on a float image (round(sigma·8 + 1), odd)
+_LAB_KERNEL = cv2.getGaussianKernel(int(round(LAB_SMOOTHING_SIGMA * 8 + 1)) | 1, LAB_SMOOTHING_SIGMA, cv2.CV_32F)
+
+
 def _lab(image_bgr: np.ndarray) -> np.ndarray:
-    """Lab, float32, lightly smoothed (JPEG blocks and sensor noise are not lines)."""
+    """Lab, float32, lightly smoothed (JPEG blocks and sensor noise are not lines): the 8-bit Lab smoothed
+    straight into float32 by the float Gaussian's own separable kernel — the values of converting to float32
+    and then `GaussianBlur` (to the bit on most widths; on some the two filters round a last bit apart),
+    without the float copy, in a third of the time (a fixed cost of every verification: 5.4 → 1.8 ms on a
+    630×420 photo, issue 28's speed goal)."""
     if image_bgr.ndim == 2:
         image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
-    lab = cv2.cvtColor(np.ascontiguousarray(image_bgr[..., :3]), cv2.COLOR_BGR2Lab).astype(np.float32)
-    return cv2.GaussianBlur(lab, (0, 0), 1.0)
+    lab = cv2.cvtColor(np.ascontiguousarray(image_bgr[..., :3]), cv2.COLOR_BGR2Lab)
+    return cv2.sepFilter2D(lab, cv2.CV_32F, _LAB_KERNEL, _LAB_KERNEL, borderType=cv2.BORDER_REFLECT_101)
 
 
 def _edge_points(width: int, height: int, offset: float, samples: int) -> tuple[np.ndarray, np.ndarray]:
@@ -222,26 +231,29 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
               cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
     """Per edge: the median over its samples of the strongest line contrast within ±reach of it
     (a step, a colour border, or a ridge, a thin ink line: both in Lab, summed over channels),
-    and whether the edge lies in the photo."""
+    and whether the edge lies in the photo.
+
+    Laid out for speed, not for reading (a fixed cost of every verification, issue 28's speed goal:
+    2.7 → 1.4 ms for a 10×7 grid's 400 edges): the coordinates computed apart and the samples turned
+    probe-first, so each operation runs over long contiguous rows instead of trailing axes of 2 and 3;
+    the values are the same to the bit as the plain broadcast over (edge, sample, shift, probe, channel)."""
     edges, samples = points.shape[:2]
     shifts = np.linspace(-cfg.reach, cfg.reach, 5)
     probes = np.array([-cfg.probe, 0.0, cfg.probe])
-    # (edges, samples, shifts, probes, 2) in grid units
-    at = (points[:, :, None, None, :]
-          + normals[:, :, None, None, :] * (shifts[None, None, :, None, None] + probes[None, None, None, :, None]))
+    offsets = (shifts[:, None] + probes[None, :]).ravel()          # across the line: (shift, probe), grid units
+    at = np.stack([points[..., k, None] + normals[..., k, None] * offsets for k in (0, 1)], axis=-1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         px = mapping.to_image(at.reshape(-1, 2)).astype(np.float32)
     h, w = lab.shape[:2]
-    finite = np.isfinite(px).all(1)
-    px[~finite] = -10.0
-    inside = ((px[:, 0] >= 1) & (px[:, 0] <= w - 2) & (px[:, 1] >= 1) & (px[:, 1] <= h - 2)).reshape(
-        edges, samples, len(shifts), len(probes))
-    values = _sample(lab, px).reshape(edges, samples, len(shifts), len(probes), 3)
-    before, centre, after = values[..., 0, :], values[..., 1, :], values[..., 2, :]
-    step = np.abs(after - before).sum(-1)
-    ridge = np.abs(2 * centre - before - after).sum(-1) / 2
-    contrast = np.where(inside.all(-1), np.maximum(step, ridge), np.nan)
-    best = np.where(np.isnan(contrast), -1.0, contrast).max(axis=2)   # over the shifts
+    x, y = px[:, 0], px[:, 1]
+    inside = (x >= 1) & (x <= w - 2) & (y >= 1) & (y <= h - 2)     # (a point mapped to NaN is outside)
+    px[~inside] = -10.0
+    before, centre, after = _sample(lab, px).reshape(-1, len(probes), 3).transpose(1, 2, 0)   # each (channel, point)
+    step = np.abs(after - before)
+    ridge = np.abs(2 * centre - before - after)
+    contrast = np.where(inside.reshape(-1, len(probes)).all(1),
+                        np.maximum(step[0] + step[1] + step[2], (ridge[0] + ridge[1] + ridge[2]) / 2), -1.0)
+    best = contrast.reshape(edges, samples, len(shifts)).max(axis=2)   # over the shifts
     best[best < 0] = np.nan
     seen_in_photo = np.isfinite(best).mean(1) >= 0.6
     per_edge = np.zeros(edges)

@@ -129,3 +129,52 @@ def test_edges_measured_together_read_as_each_set_measured_alone_issue_28():
         alone, alone_in_photo = _contrast(lab, mapping, points, normals, GridVerifyConfig())
         assert np.array_equal(per_edge, alone) and np.array_equal(in_photo, alone_in_photo)
     assert 0 < together[0][1].sum() < len(on[0])   # some edges in the photo, some not
+
+
+def _plain_contrast(lab, mapping, points, normals, cfg):
+    """`_contrast` written as its docstring says, one broadcast over (edge, sample, shift, probe, channel):
+    the reference the laid-out-for-speed version must match to the bit."""
+    from calibration.grid_verify import _sample
+
+    edges, samples = points.shape[:2]
+    shifts, probes = np.linspace(-cfg.reach, cfg.reach, 5), np.array([-cfg.probe, 0.0, cfg.probe])
+    at = points[:, :, None, None, :] + normals[:, :, None, None, :] * (shifts[:, None, None] + probes[None, :, None])
+    px = mapping.to_image(at.reshape(-1, 2)).astype(np.float32)
+    h, w = lab.shape[:2]
+    px[~np.isfinite(px).all(1)] = -10.0
+    inside = ((px[:, 0] >= 1) & (px[:, 0] <= w - 2) & (px[:, 1] >= 1) & (px[:, 1] <= h - 2)).reshape(edges, samples, 5, 3)
+    values = _sample(lab, px).reshape(edges, samples, 5, 3, 3)
+    before, centre, after = values[..., 0, :], values[..., 1, :], values[..., 2, :]
+    contrast = np.where(inside.all(-1), np.maximum(np.abs(after - before).sum(-1),
+                                                   np.abs(2 * centre - before - after).sum(-1) / 2), np.nan)
+    best = np.where(np.isnan(contrast), -1.0, contrast).max(axis=2)
+    best[best < 0] = np.nan
+    in_photo = np.isfinite(best).mean(1) >= 0.6
+    return np.where(in_photo, np.nanmedian(np.where(in_photo[:, None], best, 0.0), axis=1), 0.0), in_photo
+
+
+def test_line_contrast_laid_out_for_speed_reads_as_the_plain_formula_issue_28():
+    """Issue 28 (speed): `_lab` smooths the 8-bit Lab straight into float32, and must read as a float Lab
+    Gaussian-blurred (to float rounding); `_contrast` computes its coordinates apart and turns its samples
+    probe-first, and must read exactly as the broadcast over (edge, sample, shift, probe, channel) — here
+    through a lens, with a grid running out of an odd-sized photo."""
+    from calibration.grid_verify import _contrast, _edge_points, _lab, _Scaled
+    from calibration.mapping import GridMapping, RadialLens
+
+    ruled, _ = _ruled_grid(windows=False)
+    photo = np.ascontiguousarray(ruled[41:572, 41:618])   # 577×531: thin ink lines (ridges), cut by the frame ...
+    photo[photo.sum(axis=2) < 300] = (170, 60, 20)          # ... in blue ink: a contrast in each Lab channel
+    lab = _lab(photo)
+    plain = cv2.GaussianBlur(cv2.cvtColor(photo, cv2.COLOR_BGR2Lab).astype(np.float32), (0, 0), 1.0)
+    # (the same to the bit on most widths; on some, OpenCV's two filters round a last bit apart)
+    assert lab.dtype == np.float32 and np.abs(lab - plain).max() <= 1e-4
+    homography = np.array([[80.0, 0.3, -1.0], [0.2, 80.0, -1.0], [0.0, 0.00002, 1.0]])   # a line 1 px out of the frame
+    cfg = GridVerifyConfig()
+    for mapping in (GridMapping(homography), GridMapping.with_lens(homography, RadialLens.for_image((577, 531), -0.1, 0.02), 8, 8)):
+        for offset in (0.0, 0.5):
+            points, normals = _edge_points(8, 8, offset, cfg.samples_per_edge)
+            per_edge, in_photo = _contrast(lab, _Scaled(mapping, 1.0), points, normals, cfg)
+            expected, expected_in_photo = _plain_contrast(lab, _Scaled(mapping, 1.0), points, normals, cfg)
+            assert np.array_equal(in_photo, expected_in_photo)
+            assert 0 < in_photo.sum() < len(in_photo)   # the grid runs out of the photo
+            assert np.array_equal(per_edge, expected)
