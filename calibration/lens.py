@@ -170,7 +170,11 @@ class _Problem:
         """The line points' part of `residuals` alone (the Jacobian's forward differences need no more)."""
         assert self.lines is not None
         undistorted = self._undistorted_lines(float(params[8]), float(params[9]))
-        grid = _apply(self.grid_from_norm @ np.linalg.inv(self._hn(params)), undistorted)
+        try:
+            to_grid = self.grid_from_norm @ np.linalg.inv(self._hn(params))
+        except np.linalg.LinAlgError:   # a homography gone singular places no line point (issue 28: a lattice on
+            return np.full(len(self.lrows), np.inf)   # a facade, mid-fit): the step is refused, a start fits nothing
+        grid = _apply(to_grid, undistorted)
         across = grid[self.lrows, self.laxis] - self.lvalue
         if self.lscale is None:
             self.lscale = self._line_scale(params, self.lines)

@@ -64,6 +64,17 @@ def test_no_lens_is_invented_from_strays_on_straight_lines():
     assert fit is not None and fit.mapping.lens is None
 
 
+def test_a_degenerate_homography_places_no_line_point_and_the_fit_says_none():
+    """Issue 28 (a photo without a grid, held to the bench's 20×12): the search handed the lens fit a lattice
+    whose homography went singular mid-fit, and the scan ended in "grid finder failed (LinAlgError)" instead
+    of "no board". A homography that cannot be inverted places no line point (its residuals are infinite):
+    a step onto one is refused, a start from one fits nothing."""
+    evidence, plain = _bent_grid_lines(-0.2, 0.0, np.random.default_rng(7))
+    flattened = plain.copy()
+    flattened[:, 1] = 0.0   # rank 2: the grid's y ignored, every point mapped onto one line of the photo
+    assert fit_mapping(FRAME, (20, 12), lines=evidence, initial=flattened) is None
+    assert fit_mapping(FRAME, (20, 12), lines=evidence, initial=plain) is not None
+
 def test_points_off_a_smooth_curve_along_their_line_are_dropped():
     """Issue 18 (curvature-tolerant grid finding): a lens bends a printed line smoothly; a colour
     border a third of a square off, read in its place along a square or two, jumps off the curve

@@ -98,6 +98,8 @@ def print_split(split: str, rows: list[dict], kinds: list[tuple[str, dict]], *, 
         hits = sum(r["found"] for r in mine)
         print(f"  {label:22s} boards found {hits:4d} of {len(mine):4d}   median {statistics.median(r['ms'] for r in mine):7.1f} ms"
               f"   worst {max(r['ms'] for r in mine):7.1f} ms")
+    failed = [r for r in rows if r["why"] == "finder_failed"]   # said "no board", but by an exception: a bug
+    print(f"  finder errors {len(failed)} (goal 0)" + "".join(f"\n    error: {r['photo'].file}  {r['kind']}" for r in failed))
     if verbose:
         for r in found:
             print(f"    board: {r['photo'].file}  {r['kind']}  → {r['size'][0]}×{r['size'][1]}")
