@@ -32,7 +32,11 @@ whole length, against the same measure half a square away (the middle of the squ
   bays, brick or text has frames, sills, curtains and mortar there (Urban100 facades whose lines
   passed every check above: 0–18 % of their squares plain; real grids 51–100 %, the charuco's
   markers fill half of its squares). A curtain wall of plain glass panels passes this too (its
-  panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane").
+  panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane"). A board
+  without lines inside (seen on fewer edges) has nothing but its plain squares' borders to show its
+  grid: most of its squares are plain (synthetic unlined boards with pieces 83–91 %); a lattice laid
+  over a car's touchscreen, blank white with pictures in it, passed every other check with 44 %
+  (the blind negatives of 4 Dec 2026).
 - **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
   as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
 - **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
@@ -594,6 +598,11 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
                               f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",
                        evidence)
+    if evidence.squares and evidence.seen_share < cfg.ruled_seen_share and evidence.plain_share < cfg.min_plain_share_unlined:
+        return Verdict(False, f"its lines are seen on {100 * evidence.seen_share:.0f} % of the edges and "
+                              f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a board without "
+                              f"lines inside shows its grid by its plain squares' borders: ≥ "
+                              f"{100 * cfg.min_plain_share_unlined:.0f} %)", evidence)
     ran_off = evidence.going_on_side(cfg.min_going_on)
     if ran_off:
         return Verdict(False, f"the grid goes on past its {ran_off} side while its opposite side runs out of the "
