@@ -75,6 +75,7 @@ def test_a_degenerate_homography_places_no_line_point_and_the_fit_says_none():
     assert fit_mapping(FRAME, (20, 12), lines=evidence, initial=flattened) is None
     assert fit_mapping(FRAME, (20, 12), lines=evidence, initial=plain) is not None
 
+
 def test_points_off_a_smooth_curve_along_their_line_are_dropped():
     """Issue 18 (curvature-tolerant grid finding): a lens bends a printed line smoothly; a colour
     border a third of a square off, read in its place along a square or two, jumps off the curve
