@@ -118,6 +118,25 @@ def test_negative_photos_from_other_repositories_are_not_committed_and_debian_on
                               else public_photo_folder("negatives") / photo.file)
 
 
+def test_the_blind_negatives_come_from_sources_the_other_splits_never_used():
+    """Issue 28 ("measured again on photos the project has never seen"): the negative set's `blind` split
+    is only blind if no repository or package of it was ever tuned on, and each split is in the bench."""
+    import yaml
+
+    from companion.bench.negatives import NEGATIVES, SPLITS, negative_photos
+
+    manifest = yaml.safe_load((NEGATIVES / "manifest.yaml").read_text(encoding="utf-8"))["photos"]
+    sources: dict[str, set[str]] = {split: set() for split in SPLITS}
+    for entry in manifest:
+        origin = entry["source"].get("repo") or entry["source"]["package"]
+        sources[entry["file"].split("/", 1)[0]].add(origin)
+    assert all(sources.values()), sources
+    assert not sources["blind"] & (sources["dev"] | sources["held_out"])
+    assert len(negative_photos("blind")) >= 200
+    files = [entry["file"] for entry in manifest]
+    assert len(files) == len(set(files))
+
+
 def test_a_bench_names_its_missing_photos_where_it_looked_and_the_list_of_sources(tmp_path, monkeypatch):
     """A bench run on a machine without the public photos says so instead of printing figures over
     part of a set."""
