@@ -4,6 +4,7 @@ from the finder when a size was given; real and synthetic boards must still pass
 negative set is measured by `tactical bench negatives` (the held-out split only there)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from calibration.config import GridVerifyConfig
-from calibration.grid_verify import grid_evidence, verify_grid
+from calibration.grid_verify import GridEvidence, grid_evidence, verify_grid
 from vision import scan
 from vision.labelled import labelled_photos
 
@@ -187,17 +188,14 @@ def test_a_lattice_over_a_blank_screen_with_pictures_is_refused_issue_28(monkeyp
     squares). A board without lines inside shows its grid by its plain squares' borders alone: most of its
     squares are plain (synthetic unlined boards with pieces: 83–91 %). The evidence as measured on that photo;
     with its squares as plain as an unlined board's, the same evidence is a board."""
-    import calibration.grid_verify as gv
-    from dataclasses import replace as with_fields
-
-    screen = gv.GridEvidence(
+    screen = GridEvidence(
         line_contrast=5.62, middle_contrast=3.05, seen_share=0.49, edges=512, family_seen=(0.464, 0.515),
         plain_share=0.44, squares=240, outer_strips=(1.0, 1.0, 1.0, 1.0), beyond_strips=(0.64, 0.0, 0.11, 0.16),
         outer_crossed=(0.09, 0.0, 0.16, 0.05), neighbour_step=8.4, border_ratios=(np.inf,) * 4,
         chequer_beyond=(0.17, 0.0, 0.0, 0.05), square_skew=0.095, off_photo=(False,) * 4, blind_lines=(0.21, 0.09))
     verdicts = {}
-    for name, evidence in (("screen", screen), ("unlined board", with_fields(screen, plain_share=0.83))):
-        monkeypatch.setattr(gv, "grid_evidence", lambda *args, evidence=evidence, **kwargs: evidence)
-        verdicts[name] = gv.verify_grid(np.zeros((360, 640, 3), np.uint8), np.eye(3), 20, 12)
+    for name, evidence in (("screen", screen), ("unlined board", replace(screen, plain_share=0.83))):
+        monkeypatch.setattr("calibration.grid_verify.grid_evidence", lambda *args, evidence=evidence, **kwargs: evidence)
+        verdicts[name] = verify_grid(np.zeros((360, 640, 3), np.uint8), np.eye(3), 20, 12)
     assert not verdicts["screen"].found and "44 % of its squares are plain" in verdicts["screen"].reason
     assert verdicts["unlined board"].found, verdicts["unlined board"].reason
