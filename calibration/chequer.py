@@ -6,9 +6,10 @@ pixel, in 30–60 ms on a 640×480 photo, with a lens bending the board or not (
 What it does not do is say how big a board is: asked for more corners than show it fails, and its
 "larger" mode stops early on some photos. So here:
 
-1. SB on a reduced copy of the photo (squares of `min_square_px` or more: SB is slow and no more
-   accurate on large squares), for the inner corners of the requested size — or, size unknown or
-   not all visible, for any chequer of 3×3 corners or more (`CALIB_CB_LARGER`);
+1. on a reduced copy of the photo (squares of `min_square_px` or more: SB is slow and no more
+   accurate on large squares), the inner corners of the requested size: OpenCV's classic quad-based
+   finder first (a few ms), kept when its lattice is smooth, else SB — or, size unknown or not all
+   visible, SB for any chequer of 3×3 corners or more (`CALIB_CB_LARGER`);
 2. the corners are refined on the full photo (`cornerSubPix`) and the lattice is **grown**: each
    missing neighbour of the corners found is predicted by a homography of its nearest known
    corners (local: a lens bends the board, not a neighbourhood of it), refined, and kept when it
@@ -63,28 +64,32 @@ class ChequerFit:
 
 def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
                  config: ChequerConfig | None = None, exact: bool = True, larger: bool = True) -> ChequerFit | None:
-    """The chequered board in a photo (module docstring), or None when SB finds no chequer.
+    """The chequered board in a photo (module docstring), or None when neither finder sees a chequer.
 
     `grid` (w, h): squares asked for, either orientation — the fit may still be smaller (a board
-    running out of the frame) or larger; the caller decides. `exact`: SB at that size first;
+    running out of the frame) or larger; the caller decides. `exact`: the classic finder, then SB, at
+    that size first;
     `larger`: SB's "larger" mode, grown (the size unknown, or not all of the board in view). Grid
     units of the fit: corner rows/columns as SB ordered them (not yet turned upright). Raises
-    `ChequerBeyondLens` when SB found the whole chequer asked for and its lens cannot be followed."""
+    `ChequerBeyondLens` when the whole chequer asked for was found and its lens cannot be followed."""
     cfg = config or ChequerConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     scale = _working_scale(gray.shape, grid, cfg)
     small = _reduced(gray, scale)
     corners, whole = None, False
-    if grid is not None and exact:   # SB at the size asked for: it succeeds only on a whole chequer of that size
-        # ... lying either way: asked w×h corners it finds an h×w board as well (both ways gave the same
-        # answer on every real photo of the benches), so the other way round would only double a failure's cost
+    if grid is not None and exact and min(grid) >= 3:   # a whole chequer of the size asked for: the classic finder,
+        # then SB; each succeeds only on a whole chequer of that size lying either way (asked w×h corners, they find
+        # an h×w board as well: both ways gave the same answer on every real photo of the benches, so the other way
+        # round would only double a failure's cost)
         pattern = (grid[0] - 1, grid[1] - 1)
-        found, found_at = (_sb(small, pattern, 0, cfg.sb_margin_px), scale) if min(pattern) >= 2 else (None, scale)
-        retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None and min(pattern) >= 2 else None
-        if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
-            found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry   # (a small board: far from the frame's edge)
-        if found is not None:
-            corners, whole = _refined(gray, found / found_at), True
+        corners = _classic_corners(gray, small, scale, pattern, cfg) if cfg.classic_first else None
+        if corners is None:
+            found, found_at = _sb(small, pattern, 0, cfg.sb_margin_px), scale
+            retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None else None
+            if retry is not None:   # a board smaller in the photo than assumed: its squares were too small there
+                found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry   # (a small board: far from the frame's edge)
+            corners = None if found is None else _refined(gray, found / found_at)
+        whole = corners is not None
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
         for start, seed in cfg.larger_starts[:1] if grid is not None else cfg.larger_starts:
             found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, cfg.sb_margin_px, seed)
@@ -291,6 +296,41 @@ def _sb(gray: np.ndarray, pattern: tuple[int, int], flags: int, margin: int = 0,
     found = corners.reshape(rows, cols, 2).astype(np.float64) - margin
     inside = (found >= 0).all() and (found[..., 0] <= gray.shape[1] - 1).all() and (found[..., 1] <= gray.shape[0] - 1).all()
     return found if inside else None   # (a corner on the frame took its grey for a square: no chequer's)
+
+
+CLASSIC_FLAGS = cv2.CALIB_CB_ADAPTIVE_THRESH + cv2.CALIB_CB_NORMALIZE_IMAGE + cv2.CALIB_CB_FAST_CHECK
+
+
+def _classic_corners(gray: np.ndarray, small: np.ndarray, scale: float, pattern: tuple[int, int],
+                     cfg: ChequerConfig) -> np.ndarray | None:
+    """The inner corners of a whole `pattern` (corners across, down) by OpenCV's classic finder on the copy
+    `small` (`scale` of `gray`), refined on `gray` as SB's are, or None: none found, or a lattice bent
+    past `cfg.max_classic_bend`. The classic finder links the dark squares it thresholds into quads, in
+    1–10 ms where SB takes 10–60 ms (issue 28: the speed against SB); its corners agree with SB's to
+    0.06 px on every chessboard of the benches, save where linking put one or two on the wrong saddle
+    (lanecam calibration7 and 17, a quarter to half a square off) — which bends the lattice there by
+    at least twice that, while SB's lattices bend by at most 0.24 square on the benches' chessboards (a
+    GoPro's fisheye), save webcam d's 0.48 (SB put one corner a fifth of a square off; the classic finder's
+    lattice there bends 0.10). On a photo without a chequer FAST_CHECK gives up early: 3.4 ms median, 11 ms
+    at the 90th percentile, 38 ms at worst over 224 scans of the negative set's photos (4 sizes)."""
+    try:
+        ok, found = cv2.findChessboardCorners(small, pattern, flags=CLASSIC_FLAGS)
+    except cv2.error:
+        return None
+    if not ok or found is None or len(found) != pattern[0] * pattern[1]:
+        return None
+    corners = _refined(gray, found.reshape(pattern[1], pattern[0], 2).astype(np.float64) / scale)
+    return corners if largest_bend(corners) <= cfg.max_classic_bend else None
+
+
+def largest_bend(corners: np.ndarray) -> float:
+    """The largest second difference of a whole lattice of corners along its rows and columns, in squares
+    (each against the local square's side): 0 for a plane seen square on, small under perspective and a
+    lens (they bend a lattice smoothly), at least twice a corner's error where one corner is out of place."""
+    side = _local_side(corners)
+    along_rows = np.linalg.norm(corners[:, :-2] - 2 * corners[:, 1:-1] + corners[:, 2:], axis=-1) / side[:, 1:-1]
+    along_columns = np.linalg.norm(corners[:-2] - 2 * corners[1:-1] + corners[2:], axis=-1) / side[1:-1]
+    return float(max(along_rows.max(initial=0.0), along_columns.max(initial=0.0)))
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:

@@ -36,7 +36,7 @@ RANGES = {
     "px_per_square": (4, 128), "max_warp_px": (64, 8192), "detect_max_side_px": (100, 10_000),
     "fast_threshold_window": (3, 255), "subpixel_window_px": (1, 50), "working_size": (100, 10_000),
     "max_working_size": (100, 10_000), "unknown_long_side": (100, 10_000), "small_board_pixels": (10_000, 100_000_000),
-    "sb_margin_px": (0, 256), "readable_quad_px": (0.0, 10_000.0),
+    "sb_margin_px": (0, 256), "max_classic_bend": (0.0, 10.0), "readable_quad_px": (0.0, 10_000.0),
     # tracking: at least one frame to confirm, to leave, to settle; a hand of one square or more
     "confirm_frames": (1, 1000), "vanish_frames": (1, 100_000), "settle_frames": (1, 100_000),
     "hand_squares": (1, 10_000), "global_change": (0.0, 1.0),
@@ -279,6 +279,9 @@ class ChequerConfig:
     board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
     small_board_fraction: float = 0.25   # size given and none found: again for a board spanning this share ...
     small_board_pixels: int = 500_000  # ... when that copy holds at most this many pixels (SB's cost grows with them)
+    classic_first: bool = True        # size given: OpenCV's classic (quad) finder on the copy before SB (a few ms
+                                      # where SB takes 10-60), its lattice kept unless bent past ...
+    max_classic_bend: float = 0.4     # ... this (squares: a corner on the wrong saddle; SB's lattices bend <= 0.25)
     sb_margin_px: int = 16            # SB's copy framed in this much mid-grey: a board running to the frame's edge
                                       # has its outer corners too near it for SB's sectors on a reduced copy
     unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)

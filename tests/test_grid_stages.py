@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.chequer import ChequerBeyondLens, _Outline, find_chequer
+from calibration.chequer import ChequerBeyondLens, _Outline, find_chequer, largest_bend
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import border_support, edge_support
 from calibration.grid_finder.extent import GridExtent, continuing_sides, find_extent, lines_inside_squares, whole_grid
@@ -844,6 +844,69 @@ def test_chequer_outline_is_measured_so_a_fisheye_filling_the_frame_is_placed_ri
     assert _outline_error(chequer.mapping, *chequer.squares, truth) < 0.1
     with pytest.raises(ChequerBeyondLens):
         find_chequer(photo, (9, 7), config=replace(CFG.chequer, min_outline_step=255.0), exact=True, larger=False)
+
+
+def _outline_points(chequer) -> np.ndarray:
+    w, h = chequer.squares
+    return chequer.mapping.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+
+
+def _same_outline(a, b) -> float:
+    """The largest distance (px) from a corner of one chequer's outline to the nearest of the other's (the
+    two finders may number a board from different corners)."""
+    got, want = _outline_points(a), _outline_points(b)
+    return max(float(np.linalg.norm(want - g, axis=1).min()) for g in got)
+
+
+def test_chequer_of_the_size_asked_is_found_by_the_classic_finder_where_sb_finds_it(monkeypatch):
+    """Issue #28 (speed against SB: 630×420 calibration photos took 1.3–1.7× SB's time, SB itself 10–15 ms of
+    the scan's 35): size given, OpenCV's classic quad finder runs on the copy first (1–10 ms); a whole chequer
+    it finds with a smooth lattice is placed without SB, where SB places it (flat, and through a fisheye).
+    With `chequer.classic_first` off, SB finds the same board."""
+    sb_calls = []
+    sb = cv2.findChessboardCornersSBWithMeta
+    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: sb_calls.append(args) or sb(*args))
+    for photo, size in ((_flat_chequer(20, 30, (10, 7)), (10, 7)), (_fisheye_chessboard(1.0, side=42.0)[0], (9, 7))):
+        sb_calls.clear()
+        quick = find_chequer(photo, size, config=CFG.chequer, larger=False)
+        assert quick is not None and sorted(quick.squares) == sorted(size) and not sb_calls
+        by_sb = find_chequer(photo, size, config=replace(CFG.chequer, classic_first=False), larger=False)
+        assert by_sb is not None and sb_calls
+        assert _same_outline(quick, by_sb) < 0.05
+
+
+def test_a_classic_lattice_with_a_corner_on_the_wrong_saddle_is_left_to_sb(monkeypatch):
+    """Issue #28 (lanecam calibration7 and 17: the classic finder's quad linking put one or two corners a quarter
+    to half a square off): `largest_bend` is about 0 on a lattice seen in perspective and at least twice a corner's
+    error where one corner is out of place; a classic lattice bent past `chequer.max_classic_bend` is dropped
+    and SB places the board."""
+    tilted = cv2.getPerspectiveTransform(np.float32([[0, 0], [9, 0], [9, 6], [0, 6]]),
+                                         np.float32([[100, 80], [420, 110], [400, 330], [120, 300]]))
+    lattice = apply_h(tilted, np.stack(np.meshgrid(np.arange(10.0), np.arange(7.0)), -1).reshape(-1, 2)).reshape(7, 10, 2)
+    assert largest_bend(lattice) < 0.1   # a strong perspective: ~0.05
+    side = float(np.linalg.norm(lattice[3, 5] - lattice[3, 4]))
+    bent = lattice.copy()
+    bent[3, 4] += (0.3 * side, 0.0)
+    assert 0.6 <= largest_bend(bent) < 1.0   # at least twice 0.3 (the corner nears one neighbour: its side shrinks)
+
+    photo = _flat_chequer(20, 30, (10, 7))    # squares of 20 px, on a copy at full size
+    classic = cv2.findChessboardCorners
+
+    def one_corner_off(image, pattern, flags=0):
+        ok, corners = classic(image, pattern, flags=flags)
+        corners = corners.copy()
+        corners[20] += (10.0, 0.0)   # half a square: beyond where refinement may move it
+        return ok, corners
+    sb_calls = []
+    sb = cv2.findChessboardCornersSBWithMeta
+    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: sb_calls.append(args) or sb(*args))
+    monkeypatch.setattr(cv2, "findChessboardCorners", one_corner_off)
+    placed = find_chequer(photo, (10, 7), config=CFG.chequer, larger=False)
+    assert placed is not None and sb_calls
+    by_sb = find_chequer(photo, (10, 7), config=replace(CFG.chequer, classic_first=False), larger=False)
+    assert np.abs(placed.corners - by_sb.corners).max() < 1e-9
+    with pytest.raises(ChequerBeyondLens):   # unchecked, the bent lattice misleads the lens fit: the board refused
+        find_chequer(photo, (10, 7), config=replace(CFG.chequer, max_classic_bend=10.0), larger=False)
 
 
 def test_chequer_candidate_finds_a_board_running_to_the_frames_edge_on_its_copy():
