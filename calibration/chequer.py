@@ -82,7 +82,10 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
         # an h×w board as well: both ways gave the same answer on every real photo of the benches, so the other way
         # round would only double a failure's cost)
         pattern = (grid[0] - 1, grid[1] - 1)
-        corners = _classic_corners(gray, small, scale, pattern, cfg) if cfg.classic_first else None
+        for at in dict.fromkeys(min(1.0, factor * scale) for factor in cfg.classic_copies) if cfg.classic_first else ():
+            corners = _classic_corners(gray, small if at == scale else _reduced(gray, at), at, pattern, cfg)
+            if corners is not None:
+                break
         if corners is None:
             found, found_at = _sb(small, pattern, 0, cfg.sb_margin_px), scale
             retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None else None
@@ -306,13 +309,16 @@ def _classic_corners(gray: np.ndarray, small: np.ndarray, scale: float, pattern:
     """The inner corners of a whole `pattern` (corners across, down) by OpenCV's classic finder on the copy
     `small` (`scale` of `gray`), refined on `gray` as SB's are, or None: none found, or a lattice bent
     past `cfg.max_classic_bend`. The classic finder links the dark squares it thresholds into quads, in
-    1–10 ms where SB takes 10–60 ms (issue 28: the speed against SB); its corners agree with SB's to
+    1–20 ms where SB takes 10–60 ms (issue 28: the speed against SB); it needs larger squares than SB
+    (`cfg.classic_copies`: on SB's copy it found 63 of the 88 chessboards of the speed bench, 20 more on
+    a copy twice as large — SB found 81 on its copy); its corners agree with SB's to
     0.06 px on every chessboard of the benches, save where linking put one or two on the wrong saddle
     (lanecam calibration7 and 17, a quarter to half a square off) — which bends the lattice there by
     at least twice that, while SB's lattices bend by at most 0.24 square on the benches' chessboards (a
     GoPro's fisheye), save webcam d's 0.48 (SB put one corner a fifth of a square off; the classic finder's
-    lattice there bends 0.10). On a photo without a chequer FAST_CHECK gives up early: 3.4 ms median, 11 ms
-    at the 90th percentile, 38 ms at worst over 224 scans of the negative set's photos (4 sizes)."""
+    lattice there bends 0.10). On a photo without a chequer FAST_CHECK gives up early: both copies cost 11 ms
+    median, 42 ms at the 90th percentile, 143 ms at worst over 224 scans of the negative set's photos (4
+    sizes), whose scans take 680 ms median."""
     try:
         ok, found = cv2.findChessboardCorners(small, pattern, flags=CLASSIC_FLAGS)
     except cv2.error:

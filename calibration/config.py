@@ -279,9 +279,10 @@ class ChequerConfig:
     board_fraction: float = 0.5       # ... for a board spanning this share of the photo's short side
     small_board_fraction: float = 0.25   # size given and none found: again for a board spanning this share ...
     small_board_pixels: int = 500_000  # ... when that copy holds at most this many pixels (SB's cost grows with them)
-    classic_first: bool = True        # size given: OpenCV's classic (quad) finder on the copy before SB (a few ms
-                                      # where SB takes 10-60), its lattice kept unless bent past ...
+    classic_first: bool = True        # size given: OpenCV's classic (quad) finder before SB (1-20 ms where SB takes
+                                      # 10-60), its lattice kept unless bent past ...
     max_classic_bend: float = 0.4     # ... this (squares: a corner on the wrong saddle; SB's lattices bend <= 0.25)
+    classic_copies: tuple = (1.0, 2.0)   # ... on SB's copy, then on one this many times larger (it needs larger squares)
     sb_margin_px: int = 16            # SB's copy framed in this much mid-grey: a board running to the frame's edge
                                       # has its outer corners too near it for SB's sectors on a reduced copy
     unknown_long_side: int = 800      # size unknown: SB on a copy with this long side (at most)

@@ -875,6 +875,22 @@ def test_chequer_of_the_size_asked_is_found_by_the_classic_finder_where_sb_finds
         assert _same_outline(quick, by_sb) < 0.05
 
 
+def test_classic_finder_is_asked_again_on_a_copy_with_squares_twice_as_large(monkeypatch):
+    """Issue #28 (AntonioLDM17's 12×11 boards, GoPro 0066–0070: the classic finder needs larger squares than SB
+    and missed 25 of the 88 chessboards of the speed bench on SB's copy, 20 of them found on a copy twice as
+    large): a 10×7 board of 30 px squares in a 1280×960 photo has squares of 7.5 px on SB's copy; it is found
+    without SB on the second copy (`chequer.classic_copies`), where SB finds it; with one copy only, SB is asked."""
+    sb_calls = []
+    sb = cv2.findChessboardCornersSBWithMeta
+    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: sb_calls.append(args) or sb(*args))
+    photo = _chessboard((10, 7), 30)
+    quick = find_chequer(photo, (10, 7), config=CFG.chequer, larger=False)
+    assert quick is not None and quick.squares == (10, 7) and not sb_calls
+    by_sb = find_chequer(photo, (10, 7), config=replace(CFG.chequer, classic_copies=(1.0,)), larger=False)
+    assert by_sb is not None and sb_calls
+    assert _same_outline(quick, by_sb) < 0.05
+
+
 def test_a_classic_lattice_with_a_corner_on_the_wrong_saddle_is_left_to_sb(monkeypatch):
     """Issue #28 (lanecam calibration7 and 17: the classic finder's quad linking put one or two corners a quarter
     to half a square off): `largest_bend` is about 0 on a lattice seen in perspective and at least twice a corner's
