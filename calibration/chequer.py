@@ -311,7 +311,7 @@ def _classic_corners(gray: np.ndarray, small: np.ndarray, scale: float, pattern:
     past `cfg.max_classic_bend`. The classic finder links the dark squares it thresholds into quads, in
     1–20 ms where SB takes 10–60 ms (issue 28: the speed against SB); it needs larger squares than SB
     (`cfg.classic_copies`: on SB's copy it found 63 of the 88 chessboards of the speed bench, 20 more on
-    a copy twice as large — SB found 81 on its copy); its corners agree with SB's to
+    a copy twice as large — SB found 83 on its copy); its corners agree with SB's to
     0.06 px on every chessboard of the benches, save where linking put one or two on the wrong saddle
     (lanecam calibration7 and 17, a quarter to half a square off) — which bends the lattice there by
     at least twice that, while SB's lattices bend by at most 0.24 square on the benches' chessboards (a

@@ -281,7 +281,7 @@ class ChequerConfig:
     small_board_pixels: int = 500_000  # ... when that copy holds at most this many pixels (SB's cost grows with them)
     classic_first: bool = True        # size given: OpenCV's classic (quad) finder before SB (1-20 ms where SB takes
                                       # 10-60), its lattice kept unless bent past ...
-    max_classic_bend: float = 0.4     # ... this (squares: a corner on the wrong saddle; SB's lattices bend <= 0.25)
+    max_classic_bend: float = 0.4     # ... this (squares: a corner on the wrong saddle; SB's lattices: <= 0.24, one 0.48)
     classic_copies: tuple = (1.0, 2.0)   # ... on SB's copy, then on one this many times larger (it needs larger squares)
     sb_margin_px: int = 16            # SB's copy framed in this much mid-grey: a board running to the frame's edge
                                       # has its outer corners too near it for SB's sectors on a reduced copy

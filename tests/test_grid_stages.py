@@ -858,14 +858,20 @@ def _same_outline(a, b) -> float:
     return max(float(np.linalg.norm(want - g, axis=1).min()) for g in got)
 
 
+def _sb_calls_recorded(monkeypatch) -> list:
+    """A list that gets an entry at each call of OpenCV's SB (which still runs)."""
+    calls: list = []
+    sb = cv2.findChessboardCornersSBWithMeta
+    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: calls.append(args) or sb(*args))
+    return calls
+
+
 def test_chequer_of_the_size_asked_is_found_by_the_classic_finder_where_sb_finds_it(monkeypatch):
     """Issue #28 (speed against SB: 630×420 calibration photos took 1.3–1.7× SB's time, SB itself 10–15 ms of
-    the scan's 35): size given, OpenCV's classic quad finder runs on the copy first (1–10 ms); a whole chequer
+    the scan's 35): size given, OpenCV's classic quad finder runs on the copy first (1–20 ms); a whole chequer
     it finds with a smooth lattice is placed without SB, where SB places it (flat, and through a fisheye).
     With `chequer.classic_first` off, SB finds the same board."""
-    sb_calls = []
-    sb = cv2.findChessboardCornersSBWithMeta
-    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: sb_calls.append(args) or sb(*args))
+    sb_calls = _sb_calls_recorded(monkeypatch)
     for photo, size in ((_flat_chequer(20, 30, (10, 7)), (10, 7)), (_fisheye_chessboard(1.0, side=42.0)[0], (9, 7))):
         sb_calls.clear()
         quick = find_chequer(photo, size, config=CFG.chequer, larger=False)
@@ -880,9 +886,7 @@ def test_classic_finder_is_asked_again_on_a_copy_with_squares_twice_as_large(mon
     and missed 25 of the 88 chessboards of the speed bench on SB's copy, 20 of them found on a copy twice as
     large): a 10×7 board of 30 px squares in a 1280×960 photo has squares of 7.5 px on SB's copy; it is found
     without SB on the second copy (`chequer.classic_copies`), where SB finds it; with one copy only, SB is asked."""
-    sb_calls = []
-    sb = cv2.findChessboardCornersSBWithMeta
-    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: sb_calls.append(args) or sb(*args))
+    sb_calls = _sb_calls_recorded(monkeypatch)
     photo = _chessboard((10, 7), 30)
     quick = find_chequer(photo, (10, 7), config=CFG.chequer, larger=False)
     assert quick is not None and quick.squares == (10, 7) and not sb_calls
@@ -913,9 +917,7 @@ def test_a_classic_lattice_with_a_corner_on_the_wrong_saddle_is_left_to_sb(monke
         corners = corners.copy()
         corners[20] += (10.0, 0.0)   # half a square: beyond where refinement may move it
         return ok, corners
-    sb_calls = []
-    sb = cv2.findChessboardCornersSBWithMeta
-    monkeypatch.setattr(cv2, "findChessboardCornersSBWithMeta", lambda *args: sb_calls.append(args) or sb(*args))
+    sb_calls = _sb_calls_recorded(monkeypatch)
     monkeypatch.setattr(cv2, "findChessboardCorners", one_corner_off)
     placed = find_chequer(photo, (10, 7), config=CFG.chequer, larger=False)
     assert placed is not None and sb_calls
