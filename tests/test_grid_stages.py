@@ -629,6 +629,51 @@ def test_a_fit_moved_a_square_with_the_size_unknown_is_partial_where_it_now_is(m
     assert fit.partial == ("left",)
 
 
+def test_size_unknown_a_ruled_grid_seen_going_on_past_a_side_is_grown_to_where_it_ends(monkeypatch):
+    """Issue #28 (blind Go boards, 5 Dec 2026: a board's far row, thin in perspective, left out by the search and
+    18×17 returned, said whole, for an 18×18): with the size unknown, a ruled fit proved while its lines are
+    seen going on in full past a side the photo shows is grown that way a row at a time, verified at each
+    step, and ends where the grid ends — here a 9×9 the search saw as its bottom 9×7."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((9, 9), [(210, 90), (750, 90), (750, 630), (210, 630)], frame=(960, 720),
+                               margin=1.6)
+    two_rows_down = np.array([[1.0, 0, 0], [0, 1.0, 2.0], [0, 0, 1]])
+    bottom_rows = GridFit(GridMapping(truth @ two_rows_down), 9, 7, 0.9)
+    proved = find.verification(photo, bottom_rows, CFG)
+    assert proved.found and find._side_going_on(proved, CFG) == "top", proved
+    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: bottom_rows)
+    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    assert (fit.width, fit.height, fit.partial) == (9, 9, ())
+    corners = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
+    assert np.allclose(fit.mapping.to_image(corners), GridMapping(truth).to_image(corners))
+    fit, _ = find.find_verified_grid(photo, (9, 7), config=CFG)   # the size given is the size asked for
+    assert fit is not None and (fit.width, fit.height) == (9, 7)
+
+
+def test_size_unknown_a_grid_is_grown_only_where_its_ruled_lines_go_on_inside_the_photo():
+    """Issue #28: growing follows only a ruled grid's lines seen going on in full (`min_going_on`) past a side
+    inside the photo — not a chequer (a webcam chessboard's margin reads 0.89 going on past its side; a chequer's
+    end is `chequer_beyond`'s to judge), not lines going on less than in full (text beside a sudoku: ≤ 0.67 on
+    the labelled sets), not a side out of the photo (the frame's edge: `partial` says that)."""
+    from calibration.grid_finder.find import _side_going_on
+    from calibration.grid_verify import GridEvidence, Verdict
+
+    verify = CFG.verify
+    ruled = GridEvidence(25.0, 1.0, verify.ruled_seen_share + 0.1, 500, beyond_strips=(0.0, 0.0, 0.94, 0.0))
+    assert _side_going_on(Verdict(True, "", ruled), CFG) == "top"
+    chequer = replace(ruled, neighbour_step=verify.min_chequer_step + 1)
+    assert _side_going_on(Verdict(True, "", chequer), CFG) is None
+    partly = replace(ruled, beyond_strips=(0.0, 0.0, verify.min_going_on - 0.05, 0.0))
+    assert _side_going_on(Verdict(True, "", partly), CFG) is None
+    off_frame = replace(ruled, off_photo=(False, False, True, False))
+    assert _side_going_on(Verdict(True, "", off_frame), CFG) is None
+    unlined = replace(ruled, seen_share=verify.ruled_seen_share - 0.1)
+    assert _side_going_on(Verdict(True, "", unlined), CFG) is None
+
+
 def test_a_grid_without_lines_on_every_edge_is_judged_shifted_only_on_plain_evidence():
     """Issue #28: coloured squares show a border only between two colours, so an outer strip may be little
     crossed by nature; on such a grid (seen on fewer than `ruled_seen_share` of its edges) the grid going on

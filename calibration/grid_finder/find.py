@@ -62,6 +62,8 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
         moved, verdict = walked   # where the evidence says it is, and the photo proves it there
         fit = moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)
+    if grid is None and verdict.found:   # size unknown: a ruled grid seen going on past a side is not said to end there
+        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)
     return (fit if verdict.found else None), verdict
 
 
@@ -101,6 +103,44 @@ def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg
         if _towards_grid(moved_verdict, cfg) != toward:
             return None
     return None
+
+
+def _side_going_on(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
+    """The side of a ruled grid (lines seen on `ruled_seen_share` of its edges, no chequer) past which its lines
+    are seen going on in full (`min_going_on` of the strip there crossed and its far side seen,
+    `GridEvidence.beyond_strips`) while that side lies in the photo; None when there is none. (A chequer's
+    margin may read as going on — webcam chessboards 0.89 — and `chequer_beyond` judges chequers.)"""
+    evidence = verdict.evidence
+    if evidence is None or evidence.seen_share < cfg.verify.ruled_seen_share \
+            or evidence.neighbour_step >= cfg.verify.min_chequer_step:
+        return None
+    for side, beyond, off in zip(("left", "right", "top", "bottom"), evidence.beyond_strips, evidence.off_photo):
+        if beyond >= cfg.verify.min_going_on and not off:
+            return side
+    return None
+
+
+def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
+                            ) -> tuple[GridFit, Verdict]:
+    """Size unknown, a ruled grid proved whose lines go on in full past a side the photo shows (`_side_going_on`;
+    blind Go boards of 5 Dec 2026: a board's far row, thin in perspective, left out, 18×17 said whole for 18×18):
+    the fit grown a row or column that way and verified again, for as long as its lines go on (up to
+    `max_squares` a side). Where the grown fit is not proved, the last proved one is returned partial on that
+    side: the photo shows the grid going on there, so it is not said to end. Each proved growth is read for its
+    open sides again (`_with_open_sides`)."""
+    while (side := _side_going_on(verdict, cfg)) is not None:
+        across = side in ("left", "right")
+        if (fit.width if across else fit.height) >= cfg.max_squares:
+            break
+        dx, dy = _TOWARDS[side]
+        shift = np.array([[1.0, 0, float(min(dx, 0))], [0, 1.0, float(min(dy, 0))], [0, 0, 1.0]])
+        grown = replace(fit, mapping=fit.mapping.regridded(shift), width=fit.width + abs(dx),
+                        height=fit.height + abs(dy), partial=())
+        grown_verdict = verification(image_bgr, grown, cfg)
+        if not grown_verdict.found:
+            return replace(fit, partial=tuple(s for s in SIDES if s in fit.partial or s == side)), verdict
+        fit, verdict = _with_open_sides(image_bgr, grown, cfg), grown_verdict
+    return fit, verdict
 
 
 def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
