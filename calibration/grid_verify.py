@@ -57,6 +57,11 @@ whole length, against the same measure half a square away (the middle of the squ
 - **not run off the frame beside its grid** (`going_on_side`): where the grid is seen going on past one side
   (`beyond_strips`) while the fit's opposite side lies out of the photo, the board of that size lies further
   that way (issue 28: a tiled board in full view fitted 7 rows down, over the table and out of the frame).
+- **ending where its lines end** (`ruled_going_on_side`, ruled grids not chequered, the last check): past a ruled
+  grid's border its lines stop; where they are seen going on in full (`min_going_on`) past a side inside the
+  photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
+  two rows down, its bottom rows over the print below; a Go board's far row left out). The verdict says which
+  side (`Verdict.going_on`): the finder walks a fit of the size given that way, and grows a fit of unknown size.
 - **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
   text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
   square inside it; a ruled grid's border is a line, often its thickest.
@@ -121,6 +126,18 @@ class GridEvidence:
                 return name
         return None
 
+    def ruled_going_on_side(self, cfg: GridVerifyConfig) -> str | None:
+        """The side past which a ruled grid's lines (seen on `ruled_seen_share` of its edges, no chequer) are seen
+        going on in full (`min_going_on` of the strip there, `_beyond_separators`) while that side lies in the
+        photo; None when no side is. (A chequer's margin may read as going on — webcam chessboards 0.89 — and
+        `chequer_beyond` judges chequers; the labelled ruled grids read at most 0.67, the text beside a sudoku.)"""
+        if self.seen_share < cfg.ruled_seen_share or self.neighbour_step >= cfg.min_chequer_step:
+            return None
+        for side, name in enumerate(("left", "right", "top", "bottom")):
+            if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]:
+                return name
+        return None
+
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
         """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
         `max_uncrossed` of the grid's lines (paper) while the grid goes on past the opposite side (at least
@@ -159,6 +176,7 @@ class Verdict:
     found: bool
     reason: str
     evidence: GridEvidence | None
+    going_on: str | None = None   # refused only because its ruled lines go on in full past this side (the last check)
 
 
 class _Framed:
@@ -634,4 +652,9 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if shifted:
         return Verdict(False, f"shifted a square: its {shifted} row or column is blank paper its lines do not cross, "
                               f"while the grid goes on past the opposite side", evidence)
+    lines_go_on = evidence.ruled_going_on_side(cfg)
+    if lines_go_on:
+        return Verdict(False, f"its lines go on in full past its {lines_go_on} side (≥ {100 * cfg.min_going_on:.0f} % "
+                              f"of them across the strip there, and its far side seen): the grid lies further that "
+                              f"way, or is larger", evidence, lines_go_on)
     return Verdict(True, "", evidence)

@@ -641,37 +641,58 @@ def test_size_unknown_a_ruled_grid_seen_going_on_past_a_side_is_grown_to_where_i
                                margin=1.6)
     two_rows_down = np.array([[1.0, 0, 0], [0, 1.0, 2.0], [0, 0, 1]])
     bottom_rows = GridFit(GridMapping(truth @ two_rows_down), 9, 7, 0.9)
-    proved = find.verification(photo, bottom_rows, CFG)
-    assert proved.found and find._side_going_on(proved, CFG) == "top", proved
+    refused = find.verification(photo, bottom_rows, CFG)
+    assert not refused.found and refused.going_on == "top", refused
     monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: bottom_rows)
     fit, verdict = find.find_verified_grid(photo, None, config=CFG)
     assert fit is not None and verdict is not None and verdict.found, verdict
     assert (fit.width, fit.height, fit.partial) == (9, 9, ())
     corners = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
     assert np.allclose(fit.mapping.to_image(corners), GridMapping(truth).to_image(corners))
-    fit, _ = find.find_verified_grid(photo, (9, 7), config=CFG)   # the size given is the size asked for
-    assert fit is not None and (fit.width, fit.height) == (9, 7)
+    # a 9×7 asked for: no 9×7 ends where its lines do here (walked up, the lines go on past its bottom instead)
+    fit, verdict = find.find_verified_grid(photo, (9, 7), config=CFG)
+    assert fit is None and verdict is not None and "go on in full past its top side" in verdict.reason, verdict
 
 
-def test_size_unknown_a_grid_is_grown_only_where_its_ruled_lines_go_on_inside_the_photo():
-    """Issue #28: growing follows only a ruled grid's lines seen going on in full (`min_going_on`) past a side
-    inside the photo — not a chequer (a webcam chessboard's margin reads 0.89 going on past its side; a chequer's
-    end is `chequer_beyond`'s to judge), not lines going on less than in full (text beside a sudoku: ≤ 0.67 on
-    the labelled sets), not a side out of the photo (the frame's edge: `partial` says that)."""
-    from calibration.grid_finder.find import _side_going_on
-    from calibration.grid_verify import GridEvidence, Verdict
+def test_a_ruled_fit_a_row_off_over_a_line_of_print_is_walked_where_its_lines_go_on_in_full():
+    """Issue #28 (blind sudokus of 5 Dec 2026: a 9×9 fitted a row down, its bottom row over the "difficulty
+    rating" print below the grid, crossed by 62 % of its lines — refused as not crossed, too crossed to be the
+    blank strip of a shifted fit): where a ruled grid's lines go on in full past the opposite side, inside the
+    photo, the refused fit is walked that way and proved where the grid is."""
+    from calibration.grid_finder.find import _walked_onto_grid
+    from calibration.grid_finder.result import GridFit
+
+    corners = [(210, 60), (750, 60), (750, 600), (210, 600)]      # 60 px squares
+    photo, truth = _drawn_grid((9, 9), corners, frame=(960, 720), margin=1.6)
+    for k in (0, 1, 3, 4, 6, 8):   # strokes of print below the grid, on 6 of the 10 lines' continuations
+        top, bottom = GridMapping(truth).to_image(np.array([[k + 0.05, 9.3], [k + 0.05, 9.7]]))
+        cv2.line(photo, (int(top[0]), int(top[1])), (int(bottom[0]), int(bottom[1])), (40, 40, 40), 3)
+    a_row_down = np.array([[1.0, 0, 0], [0, 1.0, 1.0], [0, 0, 1]])
+    off = GridFit(GridMapping(truth @ a_row_down), 9, 9, 0.9)
+    refused = verification(photo, off, CFG)
+    assert not refused.found and refused.evidence.beyond_strips[2] >= CFG.verify.min_going_on, refused.reason
+    walked = _walked_onto_grid(photo, off, refused, CFG)
+    assert walked is not None and walked[1].found
+    outline = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
+    assert np.allclose(walked[0].mapping.to_image(outline), GridMapping(truth).to_image(outline))
+
+
+def test_a_ruled_grid_is_said_to_go_on_only_where_its_lines_go_on_in_full_inside_the_photo():
+    """Issue #28: the verification's last check refuses a ruled grid whose lines are seen going on in full
+    (`min_going_on`) past a side inside the photo, and says which side (`Verdict.going_on`) — not a chequer (a
+    webcam chessboard's margin reads 0.89 going on past its side; a chequer's end is `chequer_beyond`'s to judge),
+    not lines going on less than in full (text beside a sudoku: ≤ 0.67 on the labelled sets), not a side out of
+    the photo (the frame's edge: `partial` says that), not a grid without lines inside."""
+    from calibration.grid_verify import GridEvidence
 
     verify = CFG.verify
     ruled = GridEvidence(25.0, 1.0, verify.ruled_seen_share + 0.1, 500, beyond_strips=(0.0, 0.0, 0.94, 0.0))
-    assert _side_going_on(Verdict(True, "", ruled), CFG) == "top"
-    chequer = replace(ruled, neighbour_step=verify.min_chequer_step + 1)
-    assert _side_going_on(Verdict(True, "", chequer), CFG) is None
+    assert ruled.ruled_going_on_side(verify) == "top"
+    assert replace(ruled, neighbour_step=verify.min_chequer_step + 1).ruled_going_on_side(verify) is None
     partly = replace(ruled, beyond_strips=(0.0, 0.0, verify.min_going_on - 0.05, 0.0))
-    assert _side_going_on(Verdict(True, "", partly), CFG) is None
-    off_frame = replace(ruled, off_photo=(False, False, True, False))
-    assert _side_going_on(Verdict(True, "", off_frame), CFG) is None
-    unlined = replace(ruled, seen_share=verify.ruled_seen_share - 0.1)
-    assert _side_going_on(Verdict(True, "", unlined), CFG) is None
+    assert partly.ruled_going_on_side(verify) is None
+    assert replace(ruled, off_photo=(False, False, True, False)).ruled_going_on_side(verify) is None
+    assert replace(ruled, seen_share=verify.ruled_seen_share - 0.1).ruled_going_on_side(verify) is None
 
 
 def test_a_grid_without_lines_on_every_edge_is_judged_shifted_only_on_plain_evidence():

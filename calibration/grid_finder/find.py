@@ -55,6 +55,8 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
         return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
     verdict = verification(image_bgr, fit, cfg)         # stage 5
+    if grid is None and verdict.going_on is not None:   # size unknown, its lines going on past a side: grown that way
+        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
     if trimmed is not None:                              # size unknown: a strip of text taken in beside it
         fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
@@ -62,8 +64,6 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
         moved, verdict = walked   # where the evidence says it is, and the photo proves it there
         fit = moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)
-    if grid is None and verdict.found:   # size unknown: a ruled grid seen going on past a side is not said to end there
-        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)
     return (fit if verdict.found else None), verdict
 
 
@@ -73,13 +73,17 @@ _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
 def _towards_grid(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     """The side of a refused fit beyond which its grid lies, by the verification's evidence: the side the grid
-    goes on past while the fit runs off the frame (`GridEvidence.going_on_side`), or the side opposite the
-    blank strip a shifted fit takes in (`grid_verify.shifted_side`); None for a fit found or refused otherwise."""
+    goes on past while the fit runs off the frame (`GridEvidence.going_on_side`), the side opposite the blank
+    strip a shifted fit takes in (`grid_verify.shifted_side`), or the side past which a ruled grid's lines go on
+    in full inside the photo (`GridEvidence.ruled_going_on_side`; blind sudokus of 5 Dec 2026: a 9×9 fitted two
+    rows down, its bottom row over the "difficulty rating" print below, crossed by 62 % of its lines — too many
+    for a blank strip); None for a fit found or refused otherwise."""
     evidence = verdict.evidence
     if verdict.found or evidence is None:
         return None
     shifted = shifted_side(evidence, cfg.verify)
-    return evidence.going_on_side(cfg.verify.min_going_on) or (_OPPOSITE[shifted] if shifted else None)
+    return (evidence.going_on_side(cfg.verify.min_going_on) or (_OPPOSITE[shifted] if shifted else None)
+            or evidence.ruled_going_on_side(cfg.verify))
 
 
 def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
@@ -105,42 +109,31 @@ def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg
     return None
 
 
-def _side_going_on(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
-    """The side of a ruled grid (lines seen on `ruled_seen_share` of its edges, no chequer) past which its lines
-    are seen going on in full (`min_going_on` of the strip there crossed and its far side seen,
-    `GridEvidence.beyond_strips`) while that side lies in the photo; None when there is none. (A chequer's
-    margin may read as going on — webcam chessboards 0.89 — and `chequer_beyond` judges chequers.)"""
-    evidence = verdict.evidence
-    if evidence is None or evidence.seen_share < cfg.verify.ruled_seen_share \
-            or evidence.neighbour_step >= cfg.verify.min_chequer_step:
-        return None
-    for side, beyond, off in zip(("left", "right", "top", "bottom"), evidence.beyond_strips, evidence.off_photo):
-        if beyond >= cfg.verify.min_going_on and not off:
-            return side
-    return None
-
-
 def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
                             ) -> tuple[GridFit, Verdict]:
-    """Size unknown, a ruled grid proved whose lines go on in full past a side the photo shows (`_side_going_on`;
-    blind Go boards of 5 Dec 2026: a board's far row, thin in perspective, left out, 18×17 said whole for 18×18):
+    """Size unknown, a ruled fit refused only because its lines go on in full past a side (`Verdict.going_on`;
+    blind Go boards of 5 Dec 2026: a board's far row, thin in perspective, left out, 18×17 read for 18×18):
     the fit grown a row or column that way and verified again, for as long as its lines go on (up to
-    `max_squares` a side). Where the grown fit is not proved, the last proved one is returned partial on that
-    side: the photo shows the grid going on there, so it is not said to end. Each proved growth is read for its
-    open sides again (`_with_open_sides`)."""
-    while (side := _side_going_on(verdict, cfg)) is not None:
-        across = side in ("left", "right")
-        if (fit.width if across else fit.height) >= cfg.max_squares:
+    `max_squares` a side). Where a growth is refused for another reason, the last fit — proved but for its
+    lines going on — is returned found, partial on that side: the photo shows the grid going on there, so it is
+    not said to end. The fit returned is read for its open sides again (`_with_open_sides`)."""
+    while verdict.going_on is not None:
+        dx, dy = _TOWARDS[verdict.going_on]
+        if (fit.width if dx else fit.height) >= cfg.max_squares:
             break
-        dx, dy = _TOWARDS[side]
         shift = np.array([[1.0, 0, float(min(dx, 0))], [0, 1.0, float(min(dy, 0))], [0, 0, 1.0]])
         grown = replace(fit, mapping=fit.mapping.regridded(shift), width=fit.width + abs(dx),
                         height=fit.height + abs(dy), partial=())
         grown_verdict = verification(image_bgr, grown, cfg)
-        if not grown_verdict.found:
-            return replace(fit, partial=tuple(s for s in SIDES if s in fit.partial or s == side)), verdict
-        fit, verdict = _with_open_sides(image_bgr, grown, cfg), grown_verdict
-    return fit, verdict
+        if not (grown_verdict.found or grown_verdict.going_on):
+            break
+        fit, verdict = grown, grown_verdict
+    fit = _with_open_sides(image_bgr, fit, cfg)
+    if verdict.found:
+        return fit, verdict
+    going_on = verdict.going_on
+    return (replace(fit, partial=tuple(side for side in SIDES if side in fit.partial or side == going_on)),
+            Verdict(True, "", verdict.evidence))
 
 
 def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
