@@ -357,7 +357,10 @@ class GridVerifyConfig:
                                        # 0 / 0 against 0.64 / 0.73)
     min_going_on: float = 0.9          # the grid seen going on past a side (its lines across the strip there and
                                        # the strip's far side) while the fit's opposite side is out of the photo: a
-                                       # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0)
+                                       # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0);
+                                       # and a ruled grid's lines going on past a side in the photo: a fit rows
+                                       # off or a piece of a larger grid (blind sudoku and Go photos 0.94-1.0;
+                                       # labelled ruled grids at most 0.67)
     max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most
                                        # this share of its lines: a fit rows off, over the table (issue 28: a tiled
                                        # board 3-5 rows off, its far rows on a carpet whose grain crossed 0.09-0.36)
