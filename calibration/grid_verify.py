@@ -57,6 +57,9 @@ whole length, against the same measure half a square away (the middle of the squ
 - **not run off the frame beside its grid** (`going_on_side`): where the grid is seen going on past one side
   (`beyond_strips`) while the fit's opposite side lies out of the photo, the board of that size lies further
   that way (issue 28: a tiled board in full view fitted 7 rows down, over the table and out of the frame).
+- **not cut by the frame over blank paper** (`blank_cut_side`, ruled grids not chequered): a side mostly out of
+  the photo whose outer strip, where the photo shows it, none of the lines cross (≤ `max_uncrossed_outer`) is the
+  margin, not a row cut by the frame (blind Go diagrams asked as 19×19: a phantom row and column at the edges).
 - **ending where its lines end** (`ruled_going_on_side`, ruled grids not chequered, the last check): past a ruled
   grid's border its lines stop; where they are seen going on in full (`min_going_on`) past a side inside the
   photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
@@ -123,6 +126,19 @@ class GridEvidence:
         opposite = (1, 0, 3, 2)
         for side, name in enumerate(("left", "right", "top", "bottom")):
             if self.beyond_strips[side] >= min_beyond and self.off_photo[opposite[side]]:
+                return name
+        return None
+
+    def blank_cut_side(self, cfg: GridVerifyConfig) -> str | None:
+        """The side of a ruled grid (lines seen on `ruled_seen_share` of its edges, no chequer) that lies mostly out
+        of the photo while its outer strip, where the photo shows it, is crossed by at most `max_uncrossed_outer`
+        of its lines: blank paper, not a row cut by the frame (whose lines cross the part in view); None when no
+        side is. (Blind Go diagrams of 5 Dec 2026 asked as 19×19, their lines: an 18×18 with a phantom row and
+        column over the margin at the photo's edges, 360 squares read. The labelled grids' outer strips: ≥ 0.75.)"""
+        if self.seen_share < cfg.ruled_seen_share or self.neighbour_step >= cfg.min_chequer_step:
+            return None
+        for side, name in enumerate(("left", "right", "top", "bottom")):
+            if self.off_photo[side] and self.outer_crossed[side] <= cfg.max_uncrossed_outer:
                 return name
         return None
 
@@ -629,6 +645,11 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if overrun:
         return Verdict(False, f"its {overrun} rows or columns are blank paper none of its lines cross, while they "
                               f"cross another side: a lattice larger than the grid it shows", evidence)
+    blank_cut = evidence.blank_cut_side(cfg)
+    if blank_cut:
+        return Verdict(False, f"its {blank_cut} row or column runs out of the photo over blank paper its lines do not "
+                              f"cross (a grid cut by the frame shows its lines across the part in view): a grid "
+                              f"smaller than this", evidence)
     if evidence.seen_share >= cfg.ruled_seen_share and evidence.outer_seen < cfg.min_outer_seen:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "

@@ -677,6 +677,24 @@ def test_a_ruled_fit_a_row_off_over_a_line_of_print_is_walked_where_its_lines_go
     assert np.allclose(walked[0].mapping.to_image(outline), GridMapping(truth).to_image(outline))
 
 
+def test_a_ruled_fit_run_off_the_frame_over_blank_paper_is_refused_a_grid_cut_by_the_frame_is_not():
+    """Issue #28 (blind Go diagrams asked as 19×19, their lines, not their squares: the 18×18 grid with a phantom
+    column and row over the margin at the photo's left and bottom edges, 360 of 361 squares read): a ruled fit
+    whose side runs mostly out of the photo while its outer strip, where the photo shows it, is crossed by none of
+    its lines is refused — a grid cut by the frame shows its lines across the part in view, and stays found."""
+    corners = [(40, 60), (580, 60), (580, 600), (40, 600)]          # 9×9 of 60 px, 36 px of paper to the left
+    photo, truth = _drawn_grid((9, 9), corners, frame=(960, 720), margin=0.6)
+    a_column_more = np.array([[1.0, 0, -1.0], [0, 1.0, 0], [0, 0, 1]])   # a 10×9 from a column left of the grid
+    over_the_margin = verify_grid(photo, GridMapping(truth @ a_column_more), 10, 9, CFG.verify)
+    assert over_the_margin.evidence.off_photo[0], over_the_margin.evidence
+    assert not over_the_margin.found and "runs out of the photo over blank paper" in over_the_margin.reason
+    assert verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify).found
+    cut = [(-20, 60), (520, 60), (520, 600), (-20, 600)]             # the first column two thirds in the photo
+    photo, truth = _drawn_grid((9, 9), cut, frame=(960, 720), margin=0.6)
+    cut_by_the_frame = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    assert cut_by_the_frame.evidence.off_photo[0] and cut_by_the_frame.found, cut_by_the_frame.reason
+
+
 def test_a_ruled_grid_is_said_to_go_on_only_where_its_lines_go_on_in_full_inside_the_photo():
     """Issue #28: the verification's last check refuses a ruled grid whose lines are seen going on in full
     (`min_going_on`) past a side inside the photo, and says which side (`Verdict.going_on`) — not a chequer (a
