@@ -129,13 +129,18 @@ class GridEvidence:
                 return name
         return None
 
+    def ruled_unchequered(self, cfg: GridVerifyConfig) -> bool:
+        """A ruled grid (its lines seen on `ruled_seen_share` of its edges) that is no chequer (`min_chequer_step`):
+        one whose lines run to its border and stop there."""
+        return self.seen_share >= cfg.ruled_seen_share and self.neighbour_step < cfg.min_chequer_step
+
     def blank_cut_side(self, cfg: GridVerifyConfig) -> str | None:
         """The side of a ruled grid (lines seen on `ruled_seen_share` of its edges, no chequer) that lies mostly out
         of the photo while its outer strip, where the photo shows it, is crossed by at most `max_uncrossed_outer`
         of its lines: blank paper, not a row cut by the frame (whose lines cross the part in view); None when no
         side is. (Blind Go diagrams of 5 Dec 2026 asked as 19×19, their lines: an 18×18 with a phantom row and
         column over the margin at the photo's edges, 360 squares read. The labelled grids' outer strips: ≥ 0.75.)"""
-        if self.seen_share < cfg.ruled_seen_share or self.neighbour_step >= cfg.min_chequer_step:
+        if not self.ruled_unchequered(cfg):
             return None
         for side, name in enumerate(("left", "right", "top", "bottom")):
             if self.off_photo[side] and self.outer_crossed[side] <= cfg.max_uncrossed_outer:
@@ -147,7 +152,7 @@ class GridEvidence:
         going on in full (`min_going_on` of the strip there, `_beyond_separators`) while that side lies in the
         photo; None when no side is. (A chequer's margin may read as going on — webcam chessboards 0.89 — and
         `chequer_beyond` judges chequers; the labelled ruled grids read at most 0.67, the text beside a sudoku.)"""
-        if self.seen_share < cfg.ruled_seen_share or self.neighbour_step >= cfg.min_chequer_step:
+        if not self.ruled_unchequered(cfg):
             return None
         for side, name in enumerate(("left", "right", "top", "bottom")):
             if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]:
