@@ -35,11 +35,8 @@ def test_only_the_photos_over_the_worst_ratio_goal_are_broken_down_into_the_scan
     out = capsys.readouterr().out
     breakdown = out[out.index("where the time"):]
     line = next(text for text in breakdown.splitlines() if "slow.png" in text)
-    sb, finding, verification, rest, total = (float(line.split(label)[1].split()[0]) for label in
-                                              ("SB", "finding", "+ verification", "+ markers, reading", "="))
-    assert sb > 0 and finding > 0 and total > 0
-    # each stage is the difference of two interleaved medians: they add up to the whole scan's
-    assert abs(finding + verification + rest - total) <= 0.2   # (each printed to 0.1 ms)
+    sb, finding, total = (float(line.split(label)[1].split()[0]) for label in ("SB", "finding", "="))
+    assert sb > 0 and finding > 0 and total > 0   # measured on the photo itself, not copied from the rows
     assert "fast.png" not in breakdown
 
 
