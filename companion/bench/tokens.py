@@ -230,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    every band, tokens within reach (the goal; squares the app does not warn about): "
               f"{_rates(*reach)}")
 
-    print("\nSpeed at 1080p, 20×12, one core (the full scan's goal ≤ 150 ms leaves ≈ 90 ms to detect_tokens)")
+    print("\nSpeed at 1080p, 20×12, one core (detect_tokens is part of the full scan: its goal is ≤ 50 ms since issue 28, "
+          "`tactical bench vision`)")
     for what, wall, cpu in speed(5 if quick else 11):
         print(f"  {what}: wall {_fmt(wall)}; CPU median {statistics.median(cpu):7.1f} ms")
 
