@@ -230,8 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    every band, tokens within reach (the goal; squares the app does not warn about): "
               f"{_rates(*reach)}")
 
-    print("\nSpeed at 1080p, 20×12, one core (detect_tokens is part of the full scan: its goal is ≤ 50 ms since issue 28, "
-          "`tactical bench vision`)")
+    print("\nSpeed at 1080p, 20×12, one core (detect_tokens is part of the full scan, whose goal since issue 28 is "
+          "≤ 50 ms: `tactical bench vision`)")
     for what, wall, cpu in speed(5 if quick else 11):
         print(f"  {what}: wall {_fmt(wall)}; CPU median {statistics.median(cpu):7.1f} ms")
 

@@ -7,8 +7,8 @@ up to edge to edge, tilt ≤ 45°: found ≥ 99.5 %, wrong and not flagged ≤ 0
 read ≥ 99.5 %); foreign boards from the broadened photographer, size given: found ≥ 99 %; speed: a
 markerless scan of a chessboard photo within 1.5× of `findChessboardCornersSB` on it, our boards'
 full scan at 1080p ≤ 150 ms (issue 28: ≤ 50 ms, `FULL_SCAN_GOAL`), both medians on one core beside a BGR→gray
-baseline of the same run. Issue 28: squares split in two colours at 20–30 px per square, wrong and not flagged ≤ 0.25 % for every board style
-(alone with `--split-squares`).
+baseline of the same run. Issue 28: squares split in two colours at 20–30 px per square, wrong and not flagged
+≤ 0.25 % for every board style (alone with `--split-squares`).
 
 Then the earlier sets, drawn as before so their figures stay comparable (issue 5: our printed
 boards with and without the board file, a held-out set, foreign boards of the first style, no
