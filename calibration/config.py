@@ -360,7 +360,9 @@ class GridVerifyConfig:
                                        # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0);
                                        # and a ruled grid's lines going on past a side in the photo: a fit rows
                                        # off or a piece of a larger grid (blind sudoku and Go photos 0.94-1.0;
-                                       # labelled ruled grids at most 0.67)
+                                       # labelled ruled grids at most 0.67); and, size unknown, its lines across
+                                       # the part in view of a row the frame cuts: partial there (a woven mesh
+                                       # 1.0; the labelled real grids' cut strips at most 0.5)
     max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most
                                        # this share of its lines: a fit rows off, over the table (issue 28: a tiled
                                        # board 3-5 rows off, its far rows on a carpet whose grain crossed 0.09-0.36)
@@ -372,8 +374,10 @@ class GridVerifyConfig:
                                        # a synthetic drawn grid 1.45)
     border_reach: float = 0.12         # squares: the border line is looked for this far either side of the fit
                                        # (a curled page's last line bends off straight lines by a tenth of one)
-    max_chequer_beyond: float = 0.8    # a chequer whose outer squares' neighbours past two of its sides go on with
-                                       # it on this share or more is a piece of a larger chequer
+    max_chequer_beyond: float = 0.5    # a chequer whose outer squares' neighbours past two of its sides go on with
+                                       # it on this share or more, of its light outer squares and of its dark ones
+                                       # alike, is a piece of a larger chequer (the labelled and blind chessboards
+                                       # 0; pieces of larger chequers 0.62-1.0, `_chequer_beyond`)
     min_focal: float = 0.3             # the widest camera a photo is taken with: focal length ÷ the photo's diagonal
                                        # (a phone's 13 mm-equivalent lens)
     max_square_skew: float = 0.22      # cells brought back to their plane at most this far from squares (|log aspect|

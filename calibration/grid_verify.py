@@ -65,6 +65,12 @@ whole length, against the same measure half a square away (the middle of the squ
   photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
   two rows down, its bottom rows over the print below; a Go board's far row left out). The verdict says which
   side (`Verdict.going_on`): the finder walks a fit of the size given that way, and grows a fit of unknown size.
+- **a side the frame cuts** (`cut_sides`, ruled grids not chequered, read by the finder with the size unknown): where
+  the photo's edge cuts the row past a side before its far line, the grid's lines crossing the part in view
+  (`cut_strips` ≥ `min_going_on`) show it
+  going on there, not ending; the answer is partial on that side, and a grid open on every side is no board — its
+  size and its first square cannot be told (blind negatives of 5 Dec 2026: a woven wire mesh and a woven lattice
+  filling the frame, read as a 19×16 and a 5×5 ending 0.7 square inside the photo's edges).
 - **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
   text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
   square inside it; a ruled grid's border is a line, often its thickest.
@@ -75,9 +81,10 @@ whole length, against the same measure half a square away (the middle of the squ
   the synthetic generator `calibration.grid_synth.random_pose` moves a board's corners with no camera behind
   it, and its true squares read up to 0.51 (real grids ≤ 0.17; a curtain wall's panes 0.26 still pass).
 - **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin or a
-  table, one surface, like its light squares or its dark ones; where (nearly) every outer square's
-  neighbour past two of its sides goes on with the chequer, the fit is a piece of a larger one. (Two: a
-  3×3 board's margin ending a little past one side reads as going on there.)
+  table, one surface, like its light squares or its dark ones, never both; where the neighbours past two of
+  its sides go on with the chequer beside its light outer squares and its dark ones alike (each on at least
+  `max_chequer_beyond`), the fit is a piece of a larger one. (Two: a 3×3 board's margin ending a little past one
+  side reads as going on there.)
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -118,6 +125,8 @@ class GridEvidence:
     off_photo: tuple[bool, bool, bool, bool] = (False,) * 4   # the left, right, top, bottom side mostly out of the photo
     blind_lines: tuple[float, float] = (0.0, 0.0)   # the x lines', the y lines': share of the inner lines seen on
                                                     # hardly any edge (`_blind_lines`)
+    cut_strips: tuple[float, float, float, float] = (0.0,) * 4   # past the left, right, top, bottom side, a strip the
+                                                                  # frame cuts: its lines seen across it (`_cut_strips`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -158,6 +167,17 @@ class GridEvidence:
             if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]:
                 return name
         return None
+
+    def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
+        """The sides past which a ruled grid's lines (seen on `ruled_seen_share` of its edges, no chequer) are seen
+        crossing the part in view of a row the frame cuts (`min_going_on` of them, `_cut_strips`): the photo shows
+        it going on there, not ending. Not a chequer: its lines are colour steps, and past its side the paper's
+        edge, a cutting mat's ruler and its numbers cross the strip as well (a blind webcam photo of a chessboard
+        on a mat, 5 Dec 2026: 1.0); `chequer_beyond` judges chequers."""
+        if not self.ruled_unchequered(cfg):
+            return ()
+        return tuple(name for name, share in zip(("left", "right", "top", "bottom"), self.cut_strips)
+                     if share >= cfg.min_going_on)
 
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
         """The side a fit shifted by a square takes in what is not its grid: an outer strip crossed by at most
@@ -365,11 +385,14 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                            np.tile(np.arange(height + 1), width) < height])
     border_lines, border_insides = _border_lines(width, height, cfg)
     strips = _beyond_strips(width, height, cfg)
+    near_halves = _beyond_strips(width, height, cfg, depth=0.5)[0::2]   # the lines across the strips' first halves
     # every edge at the verification's reach in one sampling, the border lines (their own reach) in another
     measured = _contrasts(lab, scaled, [(on_points, normals), (mid_points[keep], mid_normals[keep]), *border_insides,
-                                        *strips], cfg)
+                                        *strips, *near_halves], cfg)
     (on_all, on_inside), (mid_all, mid_inside) = measured[:2]
-    insides_measured, strips_measured = measured[2:2 + len(border_insides)], measured[2 + len(border_insides):]
+    insides_measured = measured[2:2 + len(border_insides)]
+    strips_measured = measured[2 + len(border_insides):2 + len(border_insides) + len(strips)]
+    near_measured = measured[2 + len(border_insides) + len(strips):]
     on, mid = on_all, mid_all
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
@@ -396,7 +419,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _chequer_beyond(framed[2], framed[1], width, height, cfg),
                         square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg),
                         _off_photo(scaled, width, height, lab.shape[1::-1]),
-                        _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg))
+                        _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
+                        _cut_strips(strips_measured, near_measured, level))
 
 
 def _blind_lines(on: np.ndarray, level: float, width: int, height: int, cfg: GridVerifyConfig) -> tuple[float, float]:
@@ -455,13 +479,17 @@ def square_skew(mapping: GridMapping, width: int, height: int, image_size: tuple
 
 def _chequer_beyond(lightness: np.ndarray, in_photo: np.ndarray, width: int, height: int,
                     cfg: GridVerifyConfig) -> tuple[float, float, float, float]:
-    """For the left, right, top and bottom sides: the share of the grid's outer squares whose neighbour just
-    past the side goes on with the chequer — as far in lightness from the outer square as a chequer's
-    squares are (≥ `min_chequer_step`), and as near the square inside it (the other colour) as half that —
-    among those in the photo; 0 with fewer than 2 of them. Past a chessboard lies its margin or a table, one
-    surface: like its light squares or its dark ones, never both, so at most about half go on; past a piece
-    of a larger chequer every one does (issue 28: 3×3 squares of a GoPro's 9×7 chessboard). `lightness` and
-    `in_photo`: (height + 2, width + 2), the grid's squares and the ring round them (`_square_spreads`)."""
+    """For the left, right, top and bottom sides: how much of the chequer goes on past the side — for the grid's
+    outer squares lighter than the square inside them and for those darker, apart, the share whose neighbour just
+    past the side goes on with the chequer (as far in lightness from the outer square as a chequer's squares are,
+    ≥ `min_chequer_step`, and as near the square inside it, the other colour, as half that); the lesser of the two,
+    among the squares in the photo; 0 with fewer than 2 of them or none of a colour. Past a chessboard lies its
+    margin or a table, one surface: like its light squares or its dark ones, never both, so the neighbours of
+    one of the colours never go on (the labelled and blind chessboards: 0 on every side); past a piece of a larger
+    chequer both go on (issue 28: 3×3 squares of a GoPro's 9×7 chessboard, 1.0; a blind fisheye photo of a monitor's
+    chequer read as a 16×15 piece, its lines drifting off the squares towards its sides, 0.62–0.75). Counted over
+    both colours at once, a chessboard's margin reads about half. `lightness` and `in_photo`: (height + 2,
+    width + 2), the grid's squares and the ring round them (`_square_spreads`)."""
     if width < 2 or height < 2:
         return 0.0, 0.0, 0.0, 0.0
     rows, columns = slice(1, height + 1), slice(1, width + 1)      # the grid's squares in the framed one
@@ -471,8 +499,11 @@ def _chequer_beyond(lightness: np.ndarray, in_photo: np.ndarray, width: int, hei
     for outer, past, inner in sides:
         seen = in_photo[outer] & in_photo[past] & in_photo[inner]
         goes_on = ((np.abs(lightness[past] - lightness[outer]) >= cfg.min_chequer_step)
-                   & (np.abs(lightness[past] - lightness[inner]) < cfg.min_chequer_step / 2))[seen]
-        shares.append(float(np.mean(goes_on)) if seen.sum() >= 2 else 0.0)
+                   & (np.abs(lightness[past] - lightness[inner]) < cfg.min_chequer_step / 2))
+        lighter = lightness[outer] > lightness[inner]
+        colours = [seen & lighter, seen & ~lighter]
+        judged = seen.sum() >= 2 and all(colour.any() for colour in colours)
+        shares.append(min(float(np.mean(goes_on[colour])) for colour in colours) if judged else 0.0)
     left, right, top, bottom = shares
     return left, right, top, bottom
 
@@ -524,10 +555,12 @@ def _border_ratios(lines: list[tuple[np.ndarray, np.ndarray]], insides: list[tup
     return left, right, top, bottom
 
 
-def _beyond_strips(width: int, height: int, cfg: GridVerifyConfig) -> list[tuple[np.ndarray, np.ndarray]]:
+def _beyond_strips(width: int, height: int, cfg: GridVerifyConfig, depth: float = 1.0
+                   ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The edges `_beyond_separators` judges, as (points, normals): for the strips one square wide past the
     left, right, top and bottom sides, the grid's lines continued across the strip, then the strip's far side;
-    none for a grid under 3 squares either way."""
+    none for a grid under 3 squares either way. `depth` < 1: the lines across only the first `depth` of
+    each strip (from the grid's side out; the far sides then follow unchanged, unused)."""
     if width < 3 or height < 3:
         return []
     t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
@@ -535,7 +568,8 @@ def _beyond_strips(width: int, height: int, cfg: GridVerifyConfig) -> list[tuple
     for axis, start, far in ((0, -1, -1), (0, width, width + 1), (1, -1, -1), (1, height, height + 1)):
         across = np.arange(1, height if axis == 0 else width, dtype=float)    # the lines across the strip
         along_side = np.arange(height if axis == 0 else width, dtype=float)   # the far side's edges
-        crossing = np.stack(np.broadcast_arrays((start + t)[None, :], across[:, None]), -1)
+        near = start + 1 - depth * t if start < 0 else start + depth * t      # from the grid's side out
+        crossing = np.stack(np.broadcast_arrays(near[None, :], across[:, None]), -1)
         far_side = np.stack(np.broadcast_arrays(np.full((1, len(t)), float(far)), along_side[:, None] + t[None, :]), -1)
         for points, normal in ((crossing, [0.0, 1.0]), (far_side, [1.0, 0.0])):   # (u, v): u across the side
             normals = np.tile(normal, points.shape[:2] + (1,))
@@ -561,6 +595,27 @@ def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float
         judged = len(seen) >= max(2, len(contrast) / 2)    # a strip mostly out of the photo proves nothing
         seen_shares.append(float(np.mean(seen >= level)) if judged else 0.0)
     left, right, top, bottom = (min(seen_shares[k], seen_shares[k + 1]) for k in range(0, 8, 2))
+    return left, right, top, bottom
+
+
+def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[tuple[np.ndarray, np.ndarray]],
+                level: float) -> tuple[float, float, float, float]:
+    """For the strips one square wide past the left, right, top and bottom sides that the photo's frame cuts (their
+    far side less than half in the photo, so `_beyond_separators` judges nothing there): the seen share (≥ `level`)
+    of the grid's lines continued across the strip's first half square, among those in the photo; 0 for a strip
+    not cut so, or with less than half (or fewer than 2) of those lines in the photo. A grid ending at its side
+    shows its margin or the table there; one going on past the frame shows its lines crossing the row it cuts
+    (blind negatives of 5 Dec 2026: a woven wire mesh filling the frame, 0.7 of its next row in view, read as a
+    19×16 board ending there). `strips`, `near_halves`: the contrasts (`_contrast`) of `_beyond_strips`' edges and
+    of its first halves' crossing lines (`depth` 0.5)."""
+    if not strips:
+        return 0.0, 0.0, 0.0, 0.0
+    shares = []
+    for (far, far_in_photo), (near, near_in_photo) in zip(strips[1::2], near_halves):
+        far_cut = far_in_photo.sum() < max(2, len(far) / 2)
+        judged = near_in_photo.sum() >= max(2, len(near) / 2)
+        shares.append(float(np.mean(near[near_in_photo] >= level)) if far_cut and judged else 0.0)
+    left, right, top, bottom = shares
     return left, right, top, bottom
 
 
@@ -669,8 +724,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
                 if share >= cfg.max_chequer_beyond]
     if evidence.neighbour_step >= cfg.min_chequer_step and len(going_on) >= 2:
         return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} sides (≥ "
-                              f"{100 * cfg.max_chequer_beyond:.0f} % of its outer squares' neighbours there go on "
-                              f"with it): a piece of a larger chequer", evidence)
+                              f"{100 * cfg.max_chequer_beyond:.0f} % of its light and of its dark outer squares' "
+                              f"neighbours there go on with it): a piece of a larger chequer", evidence)
     if evidence.square_skew > cfg.max_square_skew:
         return Verdict(False, f"its cells are no squares on any plane a camera sees (off by {evidence.square_skew:.2f}, "
                               f"a grid of squares: ≤ {cfg.max_square_skew:g})", evidence)

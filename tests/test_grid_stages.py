@@ -695,6 +695,37 @@ def test_a_ruled_fit_run_off_the_frame_over_blank_paper_is_refused_a_grid_cut_by
     assert cut_by_the_frame.evidence.off_photo[0] and cut_by_the_frame.found, cut_by_the_frame.reason
 
 
+def test_size_unknown_a_grid_whose_lines_cross_every_row_the_frame_cuts_is_no_board_one_with_margins_is():
+    """Issue #28 (blind negatives of 5 Dec 2026: a woven wire mesh filling the frame read as a 19×16 board ending
+    0.7 square inside the photo's edges, a woven lattice as a 5×5): past a side where the frame cuts the next row
+    before its far line, a grid going on shows its lines crossing the part in view (`cut_strips`), a board's margin
+    does not. A fit whose every side is so open is no board — its size and first square cannot be told — while the
+    same grid of squares ending in a paper margin cut by the frame as close is found whole."""
+    frame = (536, 456)                                                 # 12×10 squares of 40 px, 28 px to spare
+    mesh, truth = _drawn_grid((14, 12), [(-12, -12), (548, -12), (548, 468), (-12, 468)], frame=frame)
+    inner = GridMapping(truth @ np.array([[1.0, 0, 1], [0, 1.0, 1], [0, 0, 1]]))
+    assert verify_grid(mesh, inner, 12, 10, CFG.verify).evidence.cut_strips == (1.0, 1.0, 1.0, 1.0)
+    fit, verdict = find_verified_grid(mesh, None, config=CFG)
+    assert fit is None and verdict is not None and "every side" in verdict.reason, verdict
+    board, truth = _drawn_grid((12, 10), [(28, 28), (508, 28), (508, 428), (28, 428)], frame=frame, margin=0.9)
+    assert verify_grid(board, GridMapping(truth), 12, 10, CFG.verify).evidence.cut_strips == (0.0, 0.0, 0.0, 0.0)
+    fit, verdict = find_verified_grid(board, None, config=CFG)
+    assert fit is not None and (fit.width, fit.height) == (12, 10) and fit.partial == (), verdict
+
+
+def test_a_side_the_frame_cuts_is_open_only_where_a_ruled_grids_lines_cross_in_full_what_is_in_view():
+    """Issue #28: `cut_sides` names the sides past which a ruled grid's lines cross the part in view of a row the
+    frame cuts (`min_going_on`) — not a chequer's (a blind webcam chessboard on a cutting mat, 5 Dec 2026: its
+    paper's edge and the mat's ruler crossed the strip in full), not lines crossing less than in full."""
+    from calibration.grid_verify import GridEvidence
+
+    verify = CFG.verify
+    ruled = GridEvidence(25.0, 1.0, verify.ruled_seen_share + 0.1, 500, cut_strips=(1.0, 0.0, verify.min_going_on, 0.5))
+    assert ruled.cut_sides(verify) == ("left", "top")
+    assert replace(ruled, neighbour_step=verify.min_chequer_step + 1).cut_sides(verify) == ()
+    assert replace(ruled, seen_share=verify.ruled_seen_share - 0.1).cut_sides(verify) == ()
+
+
 def test_a_ruled_grid_is_said_to_go_on_only_where_its_lines_go_on_in_full_inside_the_photo():
     """Issue #28: the verification's last check refuses a ruled grid whose lines are seen going on in full
     (`min_going_on`) past a side inside the photo, and says which side (`Verdict.going_on`) — not a chequer (a
@@ -756,10 +787,33 @@ def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
     part = GridMapping(np.array([[float(px), 0, pad + 3 * px], [0, float(px), pad + 2 * px], [0, 0, 1]]))
     board = verify_grid(photo, whole, w, h, CFG.verify)
     assert board.found, board.reason
-    assert max(board.evidence.chequer_beyond) < CFG.verify.max_chequer_beyond
+    assert board.evidence.chequer_beyond == (0.0, 0.0, 0.0, 0.0)   # past its dark outer squares only: paper
     three = verify_grid(photo, part, 3, 3, CFG.verify)
     assert three.evidence.neighbour_step >= CFG.verify.min_chequer_step
     assert not three.found and "chequer goes on" in three.reason
+
+
+def test_a_chequer_goes_on_past_a_side_only_where_it_goes_on_beside_its_light_and_its_dark_squares():
+    """Issue #28 (a blind fisheye photo of a monitor's chequer, 5 Dec 2026: a 16×15 piece returned, its lines
+    drifting off the squares towards its sides, 67–75 % of its outer squares' neighbours going on): the light and
+    the dark outer squares are judged apart. A board's margin, one surface, is the other colour beside one of them
+    only (0, where counted together it reads half); a chequer going on is beside both, even where a third of the
+    neighbours are misread."""
+    from calibration.grid_verify import _chequer_beyond
+
+    w, h = 6, 5
+    ys, xs = np.mgrid[0:h + 2, 0:w + 2]
+    chequer = np.where((xs + ys) % 2 == 0, 60.0, 200.0)              # the grid and its ring, one chequer
+    in_photo = np.ones((h + 2, w + 2), bool)
+    assert _chequer_beyond(chequer, in_photo, w, h, CFG.verify) == (1.0, 1.0, 1.0, 1.0)
+    margin = chequer.copy()
+    margin[[0, -1], :], margin[:, [0, -1]] = 235.0, 235.0             # white paper past every side
+    assert _chequer_beyond(margin, in_photo, w, h, CFG.verify) == (0.0, 0.0, 0.0, 0.0)
+    misread = chequer.copy()
+    misread[0, 1::3] = misread[-1, 1::3] = 130.0                      # a third of the ring read between the colours
+    misread[1::3, 0] = misread[1::3, -1] = 130.0
+    shares = _chequer_beyond(misread, in_photo, w, h, CFG.verify)
+    assert all(CFG.verify.max_chequer_beyond <= share < 1.0 for share in shares), shares
 
 def test_verification_stage_refuses_cells_that_are_no_squares_on_any_plane():
     """Issue 28 (a 20×12 laid over 0.6 × 1.1 of a foreign board's squares, passed): the fit's cells, brought back

@@ -26,6 +26,8 @@ from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, Wor
                                              working_long_side)
 from calibration.grid_verify import Verdict, shifted_side, verify_grid
 
+NO_SIDE_REASON = ("a grid of squares going on past every side of the photo: none of its sides is seen, so neither its "
+                  "size nor its first square can be told (give the board's size, or show one of its corners)")
 BUDGET_REASON = ("no grid of that size on the lattices searched; the other lattices were tried only as far as the "
                  "search's work budget (grid.fallback_square_samples) allowed")
 
@@ -64,7 +66,21 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
         moved, verdict = walked   # where the evidence says it is, and the photo proves it there
         fit = moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)
+    if grid is None and verdict.found:
+        fit = _with_cut_sides(fit, verdict, cfg)
+        if len(fit.partial) == len(SIDES):   # (a woven mesh, a lattice filling the frame: blind negatives, 5 Dec 2026)
+            return None, Verdict(False, NO_SIDE_REASON, verdict.evidence)
     return (fit if verdict.found else None), verdict
+
+
+def _with_cut_sides(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit:
+    """Size unknown: the fit, partial also on the sides where the frame cuts the strip past it while the ruled
+    grid's lines are seen crossing the part in view (`GridEvidence.cut_sides`): the photo shows the grid going on
+    there, not its end. (`open_sides` leaves a side closed with half a square or more of photo past it, where a
+    board's margin or the table shows; the next row of a mesh shows its lines instead.)"""
+    assert verdict.evidence is not None   # (a verdict that found a grid has its evidence)
+    going_on = verdict.evidence.cut_sides(cfg.verify)
+    return replace(fit, partial=tuple(side for side in SIDES if side in fit.partial or side in going_on))
 
 
 _TOWARDS = {"left": (-1, 0), "right": (1, 0), "top": (0, -1), "bottom": (0, 1)}   # a square that way, grid units
