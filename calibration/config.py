@@ -52,7 +52,7 @@ RANGES = {
     # the verification (GridVerifyConfig): points per edge, how far from the fit a line is looked for and
     # across it (in squares), contrasts in Lab units, ratios, shares of the edges
     "samples_per_edge": (1, 100), "max_long_side": (100, 10_000), "reach": (0.0, 0.5), "probe": (0.01, 0.5),
-    "min_line_ratio": (0.0, 10.0), "seen_factor": (0.0, 100.0), "min_contrast": (0.0, 255.0),
+    "min_line_ratio": (0.0, 10.0), "seen_factor": (0.0, 100.0), "min_contrast": (0.0, 255.0), "chequer_line_share": (0.0, 1.0),
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
@@ -315,6 +315,10 @@ class GridVerifyConfig:
     seen_factor: float = 2.0           # an edge is seen when its contrast ≥ this × the middles' median ...
     min_seen_share: float = 0.25       # ... and at least this share of the edges in the photo are seen
     min_contrast: float = 4.0          # Lab units: an edge below this is never seen (a blank wall's middles show ~0)
+    chequer_line_share: float = 0.5    # a chequer's lines seen going on past a side: each edge there at least this
+                                       # share of the grid's own median line contrast (colour steps between squares
+                                       # past it, not a grained table's streaks: a synthetic 3×3 on wood read 1.0 at
+                                       # the plain level)
     max_long_side: int = 1600          # px: larger photos are read on a copy reduced to this
     ruled_seen_share: float = 0.7      # seen on fewer edges (a board without lines inside: its colour borders
     max_plain_middle: float = 4.0      # only), the squares' middles must be plain: median contrast ≤ this (Lab)
@@ -360,9 +364,11 @@ class GridVerifyConfig:
                                        # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0);
                                        # and a ruled grid's lines going on past a side in the photo: a fit rows
                                        # off or a piece of a larger grid (blind sudoku and Go photos 0.94-1.0;
-                                       # labelled ruled grids at most 0.67); and, size unknown, its lines across
-                                       # the part in view of a row the frame cuts: partial there (a woven mesh
-                                       # 1.0; the labelled real grids' cut strips at most 0.5)
+                                       # labelled ruled grids at most 0.67); a chequer's strong lines going on so
+                                       # past two sides in the photo: a piece of a larger one (pieces of a chess
+                                       # game's board asked as 7×7; chessboards' margins 0); and,
+                                       # size unknown, its lines across the part in view of a row the frame cuts:
+                                       # partial there (a woven mesh 1.0; the labelled real grids' cut strips ≤ 0.5)
     max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most
                                        # this share of its lines: a fit rows off, over the table (issue 28: a tiled
                                        # board 3-5 rows off, its far rows on a carpet whose grain crossed 0.09-0.36)

@@ -80,11 +80,12 @@ whole length, against the same measure half a square away (the middle of the squ
   square, its colour borders taken for lines) is not, whatever the camera. The bound is loose (aspect 1.73):
   the synthetic generator `calibration.grid_synth.random_pose` moves a board's corners with no camera behind
   it, and its true squares read up to 0.51 (real grids ≤ 0.17; a curtain wall's panes 0.26 still pass).
-- **a chequer that ends** (`chequer_beyond`, chequers): past a chessboard's side lies its margin or a
+- **a chequer that ends** (`chequer_going_on_sides`, chequers): past a chessboard's side lies its margin or a
   table, one surface, like its light squares or its dark ones, never both; where the neighbours past two of
-  its sides go on with the chequer beside its light outer squares and its dark ones alike (each on at least
-  `max_chequer_beyond`), the fit is a piece of a larger one. (Two: a 3×3 board's margin ending a little past one
-  side reads as going on there.)
+  its sides go on with the chequer beside its light outer squares and its dark ones alike (`chequer_beyond`, each
+  on at least `max_chequer_beyond`), or its lines go on in full across the rows there, as strong as a share of
+  its own (`strong_beyond`, pieces standing on those squares), the fit is a piece of a larger one. (Two: a 3×3 board's margin ending a little
+  past one side reads as going on there, and a webcam chessboard's margin 0.89.)
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -127,6 +128,8 @@ class GridEvidence:
                                                     # hardly any edge (`_blind_lines`)
     cut_strips: tuple[float, float, float, float] = (0.0,) * 4   # past the left, right, top, bottom side, a strip the
                                                                   # frame cuts: its lines seen across it (`_cut_strips`)
+    strong_beyond: tuple[float, float, float, float] = (0.0,) * 4   # `beyond_strips` counting only edges as strong as
+                                                                     # a share of the grid's lines (`chequer_line_share`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -167,6 +170,17 @@ class GridEvidence:
             if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]:
                 return name
         return None
+
+    def chequer_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
+        """The sides past which a chequer goes on: its light and its dark outer squares' neighbours going on with it
+        (`chequer_beyond` ≥ `max_chequer_beyond`), or its lines seen going on in full, as strong as its own lines'
+        share (`strong_beyond` ≥ `min_going_on`), across the row there and along its far side, with the side in the
+        photo — where pieces stand on the squares past it and hide their colours (blind chess games of 5 Dec 2026
+        asked as 7×7: past both sides the 8×8 goes on). Strong: at the plain level a grained table past a small
+        board's margin reads as lines going on (a synthetic 3×3, 1.0 past two sides)."""
+        return [name for side, name in enumerate(("left", "right", "top", "bottom"))
+                if self.chequer_beyond[side] >= cfg.max_chequer_beyond
+                or (self.strong_beyond[side] >= cfg.min_going_on and not self.off_photo[side])]
 
     def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
         """The sides past which a ruled grid's lines (seen on `ruled_seen_share` of its edges, no chequer) are seen
@@ -420,7 +434,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         square_skew(mapping, width, height, image_bgr.shape[1::-1], cfg),
                         _off_photo(scaled, width, height, lab.shape[1::-1]),
                         _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
-                        _cut_strips(strips_measured, near_measured, level))
+                        _cut_strips(strips_measured, near_measured, level),
+                        _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)))
 
 
 def _blind_lines(on: np.ndarray, level: float, width: int, height: int, cfg: GridVerifyConfig) -> tuple[float, float]:
@@ -720,12 +735,12 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
                               f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
                               f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)
-    going_on = [side for side, share in zip(("left", "right", "top", "bottom"), evidence.chequer_beyond)
-                if share >= cfg.max_chequer_beyond]
+    going_on = evidence.chequer_going_on_sides(cfg)
     if evidence.neighbour_step >= cfg.min_chequer_step and len(going_on) >= 2:
         return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} sides (≥ "
                               f"{100 * cfg.max_chequer_beyond:.0f} % of its light and of its dark outer squares' "
-                              f"neighbours there go on with it): a piece of a larger chequer", evidence)
+                              f"neighbours there go on with it, or its lines go on in full across the row there): "
+                              f"a piece of a larger chequer", evidence)
     if evidence.square_skew > cfg.max_square_skew:
         return Verdict(False, f"its cells are no squares on any plane a camera sees (off by {evidence.square_skew:.2f}, "
                               f"a grid of squares: ≤ {cfg.max_square_skew:g})", evidence)

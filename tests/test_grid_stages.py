@@ -793,6 +793,41 @@ def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
     assert not three.found and "chequer goes on" in three.reason
 
 
+def test_a_piece_of_a_chequer_whose_squares_past_it_hold_pieces_is_refused_by_its_lines_going_on():
+    """Issue #28 (blind chess games of 5 Dec 2026, an 8×8 asked as 7×7: a piece of it found on 30 of 32 photos):
+    pieces standing on the squares past a piece of a chequer hide their colours (`chequer_beyond` 0), but the
+    chequer's lines go on in full across those rows, as strong as its own (`strong_beyond`): past two sides, a
+    piece of a larger chequer, refused. The whole board, its margin the paper, is proved."""
+    px, pad, (w, h) = 50, 40, (9, 7)
+    photo = _flat_chequer(px, pad, (w, h))
+    for x in range(2, 7):                                   # a grey piece on every square round the 3×3 below
+        for y in range(1, 6):
+            if not (3 <= x < 6 and 2 <= y < 5):
+                cv2.circle(photo, (pad + x * px + px // 2, pad + y * px + px // 2), int(0.36 * px), (128, 128, 128), -1)
+    part = GridMapping(np.array([[float(px), 0, pad + 3 * px], [0, float(px), pad + 2 * px], [0, 0, 1]]))
+    three = verify_grid(photo, part, 3, 3, CFG.verify)
+    assert max(three.evidence.chequer_beyond) < CFG.verify.max_chequer_beyond, three.evidence
+    assert min(three.evidence.strong_beyond) >= CFG.verify.min_going_on, three.evidence
+    assert not three.found and "chequer goes on" in three.reason, three.reason
+    whole = GridMapping(np.array([[float(px), 0, pad], [0, float(px), pad], [0, 0, 1]]))
+    assert verify_grid(photo, whole, w, h, CFG.verify).found
+
+
+def test_a_small_coloured_board_on_a_grained_table_is_no_piece_of_a_chequer_its_grain_is_no_line():
+    """Issue #28: past a small board's margin, a grained table's streaks cross the chequer's lines continued there
+    at the plain level (`beyond_strips` 1.0 past two sides of the fit of the vision bench's synthetic 3×3, seed 16);
+    only lines as strong as a share of the chequer's own say it goes on (`strong_beyond`): it is found, placed
+    within 0.1 square."""
+    from companion.bench.grid_sets import synthetic_case, synthetic_error
+
+    photo, (w, h), _ = synthetic_case(16)
+    fit, verdict = find_verified_grid(photo.image, (w, h), config=CFG)
+    assert fit is not None, verdict
+    assert sorted(verdict.evidence.beyond_strips)[-2] >= CFG.verify.min_going_on, verdict.evidence
+    assert max(verdict.evidence.strong_beyond) < CFG.verify.min_going_on, verdict.evidence
+    assert synthetic_error(fit, photo.homography, w, h) < 0.1
+
+
 def test_a_chequer_goes_on_past_a_side_only_where_it_goes_on_beside_its_light_and_its_dark_squares():
     """Issue #28 (a blind fisheye photo of a monitor's chequer, 5 Dec 2026: a 16×15 piece returned, its lines
     drifting off the squares towards its sides, 67–75 % of its outer squares' neighbours going on): the light and
