@@ -365,8 +365,8 @@ class GridVerifyConfig:
                                        # and a ruled grid's lines going on past a side in the photo: a fit rows
                                        # off or a piece of a larger grid (blind sudoku and Go photos 0.94-1.0;
                                        # labelled ruled grids at most 0.67); a chequer's strong lines going on so
-                                       # past two sides in the photo: a piece of a larger one (pieces of a chess
-                                       # game's board asked as 7×7; chessboards' margins 0); and,
+                                       # past a side in the photo: a piece of a larger one (pieces of a chess
+                                       # game's board asked as 7×7 or 8×7; chessboards' margins 0); and,
                                        # size unknown, its lines across the part in view of a row the frame cuts:
                                        # partial there (a woven mesh 1.0; the labelled real grids' cut strips ≤ 0.5)
     max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most

@@ -794,10 +794,10 @@ def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
 
 
 def test_a_piece_of_a_chequer_whose_squares_past_it_hold_pieces_is_refused_by_its_lines_going_on():
-    """Issue #28 (blind chess games of 5 Dec 2026, an 8×8 asked as 7×7: a piece of it found on 30 of 32 photos):
-    pieces standing on the squares past a piece of a chequer hide their colours (`chequer_beyond` 0), but the
-    chequer's lines go on in full across those rows, as strong as its own (`strong_beyond`): past two sides, a
-    piece of a larger chequer, refused. The whole board, its margin the paper, is proved."""
+    """Issue #28 (blind chess games of 5 Dec 2026, an 8×8 asked as 7×7 or 8×7: a piece of it found on 30 and 31 of
+    32 photos): pieces standing on the squares past a piece of a chequer hide their colours (`chequer_beyond` 0),
+    but the chequer's lines go on in full across those rows, as strong as its own (`strong_beyond`): past one
+    side, a piece of a larger chequer, refused. The whole board, its margin the paper, is proved."""
     px, pad, (w, h) = 50, 40, (9, 7)
     photo = _flat_chequer(px, pad, (w, h))
     for x in range(2, 7):                                   # a grey piece on every square round the 3×3 below
@@ -811,6 +811,16 @@ def test_a_piece_of_a_chequer_whose_squares_past_it_hold_pieces_is_refused_by_it
     assert not three.found and "chequer goes on" in three.reason, three.reason
     whole = GridMapping(np.array([[float(px), 0, pad], [0, float(px), pad], [0, 0, 1]]))
     assert verify_grid(photo, whole, w, h, CFG.verify).found
+    # one side is enough (asked as 8×7): the last column under pieces, the board's ruled border past it (a chess
+    # mat's), the paper past the three other sides
+    board = _flat_chequer(px, pad, (w, h))
+    cv2.rectangle(board, (pad - 2, pad - 2), (pad + w * px + 1, pad + h * px + 1), (30, 30, 30), 3)
+    for y in range(h):
+        cv2.circle(board, (pad + (w - 1) * px + px // 2, pad + y * px + px // 2), int(0.36 * px), (128, 128, 128), -1)
+    all_but_one = verify_grid(board, whole, w - 1, h, CFG.verify)
+    assert all_but_one.evidence.strong_beyond[1] >= CFG.verify.min_going_on, all_but_one.evidence
+    assert not all_but_one.found and "goes on past its right side" in all_but_one.reason, all_but_one.reason
+    assert verify_grid(board, whole, w, h, CFG.verify).found
 
 
 def test_a_small_coloured_board_on_a_grained_table_is_no_piece_of_a_chequer_its_grain_is_no_line():
