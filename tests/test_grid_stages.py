@@ -707,6 +707,9 @@ def test_size_unknown_a_grid_whose_lines_cross_every_row_the_frame_cuts_is_no_bo
     assert verify_grid(mesh, inner, 12, 10, CFG.verify).evidence.cut_strips == (1.0, 1.0, 1.0, 1.0)
     fit, verdict = find_verified_grid(mesh, None, config=CFG)
     assert fit is None and verdict is not None and "every side" in verdict.reason, verdict
+    from vision import scan
+    error = scan(mesh).error   # the app and the scan JSON say why, in the player's language
+    assert error is not None and error.key == "camera.vision.grid_fills_photo", error
     board, truth = _drawn_grid((12, 10), [(28, 28), (508, 28), (508, 428), (28, 428)], frame=frame, margin=0.9)
     assert verify_grid(board, GridMapping(truth), 12, 10, CFG.verify).evidence.cut_strips == (0.0, 0.0, 0.0, 0.0)
     fit, verdict = find_verified_grid(board, None, config=CFG)

@@ -21,7 +21,7 @@ from boards.model import Board, order_colours, square_label
 from calibration.colour import (BIN_LAB, UNKNOWN, ColourProfile, bgr_bins, illumination_field, white_balance,
                                 white_patch_field)
 from calibration.config import DEFAULT_CONFIG, ColourConfig, VisionConfig
-from calibration.grid_finder import find_verified_grid
+from calibration.grid_finder import NO_SIDE_REASON, find_verified_grid
 from calibration.mapping import GridMapping
 from calibration.problems import Problem
 from calibration.registration import register_board
@@ -106,6 +106,8 @@ SCAN_PROBLEMS = {
     "finder_failed": "grid finder failed on this photo ({error})",
     "no_board": "no markers of ours and no grid of squares in the photo",
     "grid_not_proved": "a grid-like pattern, but not a grid of squares: {why}",
+    "grid_fills_photo": "a grid of squares fills the photo: none of its sides shows, so its size cannot be told "
+                        "(give the board's size, or step back to show a corner of it)",
     "size_unknown": "board size unknown: give the board file or the grid size",
     "outside_photo": "the board found lies outside the photo",
     "not_a_board": "a grid-like pattern was found but its squares do not read as a board",
@@ -226,6 +228,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
                 fit, verdict = find_verified_grid(image_bgr, grid=size, config=config.grid_finder())
             except (ArithmeticError, ValueError, cv2.error) as exc:  # a finder bug must not crash a scan
                 return _not_found("finder_failed", size, started, error=f"{type(exc).__name__}: {exc}")
+            if fit is None and verdict is not None and verdict.reason == NO_SIDE_REASON:   # size unknown, no side seen
+                return _not_found("grid_fills_photo", size, started)
             if fit is None and verdict is not None:   # a grid-like pattern the photo does not prove (issue 28)
                 return _not_found("grid_not_proved", size, started, why=verdict.reason)
             if fit is not None and size is None and fit.score < config.registration.min_grid_score_unknown_size:

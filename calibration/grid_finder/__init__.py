@@ -18,7 +18,8 @@ section of the configuration (docs/grid-finding.md):
    photo's pixels, with the sides where the photo does not show whether it goes on.
 """
 from calibration.config import GridFinderConfig
-from calibration.grid_finder.find import find_grid, find_verified_grid
+from calibration.grid_finder.find import NO_SIDE_REASON, find_grid, find_verified_grid
 from calibration.grid_finder.result import SIDES, GridFit, open_sides, upright_mapping
 
-__all__ = ["GridFinderConfig", "GridFit", "SIDES", "find_grid", "find_verified_grid", "open_sides", "upright_mapping"]
+__all__ = ["GridFinderConfig", "GridFit", "NO_SIDE_REASON", "SIDES", "find_grid", "find_verified_grid", "open_sides",
+           "upright_mapping"]
