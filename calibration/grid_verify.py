@@ -65,12 +65,12 @@ whole length, against the same measure half a square away (the middle of the squ
   photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
   two rows down, its bottom rows over the print below; a Go board's far row left out). The verdict says which
   side (`Verdict.going_on`): the finder walks a fit of the size given that way, and grows a fit of unknown size.
-- **a side the frame cuts** (`cut_sides`, ruled grids not chequered, read by the finder with the size unknown): where
-  the photo's edge cuts the row past a side before its far line, the grid's lines crossing the part in view
-  (`cut_strips` ≥ `min_going_on`) show it
-  going on there, not ending; the answer is partial on that side, and a grid open on every side is no board — its
-  size and its first square cannot be told (blind negatives of 5 Dec 2026: a woven wire mesh and a woven lattice
-  filling the frame, read as a 19×16 and a 5×5 ending 0.7 square inside the photo's edges).
+- **a side the frame cuts** (`cut_sides`, ruled grids not chequered, read by the finder with the size unknown):
+  where the photo's edge cuts the row past a side before its far line, the grid's lines crossing the part in view
+  (`cut_strips` ≥ `min_going_on`) show it going on there, not ending; the answer is partial on that side, and a
+  grid open on every side is no board — its size and its first square cannot be told (blind negatives of 5 Dec
+  2026: a woven wire mesh and a woven lattice filling the frame, read as a 19×16 and a 5×5 ending 0.7 square
+  inside the photo's edges).
 - **sides that are borders** (`border_ratios`, ruled grids not chequered): a side of the fit lying in the
   text beside a grid is weaker than the grid's lines and no more a line than the busy text a quarter
   square inside it; a ruled grid's border is a line, often its thickest.
