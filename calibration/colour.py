@@ -69,9 +69,12 @@ class ColourProfile:
         """(N, k) Mahalanobis distances of N Lab pixels to every class."""
         pixels = lab.reshape(-1, 3).astype(np.float32)
         out = np.empty((len(pixels), len(self.classes)), np.float32)
-        for k in range(len(self.classes)):
-            whiten = np.linalg.inv(np.linalg.cholesky(self.covs[k])).T.astype(np.float32)
-            z = (pixels - self.means[k].astype(np.float32)) @ whiten
+        # every class's whitening in one stacked call (numpy's per-call cost of two 3×3
+        # factorisations per class was a third of this, on the few hundred bins a scan adapts on)
+        whitens = np.linalg.inv(np.linalg.cholesky(self.covs)).transpose(0, 2, 1).astype(np.float32)
+        means = self.means.astype(np.float32)
+        for k, whiten in enumerate(whitens):
+            z = (pixels - means[k]) @ whiten
             out[:, k] = np.sqrt(np.einsum("ni,ni->n", z, z))
         return out
 
@@ -176,9 +179,11 @@ def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percent
     brightest samples) keeps dark samples out of the first fit: where black squares
     outnumber white ones, a top percentile alone would take black ink for dim paper."""
     h, w = paper_mask.shape
-    ys, xs = np.nonzero(paper_mask)
-    step = max(1, len(xs) // 4000)  # a few thousand samples fit a quadratic surface well
-    ys, xs = ys[::step], xs[::step]
+    # flat indices, then rows and columns of the samples kept only (np.nonzero's two index arrays
+    # over the whole mask cost 4× more: 0.6 ms of a 1080p scan)
+    flat = np.flatnonzero(paper_mask)
+    step = max(1, len(flat) // 4000)  # a few thousand samples fit a quadratic surface well
+    ys, xs = np.divmod(flat[::step], w)
     if len(xs) < 50:
         return None
     values = image_bgr[ys, xs].astype(np.float32)
@@ -206,16 +211,18 @@ def illumination_field(image_bgr: np.ndarray, paper_mask: np.ndarray, *, percent
 
 
 def _quadratic_surface(c: np.ndarray, h: int, w: int) -> np.ndarray:
-    """The fitted surface (h, w, 3) float32 at every pixel, term by term from a row and a column
-    (no per-pixel design matrix), as (h, w·3) rows in place: broadcasting over an (h, w, 3) array
-    with its short last axis was 5 ms of a 1080p scan, these four passes ≈ 1 ms."""
+    """The fitted surface (h, w, 3) float32 at every pixel as one product of rank 3: each pixel's
+    value is (1, v, v²) of its row times (c0 + c1·u + c4·u², c2 + c3·u, c5) of its column, so a
+    (h, 3) by (3, w·3) `cv2.gemm` writes it in one pass. Broadcasting term by term over the
+    (h, w, 3) array (its short last axis) took 2.4 ms of a 1080p scan, this 0.7 ms; the sums
+    differ from those in the last float32 bit only."""
     gu = ((np.arange(w) + 0.5) / w - 0.5).astype(np.float32)[:, None]
-    gv = ((np.arange(h) + 0.5) / h - 0.5).astype(np.float32)[:, None]
-    field = np.multiply(gv, (gu * c[3]).reshape(1, -1))              # the cross term u·v
-    field += (gu * c[1] + gu * gu * c[4]).reshape(1, -1)             # the column terms
-    surface = field.reshape(h, w, 3)
-    surface += (c[0] + gv * c[2] + gv * gv * c[5])[:, None, :]       # the row terms
-    return surface
+    gv = ((np.arange(h) + 0.5) / h - 0.5).astype(np.float32)
+    rows = np.stack([np.ones_like(gv), gv, gv * gv], axis=1)                            # (h, 3)
+    columns = np.stack([c[0] + gu * c[1] + gu * gu * c[4], c[2] + gu * c[3], np.broadcast_to(c[5], (w, 3))])
+    # (the cv2 stubs do not allow src3=None, which OpenCV takes for "no third matrix")
+    surface = cv2.gemm(rows, np.ascontiguousarray(columns.reshape(3, -1)), 1.0, None, 0.0)  # type: ignore[call-overload]
+    return np.asarray(surface).reshape(h, w, 3)
 
 
 def white_balance(image_bgr: np.ndarray, field: np.ndarray) -> np.ndarray:

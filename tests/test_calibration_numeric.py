@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from calibration.numeric import nanmedian_last
+from calibration.numeric import median_along, nanmedian_last
 
 
 def test_nanmedian_last_is_numpys_nanmedian_on_short_rows_with_gaps_issue_28():
@@ -20,3 +21,16 @@ def test_nanmedian_last_is_numpys_nanmedian_on_short_rows_with_gaps_issue_28():
         mine, numpys = nanmedian_last(rows[some]), np.nanmedian(rows[some], axis=1)
         assert mine.dtype == numpys.dtype and np.array_equal(mine, numpys)
     assert np.isnan(nanmedian_last(np.full((1, 4), np.nan, np.float32)))[0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int32])
+@pytest.mark.parametrize("count", [1, 2, 7, 196, 255])
+def test_median_along_is_numpys_median_issue_28(dtype, count):
+    """The squares' medians (line contrast, edge steps, a foreign board's typical colour) moved from
+    np.median to `median_along`: the very same numbers and dtype over any axis, odd and even counts,
+    ties and integers included (a scan's answers must not move)."""
+    rng = np.random.default_rng(count)
+    values = rng.integers(0, 12, (5, count, 3)).astype(dtype)   # few levels: many ties
+    for axis in (1, -1, 0):
+        assert np.array_equal(median_along(values, axis), np.median(values, axis=axis))
+        assert median_along(values, axis).dtype == np.median(values, axis=axis).dtype

@@ -18,6 +18,7 @@ from boards.model import COLOURS
 from boards.palette import SQUARE_BGR
 from calibration.colour import CLASSES, ColourProfile, to_lab
 from calibration.config import ColourConfig, SymbolConfig
+from calibration.numeric import median_along
 from vision.symbols import GLYPHS, SHIFT, hatch_scores, mark_templates, match_glyphs
 
 OBSTACLE_CLASS = CLASSES.index("O")
@@ -76,7 +77,7 @@ def _line_contrast(gray: np.ndarray, width: int, height: int, px: int, inner: np
     must not lose it. `surround` (gray image around the grid, offset of the grid in it)
     keeps the outer lines when they fall just outside the grid."""
     cells = _cells(gray, width, height, px).reshape(width * height, px, px)
-    middle = np.median(cells[:, inner], axis=1)
+    middle = median_along(cells[:, inner])
     for i, glyph in (glyphs or {}).items():
         middle[i] = np.median(cells[i][inner & ~glyph])
     if surround is not None and surround[1] >= band:
@@ -264,7 +265,7 @@ def _edge_steps(lightness: np.ndarray, width: int, height: int, px: int, near: f
     half = slice(px // 4, px - px // 4)
 
     def strip(rows: slice, cols: slice) -> np.ndarray:
-        return np.median(cells[:, :, rows, cols].reshape(height, width, -1), axis=-1)
+        return median_along(cells[:, :, rows, cols].reshape(height, width, -1))
 
     left, right = strip(half, slice(a, b)), strip(half, slice(px - b, px - a))
     top, bottom = strip(slice(a, b), half), strip(slice(px - b, px - a), half)
@@ -758,7 +759,7 @@ class ForeignBoards:
     def typical_lab(self, lab_cells: np.ndarray, inner: np.ndarray) -> np.ndarray:
         """(n, 3) the median Lab of each square's inside: the hue and lightness another maker printed,
         which the profile (learnt on our palette) may have put in the wrong class."""
-        return np.median(lab_cells[:, inner], axis=1)
+        return median_along(lab_cells[:, inner], axis=1)
 
     def exposure(self, balanced: np.ndarray, width: int, height: int, px: int, inner: np.ndarray) -> np.ndarray:
         """(n,) median brightest channel of each square's inside over the balanced white's (1: as light):
@@ -766,7 +767,7 @@ class ForeignBoards:
         pair at a time: a max over the short last axis costs more than the comparisons.)"""
         brightest = np.maximum(np.maximum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
         cells = _cells(brightest, width, height, px).reshape(width * height, px, px)
-        return np.median(cells[:, inner], axis=1) / 255.0
+        return median_along(cells[:, inner]) / 255.0
 
     def chroma_steps(self, balanced: np.ndarray, width: int, height: int, px: int, colour: ColourConfig) -> np.ndarray:
         """(lines, 3) the step of log B, G, R across every inner grid line (`grid_neighbours`' order: the
