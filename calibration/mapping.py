@@ -105,6 +105,12 @@ def _as_points(points) -> tuple[np.ndarray, tuple[int, ...]]:
     return pts.reshape(-1, 2), pts.shape
 
 
+def _well_inside(xs: np.ndarray, ys: np.ndarray, width: int, height: int) -> bool:
+    """All photo points (xs, ys) a pixel or more inside a width × height photo: each one's four
+    bilinear neighbours are photo pixels, so a warp of a white frame would read white there."""
+    return bool(xs.min() >= 1 and ys.min() >= 1 and xs.max() <= width - 3 and ys.max() <= height - 3)
+
+
 @dataclass(frozen=True, eq=False)
 class GridMapping:
     """Grid units ↔ image pixels for one photo or frame (module docstring).
@@ -230,13 +236,25 @@ class GridMapping:
     def rectify(self, image: np.ndarray, canvas_to_grid: np.ndarray, size: tuple[int, int]
                 ) -> tuple[np.ndarray, np.ndarray]:
         """`warp` (bilinear, black outside) and the mask of canvas pixels that came from inside
-        the photo (the map is computed once for both)."""
-        full = np.full(image.shape[:2], 255, np.uint8)
+        the photo (the map is computed once for both). Where every canvas pixel samples a pixel or
+        more inside the photo — the whole board in view, as at the table — the mask is all true
+        without warping a white frame too (≈ 0.7 ms of a 1080p scan)."""
+        photo_h, photo_w = image.shape[:2]
         if self.lens is None:
-            return (self.warp(image, canvas_to_grid, size, border_value=(0, 0, 0)),
-                    self.warp(full, canvas_to_grid, size) > 250)
+            warped = self.warp(image, canvas_to_grid, size, border_value=(0, 0, 0))
+            w, h = size
+            corners = np.array([[0, 0, 1], [w - 1, 0, 1], [w - 1, h - 1, 1], [0, h - 1, 1]], np.float64)
+            seen = corners @ (self.homography @ np.asarray(canvas_to_grid, np.float64)).T
+            # in front of the camera at all four corners, the canvas's image is the convex hull of theirs
+            if (seen[:, 2] > 0).all() and _well_inside(seen[:, 0] / seen[:, 2], seen[:, 1] / seen[:, 2],
+                                                      photo_w, photo_h):
+                return warped, np.ones((h, w), bool)
+            return warped, self.warp(np.full((photo_h, photo_w), 255, np.uint8), canvas_to_grid, size) > 250
         map_x, map_y = self.canvas_map(canvas_to_grid, size)
         warped = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        if _well_inside(map_x, map_y, photo_w, photo_h):
+            return warped, np.ones(map_x.shape, bool)
+        full = np.full((photo_h, photo_w), 255, np.uint8)
         return warped, cv2.remap(full, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT) > 250
 
     def canvas_map(self, canvas_to_grid: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -72,6 +72,28 @@ def test_the_rectifying_warp_shows_the_photo_where_the_mapping_says():
             np.testing.assert_allclose(warped[v, u].astype(float), expected, atol=2.0)
 
 
+@pytest.mark.parametrize("photo_size", [(1600, 960), (1448, 960), (1447, 960), (1280, 960), (700, 500)])
+@pytest.mark.parametrize("bent", [False, True])
+def test_the_inside_mask_is_what_a_white_frame_warped_shows(photo_size, bent):
+    """The mask of canvas pixels from inside the photo, taken as all true without a second warp when
+    the board is well inside the photo (issue 28: speed), equals the warp of a white frame read above
+    250 — the board all in view, or cut by the frame's edge at the smaller sizes."""
+    w, h = photo_size
+    mapping = GridMapping.with_lens(H, RadialLens.for_image((w, h), -0.25), 20, 12) if bent else GridMapping(H)
+    px = 10
+    canvas_to_grid = np.array([[1 / px, 0, -0.6 + 0.5 / px], [0, 1 / px, -0.6 + 0.5 / px], [0, 0, 1]])
+    size = (int(21.2 * px), int(13.2 * px))
+    image = np.zeros((h, w, 3), np.uint8)
+    _, inside = mapping.rectify(image, canvas_to_grid, size)
+    white = mapping.warp(np.full((h, w), 255, np.uint8), canvas_to_grid, size) > 250
+    np.testing.assert_array_equal(inside, white)
+    # the fixture: all in view at 1600 px; the straight board reaches x = 1447.x (a warp cut by a pixel at 1447)
+    if w == 1600:
+        assert inside.all()
+    if w <= 1280:
+        assert not inside.all()
+
+
 def test_a_mapping_round_trips_through_its_json():
     """The scan JSON carries `homography` (plain fit) and `lens` (model, coefficients, own homography)."""
     for mapping in (GridMapping(H), GridMapping.with_lens(H, RadialLens.for_image((640, 480), -0.41, 0.12), 7, 10)):
