@@ -249,13 +249,14 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
     core = (slice(int(round(pad * px)), int(round(pad * px)) + height * px),
             slice(int(round(pad * px)), int(round(pad * px)) + width * px))
     grid_bgr, grid_inside = warped[core], inside[core]
-    illumination, surround = None, None
+    illumination, surround, balanced = None, None, None
     if ours:
         paper = illumination_field(warped, _paper_ring_mask(width, height, px, pad, inside),
                                    percentile=config.colour.wb_percentile)
         if paper is not None:
-            surround = _gray(white_balance(warped, paper)), int(round(pad * px))
-            illumination = paper[core]
+            around = white_balance(warped, paper)   # the grid's own part is its balanced image: not divided twice
+            surround = _gray(around), int(round(pad * px))
+            illumination, balanced = paper[core], around[core]
     else:  # no paper margin: the lightest neutral squares are the paper
         illumination = illumination_field(grid_bgr, _neutral_mask(grid_bgr, grid_inside, width, height, px, config),
                                           percentile=config.colour.foreign_wb_percentile, extrapolate=False,
@@ -264,7 +265,8 @@ def scan(image_bgr: np.ndarray, *, board: Board | None = None, grid: tuple[int, 
         illumination = white_patch_field(grid_bgr[grid_inside] if grid_inside.any() else grid_bgr,
                                          config.colour.wb_percentile)
         illumination = np.broadcast_to(illumination.reshape(-1, 3)[0], grid_bgr.shape)
-    balanced = white_balance(grid_bgr, illumination)
+    if balanced is None:
+        balanced = white_balance(grid_bgr, illumination)
     bins = bgr_bins(balanced)
     profile = (profile or ColourProfile.from_palette(config.colour)).adapt(bins[grid_inside], config.colour)
     labels = profile.lookup_table(config.colour, present=np.bincount(bins.ravel(), minlength=len(BIN_LAB)) > 0)[bins]
