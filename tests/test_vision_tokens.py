@@ -156,14 +156,19 @@ def test_picture_reader_views_of_a_few_squares_or_of_all_are_each_square_warped_
             assert np.abs(view - alone).max() <= 1.5
 
 
-def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
+@pytest.mark.parametrize("numpy_blas", [True, False])
+def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05(monkeypatch, numpy_blas):
     """The second reader (MT 2.05: small tokens read from their picture) finds each token's pose by
     matrix products and a coarse-to-fine search; on token squares the pose it returns must score
     what OpenCV's normalised template matching gives there, and as much as trying every template
-    at every position."""
+    at every position — its products through numpy's BLAS (a desktop) or OpenCV's gemm (numpy
+    without BLAS, the tablet) alike."""
     import cv2
 
+    import vision.tokens
     from vision.tokens import TokenConfig, _find_poses, _grey_grid, _search_side, _token_pictures
+
+    monkeypatch.setattr(vision.tokens, "_BLAS", numpy_blas)
 
     rng = np.random.default_rng(43)
     board = random_board(12, 8, rng)
@@ -180,6 +185,26 @@ def test_picture_reader_pose_search_finds_the_exhaustive_best_pose_MT_2_05():
         assert abs(value - at_pose) < 1e-3
         assert value >= max(float(m.max()) for m in maps) - 0.01
         assert value >= 0.6   # a token, not board detail
+
+
+def test_the_token_reader_names_the_same_tokens_through_either_product_MT_2_05(monkeypatch):
+    """The correlations' large products go through numpy's BLAS where numpy has one, else through
+    OpenCV's gemm (the tablet's numpy has none): both name the same tokens on the same squares, with
+    the same confidence to the rounding of a float32 sum (MT 2.05)."""
+    import vision.tokens
+
+    rng = np.random.default_rng(53)
+    board = random_board(20, 12, rng)
+    tokens = random_tokens(board, 12, rng)
+    camera, frame = make_photo(board, tokens, size=(1280, 720), seed=53, max_tilt_deg=35)
+    read = {}
+    for numpy_blas in (True, False):
+        monkeypatch.setattr(vision.tokens, "_BLAS", numpy_blas)
+        read[numpy_blas] = sorted((o.player, o.number, o.x, o.y, o.confidence)
+                                  for o in detect_tokens(frame.image, camera.homography, 20, 12))
+    assert [r[:4] for r in read[True]] == [r[:4] for r in read[False]]
+    assert len(read[True]) >= 10   # the photo's tokens, read
+    np.testing.assert_allclose([r[4] for r in read[True]], [r[4] for r in read[False]], atol=1e-4)
 
 
 def test_picture_reader_cuts_many_patches_as_one_at_a_time_MT_2_05(monkeypatch):

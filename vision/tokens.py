@@ -362,14 +362,37 @@ def _rescue_detector() -> cv2.aruco.ArucoDetector:
 # cancel), with all 200 printed tokens at once. A token is reported only when its picture matches
 # well AND clearly better than any other token's; a partly hidden token matches poorly and is left out.
 #
-# Speed: every correlation is a matrix product over all the squares to read at once (`cv2.gemm`
+# Speed: every correlation is a matrix product over all the squares to read at once (`_product`
 # for the large ones, numpy's stacked matmul for each square's few rivals: products this small
 # stay on one BLAS thread, so one core means one core; an einsum of the same was 4× slower, #28),
 # instead of thousands of small `matchTemplate` calls, whose per-call cost dominated; and all
-# patches are cut by one remap. The large products stay with OpenCV although numpy's `@` on this
-# Linux machine's OpenBLAS ran them 3.5–4× faster (5 Dec 2026; ≈ 3 ms of a 1080p scan with 12 tokens):
-# python-for-android builds numpy without BLAS, where `@` falls back to numpy's own unblocked loop,
-# while OpenCV's gemm is the same blocked product everywhere — the tablet is the product, not this bench.
+# patches are cut by one remap. The large products go to numpy's `@` where numpy was built with
+# an optimised BLAS (OpenBLAS, MKL, Accelerate, BLIS: 3.5–4× faster than OpenCV's gemm on this
+# Linux machine, ≈ 4 ms of a 1080p scan with 12 tokens, 5 Dec 2026), and to `cv2.gemm` where it
+# was not: python-for-android builds numpy without BLAS, where `@` falls back to numpy's own
+# unblocked loop, while OpenCV's gemm is the same blocked product everywhere.
+
+def _numpy_has_blas() -> bool:
+    """Whether numpy was built against an optimised BLAS (its build configuration says which)."""
+    try:
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    except (KeyError, TypeError, ValueError):   # a numpy that does not say: assume the plain loop
+        return False
+    name = str(blas.get("name", "")).lower()
+    return bool(blas.get("found")) and any(k in name for k in ("openblas", "mkl", "accelerate", "blis"))
+
+
+_BLAS = _numpy_has_blas()
+PRODUCT_PATH = "numpy's BLAS" if _BLAS else "OpenCV's gemm (numpy without BLAS, as on the tablet)"   # for the bench
+
+
+def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b.T in float32 (the correlations' large products): numpy's BLAS where it has one,
+    OpenCV's blocked gemm where it has not (the comment above)."""
+    if _BLAS:
+        return a @ b.T
+    return cv2.gemm(a, b, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+
 
 _CANON_PX = 36                         # canonical pixels per grid square (a token ≈ 31 px across)
 _CROP = 0.70                           # compared area: the square inscribed in the disc (× diameter)
@@ -486,8 +509,7 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures, count: int = 1, apa
     c = crop // 2
     windows = np.lib.stride_tricks.sliding_window_view(half, (c, c), axis=(1, 2))
     places = windows.shape[1]
-    coarse = cv2.gemm(np.ascontiguousarray(windows).reshape(-1, c * c), pictures.coarse_bank, 1.0, None, 0.0,
-                      flags=cv2.GEMM_2_T)
+    coarse = _product(np.ascontiguousarray(windows).reshape(-1, c * c), pictures.coarse_bank)
     coarse = (coarse / _window_norms(half, c).reshape(-1, 1)).reshape(n, -1, poses)
     kept = _largest_per_row(coarse, _POSE_KEEP)
     # Tried (square, y, x, angle): a few pixels around each kept place at full scale, with the
@@ -518,8 +540,7 @@ def _find_poses(views: np.ndarray, pictures: _TokenPictures, count: int = 1, apa
     scores = np.zeros((len(square), poses))
     for i in range(n):
         used = np.flatnonzero(used_by[i])   # the few angles tried, not all 48
-        scores[bounds[i]:bounds[i + 1], used] = cv2.gemm(tried_windows[bounds[i]:bounds[i + 1]],
-                                                         pictures.pose_bank[used], 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        scores[bounds[i]:bounds[i + 1], used] = _product(tried_windows[bounds[i]:bounds[i + 1]], pictures.pose_bank[used])
     scores /= _window_norms(views, crop, (square, ty, tx))[:, None]
     scores[~tried[tried_place]] = -2.0
     best = scores.max(axis=1)
@@ -695,7 +716,7 @@ def _decode_pictures(image: np.ndarray, mapping: GridMapping, poses: list[tuple[
     found = np.array([p[0] for p in poses], np.float64).reshape(-1, 2)
     angles = np.array([p[1] for p in poses], np.float64)
     own = _normalise_channels(_upright_patches(image, mapping, found, angles, pictures.crop_px))
-    first = cv2.gemm(pictures.upright, own, 1.0, None, 0.0, flags=cv2.GEMM_2_T)   # (200, squares)
+    first = _product(pictures.upright, own)   # (200, squares)
     matches: list[_PictureMatch | None] = [None] * len(found)
     worth = np.flatnonzero(first.max(axis=0) >= config.picture_min_first)
     if len(worth):

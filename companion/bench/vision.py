@@ -461,7 +461,9 @@ def print_issue_18_goals(args, count: int, repeat: int) -> None:
         print(f"  {name:36s} SB {sb:7.1f} ms   scan {ours:7.1f} ms   {ours / sb:4.2f}×   (BGR→gray {base:.2f} ms)")
     ratios = [ours / sb for _, sb, ours, _ in rows]
     print(f"  median ratio {statistics.median(ratios):.2f}×, worst {max(ratios):.2f}×   goal ≤ 1.5×")
-    print(f"\nspeed: our boards' full scan at 1080p (markers, squares, tokens), CPU medians of {repeat} on one core:")
+    from vision.tokens import PRODUCT_PATH
+    print(f"\nspeed: our boards' full scan at 1080p (markers, squares, tokens), CPU medians of {repeat} on one core "
+          f"(the token reader's large products through {PRODUCT_PATH}):")
     for what, ours, base in our_scan_speed(repeat):
         print(f"  {what:36s} {ours:7.1f} ms   {FULL_SCAN_GOAL}   (BGR→gray {base:.2f} ms)")
 
