@@ -372,11 +372,12 @@ def _rescue_detector() -> cv2.aruco.ArucoDetector:
 # was not: python-for-android builds numpy without BLAS, where `@` falls back to numpy's own
 # unblocked loop, while OpenCV's gemm is the same blocked product everywhere.
 
+
 def _numpy_has_blas() -> bool:
     """Whether numpy was built against an optimised BLAS (its build configuration says which)."""
     try:
         blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
-    except (KeyError, TypeError, ValueError):   # a numpy that does not say: assume the plain loop
+    except (AttributeError, KeyError, TypeError, ValueError):   # a numpy that does not say: assume the plain loop
         return False
     name = str(blas.get("name", "")).lower()
     return bool(blas.get("found")) and any(k in name for k in ("openblas", "mkl", "accelerate", "blis"))
