@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration import chequer
 from calibration.chequer import ChequerBeyondLens, _Outline, find_chequer, largest_bend
 from calibration.config import GridFinderConfig
 from calibration.grid_finder.edges import border_support, edge_support
@@ -932,6 +933,30 @@ def test_chequer_candidate_finds_a_board_smaller_in_the_photo_than_assumed_and_e
     found = find_chequer(photo, (9, 7), config=cfg, larger=False)
     assert found is not None and sorted(found.squares) == [7, 9]
     assert find_chequer(photo, (9, 7), config=replace(cfg, small_board_pixels=10_000), larger=False) is None
+
+
+def test_chequer_candidate_grows_the_larger_modes_chequer_before_asking_a_larger_copy(monkeypatch):
+    """Issue #28 (speed against SB): the size given and SB's exact mode blind on its copy, the "larger" mode on
+    that copy (~10 ms) comes before the exact mode on a copy for a smaller board (30–130 ms): a chequer it grows
+    to the whole size asked is the board, and the larger copy is not asked (GoPro 0068 at 360×270, where both
+    exact tries failed). Grown to less than the size asked, the larger copy is still asked, and the "larger"
+    mode's chequer is not looked for twice."""
+    real_sb, asked = chequer._sb, []
+
+    def exact_mode_blind(gray, pattern, flags, margin=0, seed=chequer.SB_SEED):
+        asked.append(("larger" if flags & cv2.CALIB_CB_LARGER else "exact", gray.shape))
+        return None if not flags & cv2.CALIB_CB_LARGER else real_sb(gray, pattern, flags, margin, seed)
+
+    monkeypatch.setattr(chequer, "_sb", exact_mode_blind)
+    photo, cfg = _chessboard((9, 7), 40), replace(CFG.chequer, classic_first=False)
+    found = find_chequer(photo, (9, 7), config=cfg)
+    assert found is not None and sorted(found.squares) == [7, 9] and np.isfinite(found.corners).all()
+    assert [mode for mode, _ in asked] == ["exact", "larger"]
+    asked.clear()
+    found = find_chequer(photo, (10, 7), config=cfg)   # grown: 9×7, not the 10×7 asked
+    assert [mode for mode, _ in asked] == ["exact", "larger", "exact"]
+    assert asked[2][1][0] > asked[0][1][0]             # ... on a larger copy
+    assert found is not None and sorted(found.squares) == [7, 9]   # the caller decides what a smaller one is
 
 
 # -- the chequer candidate through a fisheye (issue #28: GoPro chessboards placed half a square off) ---------
