@@ -57,7 +57,7 @@ RANGES = {
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
-    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -364,10 +364,7 @@ class GridVerifyConfig:
                                        # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0);
                                        # and a ruled grid's lines going on past a side in the photo: a fit rows
                                        # off or a piece of a larger grid (blind sudoku and Go photos 0.94-1.0;
-                                       # labelled ruled grids at most 0.67); a chequer's strong lines going on so
-                                       # past a side in the photo: a piece of a larger one (pieces of a chess
-                                       # game's board asked as 7×7 or 8×7; chessboards' margins 0); and,
-                                       # size unknown, its lines across the part in view of a row the frame cuts:
+                                       # labelled ruled grids at most 0.67); and, size unknown, its lines across the part in view of a row the frame cuts:
                                        # partial there (a woven mesh 1.0; the labelled real grids' cut strips ≤ 0.5)
     max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most
                                        # this share of its lines: a fit rows off, over the table (issue 28: a tiled
@@ -380,6 +377,11 @@ class GridVerifyConfig:
                                        # a synthetic drawn grid 1.45)
     border_reach: float = 0.12         # squares: the border line is looked for this far either side of the fit
                                        # (a curled page's last line bends off straight lines by a tenth of one)
+    min_chequer_lines_going_on: float = 0.75   # a chequer's strong lines going on past a side in the photo on this
+                                       # share of that side (`strong_beyond`): a piece of a larger chequer (pieces
+                                       # of chess games' boards asked as 7×7 or 8×7: 1.0, and 0.875 where a piece
+                                       # hid one line of eight; every chessboard found of the labelled sets,
+                                       # grids-public, the blind looks and the vision bench: 0 on every side)
     max_chequer_beyond: float = 0.5    # a chequer whose outer squares' neighbours past two of its sides go on with
                                        # it on this share or more, of its light outer squares and of its dark ones
                                        # alike, is a piece of a larger chequer (the labelled and blind chessboards

@@ -84,8 +84,8 @@ whole length, against the same measure half a square away (the middle of the squ
   table, one surface, like its light squares or its dark ones, never both; where the neighbours past two of
   its sides go on with the chequer beside its light outer squares and its dark ones alike (`chequer_beyond`, each
   on at least `max_chequer_beyond`), the fit is a piece of a larger one; so it is where past one side its lines
-  go on in full across the row there, as strong as a share of its own (`strong_beyond`, pieces standing on
-  those squares). (Two sides by colour: a 3×3 board's margin ending a little past one side reads as going on
+  go on across the row there, as strong as a share of its own, on `min_chequer_lines_going_on` of that side
+  (`strong_beyond`, pieces standing on those squares, one of them hiding a line). (Two sides by colour: a 3×3 board's margin ending a little past one side reads as going on
   there.)
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
@@ -174,14 +174,14 @@ class GridEvidence:
 
     def chequer_lines_going_on(self, cfg: GridVerifyConfig) -> list[str]:
         """The sides in the photo past which a chequer's lines are seen going on in full, as strong as a share of its
-        own (`strong_beyond` ≥ `min_going_on`), across the row there and along its far side: colour steps between
-        squares past it, where pieces standing on them hide their colours (blind chess games of 5 Dec 2026 asked as
-        7×7 or 8×7: 1.0 past the sides the 8×8 goes on). Past a chessboard's own side, its margin or a table
+        own (`strong_beyond` ≥ `min_chequer_lines_going_on`), across the row there and along its far side: colour steps
+        between squares past it, where pieces standing on them hide their colours (blind chess games of 5 Dec 2026
+        asked as 7×7 or 8×7: 1.0 past the sides the 8×8 goes on, 0.875 where a piece hid one line of eight). Past a chessboard's own side, its margin or a table
         shows no such lines (every chessboard of the labelled sets, grids-public and the third blind look: 0); at
         the plain level a grained table past a small board's margin reads as lines going on (`beyond_strips`: a
         synthetic 3×3, 1.0 past two sides)."""
         return [name for side, name in enumerate(("left", "right", "top", "bottom"))
-                if self.strong_beyond[side] >= cfg.min_going_on and not self.off_photo[side]]
+                if self.strong_beyond[side] >= cfg.min_chequer_lines_going_on and not self.off_photo[side]]
 
     def chequer_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
         """The sides past which a chequer goes on: its light and its dark outer squares' neighbours going on with it
@@ -747,7 +747,7 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if evidence.neighbour_step >= cfg.min_chequer_step and (len(going_on) >= 2 or evidence.chequer_lines_going_on(cfg)):
         return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} side{'s' * (len(going_on) > 1)} "
                               f"(≥ {100 * cfg.max_chequer_beyond:.0f} % of its light and of its dark outer squares' "
-                              f"neighbours there go on with it, or its lines go on in full across the row there): "
+                              f"neighbours there go on with it, or its lines go on across the row there): "
                               f"a piece of a larger chequer", evidence)
     if evidence.square_skew > cfg.max_square_skew:
         return Verdict(False, f"its cells are no squares on any plane a camera sees (off by {evidence.square_skew:.2f}, "
