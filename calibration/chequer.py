@@ -39,7 +39,7 @@ from calibration.mapping import GridMapping
 
 
 class ChequerBeyondLens(Exception):
-    """SB found the whole chequer of the size asked, and no lens model we fit follows it out to its outline
+    """SB found (or grew) the whole chequer of the size asked, and no lens model we fit follows it out to its outline
     (`_Outline.disagreement`, a fisheye filling the frame, issue 28): the board is there and cannot be placed.
     The line finder fits the same lens model, so it could only place it as wrong, after 1–2 s: the search
     stops here and says why."""
@@ -93,11 +93,12 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
             retry = _smaller_board_scale(gray.shape, grid, scale, cfg) if found is None else None
             if retry is not None and larger:   # the "larger" mode on this copy first (~10 ms, where SB on the larger
                 # copy takes 30-130): a chequer it grows to the whole size asked needs no larger copy (a small board
-                # whose squares SB's exact mode misses on this copy: GoPro 0068 at 360×270, 8-9 px squares, #28)
+                # whose squares SB's exact mode misses on this copy: GoPro 0068 at 360×270, squares of 5-10 px, #28)
                 start, seed = cfg.larger_starts[0]
                 grown_from[start, seed] = _larger_grown(gray, small, scale, start, seed, cfg)
                 early = grown_from[start, seed][1]
-                corners = early if early is not None and _is_whole(early, pattern) else None
+                if early is not None and _is_whole(early, pattern):
+                    corners, whole = early, True   # the whole chequer asked, as the exact mode would have found it
             if retry is not None and corners is None:   # a board smaller in the photo than assumed: its squares
                 # were too small there (a small board: far from the frame's edge, no margin needed)
                 found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
