@@ -364,8 +364,9 @@ class GridVerifyConfig:
                                        # fit run off the frame (issue 28: a tiled board fitted 7 rows off, 1.0);
                                        # and a ruled grid's lines going on past a side in the photo: a fit rows
                                        # off or a piece of a larger grid (blind sudoku and Go photos 0.94-1.0;
-                                       # labelled ruled grids at most 0.67); and, size unknown, its lines across the part in view of a row the frame cuts:
-                                       # partial there (a woven mesh 1.0; the labelled real grids' cut strips ≤ 0.5)
+                                       # labelled ruled grids at most 0.67); and, size unknown, its lines across
+                                       # the part in view of a row the frame cuts: partial there (a woven mesh
+                                       # 1.0; the labelled real grids' cut strips ≤ 0.5)
     max_crossed_going_on: float = 0.5  # ... or, a ruled grid, while its opposite outer strip is crossed by at most
                                        # this share of its lines: a fit rows off, over the table (issue 28: a tiled
                                        # board 3-5 rows off, its far rows on a carpet whose grain crossed 0.09-0.36)
@@ -380,8 +381,8 @@ class GridVerifyConfig:
     min_chequer_lines_going_on: float = 0.75   # a chequer's strong lines going on past a side in the photo on this
                                        # share of that side (`strong_beyond`): a piece of a larger chequer (pieces
                                        # of chess games' boards asked as 7×7 or 8×7: 1.0, and 0.875 where a piece
-                                       # hid one line of eight; every chessboard found of the labelled sets,
-                                       # grids-public, the blind looks and the vision bench: 0 on every side)
+                                       # hid one line of eight; every chequer found of the labelled sets,
+                                       # grids-public, the blind looks and the vision bench: at most 0.11)
     max_chequer_beyond: float = 0.5    # a chequer whose outer squares' neighbours past two of its sides go on with
                                        # it on this share or more, of its light outer squares and of its dark ones
                                        # alike, is a piece of a larger chequer (the labelled and blind chessboards

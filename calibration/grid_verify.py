@@ -85,8 +85,8 @@ whole length, against the same measure half a square away (the middle of the squ
   its sides go on with the chequer beside its light outer squares and its dark ones alike (`chequer_beyond`, each
   on at least `max_chequer_beyond`), the fit is a piece of a larger one; so it is where past one side its lines
   go on across the row there, as strong as a share of its own, on `min_chequer_lines_going_on` of that side
-  (`strong_beyond`, pieces standing on those squares, one of them hiding a line). (Two sides by colour: a 3×3 board's margin ending a little past one side reads as going on
-  there.)
+  (`strong_beyond`, pieces standing on those squares, one of them hiding a line). (Two sides by colour: a 3×3
+  board's margin ending a little past one side reads as going on there.)
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -173,11 +173,12 @@ class GridEvidence:
         return None
 
     def chequer_lines_going_on(self, cfg: GridVerifyConfig) -> list[str]:
-        """The sides in the photo past which a chequer's lines are seen going on in full, as strong as a share of its
-        own (`strong_beyond` ≥ `min_chequer_lines_going_on`), across the row there and along its far side: colour steps
-        between squares past it, where pieces standing on them hide their colours (blind chess games of 5 Dec 2026
-        asked as 7×7 or 8×7: 1.0 past the sides the 8×8 goes on, 0.875 where a piece hid one line of eight). Past a chessboard's own side, its margin or a table
-        shows no such lines (every chessboard of the labelled sets, grids-public and the third blind look: 0); at
+        """The sides in the photo past which a chequer's lines are seen going on, as strong as a share of its own,
+        across the row there and along its far side on most of that side (`strong_beyond` ≥
+        `min_chequer_lines_going_on`): colour steps between squares past it, where pieces standing on them hide their
+        colours (blind chess games of 5 Dec 2026 asked as 7×7 or 8×7: 1.0 past the sides the 8×8 goes on, 0.875
+        where a piece hid one line of eight). Past a chessboard's own side, its margin or a table shows no such lines
+        (every chessboard of the labelled sets, grids-public, the blind looks and the vision bench: at most 0.11); at
         the plain level a grained table past a small board's margin reads as lines going on (`beyond_strips`: a
         synthetic 3×3, 1.0 past two sides)."""
         return [name for side, name in enumerate(("left", "right", "top", "bottom"))
