@@ -350,7 +350,9 @@ class GridVerifyConfig:
     min_beyond_seen: float = 0.5       # of its lines (paper), the grid going on past the opposite side: at least
                                        # this share of its lines across the strip there and of the strip's far
                                        # side seen (issue 28: a sudoku a column off 0.75; real grids' outer
-                                       # strips 0.9-1 crossed)
+                                       # strips 0.9-1 crossed). A chequer's outer strip in the photo crossed by
+                                       # at most max_uncrossed_outer is blank: the margin taken in (chequers
+                                       # found on every real set >= 0.83; a blind one's margin taken in: 0)
     min_beyond_seen_unruled: float = 0.9   # ... on a grid whose lines are not seen on every edge (coloured
                                        # squares: a border only between two colours) its outer strips may be
                                        # little crossed by nature: the grid going on must be plain (issue 28: a

@@ -655,6 +655,62 @@ def test_size_unknown_a_ruled_grid_seen_going_on_past_a_side_is_grown_to_where_i
     assert fit is None and verdict is not None and "go on in full past its top side" in verdict.reason, verdict
 
 
+def _chessboard_truth(squares: tuple[int, int], square_px: int, frame=(1280, 960)) -> np.ndarray:
+    """Grid units -> photo pixels of `_chessboard(squares, square_px, frame)`'s squares."""
+    w, h = squares
+    x0 = (frame[0] - (w + 2) * square_px) // 2 + square_px
+    y0 = (frame[1] - (h + 2) * square_px) // 3 + square_px
+    return np.array([[square_px, 0.0, x0], [0.0, square_px, y0], [0.0, 0.0, 1.0]])
+
+
+def test_a_chequer_fitted_over_its_margin_is_refused_and_size_unknown_comes_back_without_it(monkeypatch):
+    """Issue #28 (a fourth blind look, 6 Dec 2026: a phone photo of a 7×10 chessboard at a grazing angle read, size
+    unknown, as an 8×9 over its 7 columns and the white margin): a chequer's squares alternate to its very edge, so
+    a fit whose outer column none of its lines cross took in the margin — refused; with the size unknown the fit
+    comes back without that column, and is proved."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _chessboard((7, 9), 40), _chessboard_truth((7, 9), 40)
+    a_column_left = np.array([[1.0, 0, -1.0], [0, 1.0, 0], [0, 0, 1]])
+    over_the_margin = verify_grid(photo, GridMapping(truth @ a_column_left), 8, 9, CFG.verify)
+    assert over_the_margin.evidence.chequer_blank_sides(CFG.verify) == ("left",), over_the_margin.evidence
+    assert not over_the_margin.found and "left column is no chequer" in over_the_margin.reason, over_the_margin
+    assert verify_grid(photo, GridMapping(truth), 7, 9, CFG.verify).found
+    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: GridFit(GridMapping(truth @ a_column_left),
+                                                                                 8, 9, 0.9, method="lines"))
+    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    assert (fit.width, fit.height, fit.partial) == (7, 9, ())
+    outline = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 9.0], [0.0, 9.0]])
+    assert np.allclose(fit.mapping.to_image(outline), GridMapping(truth).to_image(outline))
+
+
+def test_size_unknown_a_chequer_going_on_past_one_side_is_grown_to_where_it_ends(monkeypatch):
+    """Issue #28 (a fourth blind look, 6 Dec 2026: a fisheye photo of a 7×10 chessboard whose last row's light
+    squares are as white as its margin, read size unknown as a 7×9 said whole): past one side of a found chequer,
+    the neighbours of its light and of its dark outer squares going on with it show it going on — with the size
+    unknown the fit is grown that way and verified again, and ends where the chequer does; where it may not grow,
+    it is said partial there, never whole."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _chessboard((7, 10), 40), _chessboard_truth((7, 10), 40)
+    top_rows = GridFit(GridMapping(truth), 7, 9, 0.9, method="lines")
+    proved = find.verification(photo, top_rows, CFG)
+    assert proved.found and proved.evidence.chequer_going_on_sides(CFG.verify) == ["bottom"], proved.evidence
+    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: top_rows)
+    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    assert (fit.width, fit.height, fit.partial) == (7, 10, ())
+    outline = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 10.0], [0.0, 10.0]])
+    assert np.allclose(fit.mapping.to_image(outline), GridMapping(truth).to_image(outline))
+    fit, _ = find.find_verified_grid(photo, None, config=replace(CFG, max_squares=9))
+    assert fit is not None and (fit.width, fit.height, fit.partial) == (7, 9, ("bottom",))
+    fit, _ = find.find_verified_grid(photo, (7, 9), config=CFG)   # the size given: as the verification said
+    assert fit is not None and (fit.width, fit.height) == (7, 9)
+
+
 def test_a_ruled_fit_a_row_off_over_a_line_of_print_is_walked_where_its_lines_go_on_in_full():
     """Issue #28 (blind sudokus of 5 Dec 2026: a 9×9 fitted a row down, its bottom row over the "difficulty
     rating" print below the grid, crossed by 62 % of its lines — refused as not crossed, too crossed to be the

@@ -57,11 +57,11 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
         return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
     verdict = verification(image_bgr, fit, cfg)         # stage 5
-    if grid is None and verdict.going_on is not None:   # size unknown, its lines going on past a side: grown that way
-        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
-    if trimmed is not None:                              # size unknown: a strip of text taken in beside it
+    if trimmed is not None:                              # size unknown: a strip of text or margin taken in beside it
         fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
+    if grid is None and _going_on_side(verdict, cfg) is not None:   # size unknown, going on past a side: grown
+        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)   # that way
     walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
         moved, verdict = walked   # where the evidence says it is, and the photo proves it there
@@ -125,16 +125,33 @@ def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg
     return None
 
 
+def _going_on_side(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
+    """The side past which the photo shows the grid going on: a ruled fit's, refused only for its lines going on in
+    full there (`Verdict.going_on`), or a chequer's, found while its light and its dark outer squares' neighbours
+    past that one side go on with it (`GridEvidence.chequer_going_on_sides`; past two, it is refused as a piece);
+    None when there is none."""
+    if verdict.going_on is not None:
+        return verdict.going_on
+    evidence = verdict.evidence
+    if not verdict.found or evidence is None or evidence.neighbour_step < cfg.verify.min_chequer_step:
+        return None
+    sides = evidence.chequer_going_on_sides(cfg.verify)
+    return sides[0] if sides else None
+
+
 def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
                             ) -> tuple[GridFit, Verdict]:
-    """Size unknown, a ruled fit refused only because its lines go on in full past a side (`Verdict.going_on`;
-    blind Go boards of 5 Dec 2026: a board's far row, thin in perspective, left out, 18×17 read for 18×18):
-    the fit grown a row or column that way and verified again, for as long as its lines go on (up to
-    `max_squares` a side). Where a growth is refused for another reason, the last fit — proved but for its
-    lines going on — is returned found, partial on that side: the photo shows the grid going on there, so it is
-    not said to end. The fit returned is read for its open sides again (`_with_open_sides`)."""
-    while verdict.going_on is not None:
-        dx, dy = _TOWARDS[verdict.going_on]
+    """Size unknown, a fit the photo shows going on past a side (`_going_on_side`): grown a row or column that way
+    and verified again, for as long as it goes on (up to `max_squares` a side). A ruled fit refused for its lines
+    going on (blind Go boards of 5 Dec 2026: a board's far row, thin in perspective, left out, 18×17 read for
+    18×18); a chequer whose last row's light squares are as white as its margin, found a row short (a blind
+    fisheye photo of 6 Dec 2026: a 7×10 read as a 7×9 said whole, the black squares of its last row past it).
+    Where a growth is refused, the last fit — proved but for going on — is returned found, partial on that side:
+    the photo shows the grid going on there, so it is not said to end. The fit returned is read for its open
+    sides again (`_with_open_sides`)."""
+    side = _going_on_side(verdict, cfg)
+    while side is not None:
+        dx, dy = _TOWARDS[side]
         if (fit.width if dx else fit.height) >= cfg.max_squares:
             break
         shift = np.array([[1.0, 0, float(min(dx, 0))], [0, 1.0, float(min(dy, 0))], [0, 0, 1.0]])
@@ -143,25 +160,28 @@ def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdic
         grown_verdict = verification(image_bgr, grown, cfg)
         if not (grown_verdict.found or grown_verdict.going_on):
             break
-        fit, verdict = grown, grown_verdict
+        fit, verdict, side = grown, grown_verdict, _going_on_side(grown_verdict, cfg)
     fit = _with_open_sides(image_bgr, fit, cfg)
-    if verdict.found:
+    if side is None:
         return fit, verdict
-    going_on = verdict.going_on
-    return (replace(fit, partial=tuple(side for side in SIDES if side in fit.partial or side == going_on)),
+    return (replace(fit, partial=tuple(name for name in SIDES if name in fit.partial or name == side)),
             Verdict(True, "", verdict.evidence))
 
 
 def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
-    """Size unknown, a ruled fit refused because outer strips are not crossed by its lines (issue 28: a
-    sudoku read 9×10 with a strip of the text beside it): the fit without those strips, or None when
-    there is nothing to take off or too little would be left. The extent search counts an edge where
-    words happen to lie across a line as supported; the verification reads whether the grid's lines
+    """Size unknown, a fit refused because outer strips are not crossed by its lines: a ruled one's (issue 28: a
+    sudoku read 9×10 with a strip of the text beside it), or a chequer's blank strips (`chequer_blank_sides`: a
+    blind chessboard at a grazing angle read 8×9 over its 7 columns and the margin); the fit without those
+    strips, or None when there is nothing to take off or too little would be left. The extent search counts an
+    edge where words happen to lie across a line as supported; the verification reads whether the grid's lines
     cross the strip."""
     evidence = verdict.evidence
-    if verdict.found or evidence is None or evidence.seen_share < cfg.verify.ruled_seen_share:
+    if verdict.found or evidence is None:
         return None
-    left, right, top, bottom = (share < cfg.verify.min_outer_seen for share in evidence.outer_strips)
+    ruled = evidence.seen_share >= cfg.verify.ruled_seen_share
+    blank = evidence.chequer_blank_sides(cfg.verify)
+    left, right, top, bottom = ((ruled and share < cfg.verify.min_outer_seen) or name in blank
+                                for share, name in zip(evidence.outer_strips, ("left", "right", "top", "bottom")))
     width, height = fit.width - left - right, fit.height - top - bottom
     if not (left or right or top or bottom) or min(width, height) < cfg.min_squares:
         return None
