@@ -611,23 +611,34 @@ def test_a_ruled_grid_going_on_in_full_past_one_side_makes_a_little_crossed_oppo
     assert shifted_side(crossed, verify) is None
 
 
+def _found_size_unknown(monkeypatch, photo: np.ndarray, proposed):
+    """`find_verified_grid` with the size unknown, the search proposing `proposed` (a GridFit): the fit returned,
+    which must be found."""
+    from calibration.grid_finder import find
+
+    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: proposed)
+    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    return fit
+
+
+def _placed_on(fit, truth: np.ndarray) -> bool:
+    """Whether the fit's outline lies where `truth` (grid units -> pixels) puts a grid of its size."""
+    outline = np.array([[0.0, 0.0], [fit.width, 0.0], [fit.width, fit.height], [0.0, fit.height]], float)
+    return bool(np.allclose(fit.mapping.to_image(outline), GridMapping(truth).to_image(outline)))
+
+
 def test_a_fit_moved_a_square_with_the_size_unknown_is_partial_where_it_now_is(monkeypatch):
     """Issue #28: the sides a moved fit is partial on are read where it now is, not kept from where it
     was a square off (the search's fit, a square right of the grid, saw its left side; moved onto the grid,
     that side is the frame's edge: the photo cannot say whether the grid goes on there)."""
-    from calibration.grid_finder import find
     from calibration.grid_finder.result import GridFit
 
     photo, truth = _drawn_grid((9, 9), [(12, 100), (552, 100), (552, 640), (12, 640)], frame=(960, 720),
                                margin=1.6)
     one_column = np.array([[1.0, 0, 1.0], [0, 1.0, 0], [0, 0, 1]])
-    off = GridFit(GridMapping(truth @ one_column), 9, 9, 0.9)
-    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: off)
-    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
-    assert fit is not None and verdict is not None and verdict.found, verdict
-    corners = np.array([[0.0, 0.0], [9.0, 9.0]])
-    assert np.allclose(fit.mapping.to_image(corners), GridMapping(truth).to_image(corners))
-    assert fit.partial == ("left",)
+    fit = _found_size_unknown(monkeypatch, photo, GridFit(GridMapping(truth @ one_column), 9, 9, 0.9))
+    assert (fit.width, fit.height, fit.partial) == (9, 9, ("left",)) and _placed_on(fit, truth)
 
 
 def test_size_unknown_a_ruled_grid_seen_going_on_past_a_side_is_grown_to_where_it_ends(monkeypatch):
@@ -644,12 +655,8 @@ def test_size_unknown_a_ruled_grid_seen_going_on_past_a_side_is_grown_to_where_i
     bottom_rows = GridFit(GridMapping(truth @ two_rows_down), 9, 7, 0.9)
     refused = find.verification(photo, bottom_rows, CFG)
     assert not refused.found and refused.going_on == "top", refused
-    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: bottom_rows)
-    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
-    assert fit is not None and verdict is not None and verdict.found, verdict
-    assert (fit.width, fit.height, fit.partial) == (9, 9, ())
-    corners = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
-    assert np.allclose(fit.mapping.to_image(corners), GridMapping(truth).to_image(corners))
+    fit = _found_size_unknown(monkeypatch, photo, bottom_rows)
+    assert (fit.width, fit.height, fit.partial) == (9, 9, ()) and _placed_on(fit, truth)
     # a 9×7 asked for: no 9×7 ends where its lines do here (walked up, the lines go on past its bottom instead)
     fit, verdict = find.find_verified_grid(photo, (9, 7), config=CFG)
     assert fit is None and verdict is not None and "go on in full past its top side" in verdict.reason, verdict
@@ -668,7 +675,6 @@ def test_a_chequer_fitted_over_its_margin_is_refused_and_size_unknown_comes_back
     unknown, as an 8×9 over its 7 columns and the white margin): a chequer's squares alternate to its very edge, so
     a fit whose outer column none of its lines cross took in the margin — refused; with the size unknown the fit
     comes back without that column, and is proved."""
-    from calibration.grid_finder import find
     from calibration.grid_finder.result import GridFit
 
     photo, truth = _chessboard((7, 9), 40), _chessboard_truth((7, 9), 40)
@@ -677,13 +683,9 @@ def test_a_chequer_fitted_over_its_margin_is_refused_and_size_unknown_comes_back
     assert over_the_margin.evidence.chequer_blank_sides(CFG.verify) == ("left",), over_the_margin.evidence
     assert not over_the_margin.found and "left column is no chequer" in over_the_margin.reason, over_the_margin
     assert verify_grid(photo, GridMapping(truth), 7, 9, CFG.verify).found
-    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: GridFit(GridMapping(truth @ a_column_left),
-                                                                                 8, 9, 0.9, method="lines"))
-    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
-    assert fit is not None and verdict is not None and verdict.found, verdict
-    assert (fit.width, fit.height, fit.partial) == (7, 9, ())
-    outline = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 9.0], [0.0, 9.0]])
-    assert np.allclose(fit.mapping.to_image(outline), GridMapping(truth).to_image(outline))
+    over_the_margin_fit = GridFit(GridMapping(truth @ a_column_left), 8, 9, 0.9, method="lines")
+    fit = _found_size_unknown(monkeypatch, photo, over_the_margin_fit)
+    assert (fit.width, fit.height, fit.partial) == (7, 9, ()) and _placed_on(fit, truth)
 
 
 def test_size_unknown_a_chequer_going_on_past_one_side_is_grown_to_where_it_ends(monkeypatch):
@@ -699,12 +701,8 @@ def test_size_unknown_a_chequer_going_on_past_one_side_is_grown_to_where_it_ends
     top_rows = GridFit(GridMapping(truth), 7, 9, 0.9, method="lines")
     proved = find.verification(photo, top_rows, CFG)
     assert proved.found and proved.evidence.chequer_going_on_sides(CFG.verify) == ["bottom"], proved.evidence
-    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: top_rows)
-    fit, verdict = find.find_verified_grid(photo, None, config=CFG)
-    assert fit is not None and verdict is not None and verdict.found, verdict
-    assert (fit.width, fit.height, fit.partial) == (7, 10, ())
-    outline = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 10.0], [0.0, 10.0]])
-    assert np.allclose(fit.mapping.to_image(outline), GridMapping(truth).to_image(outline))
+    fit = _found_size_unknown(monkeypatch, photo, top_rows)
+    assert (fit.width, fit.height, fit.partial) == (7, 10, ()) and _placed_on(fit, truth)
     fit, _ = find.find_verified_grid(photo, None, config=replace(CFG, max_squares=9))
     assert fit is not None and (fit.width, fit.height, fit.partial) == (7, 9, ("bottom",))
     fit, _ = find.find_verified_grid(photo, (7, 9), config=CFG)   # the size given: as the verification said
