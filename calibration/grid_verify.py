@@ -108,6 +108,8 @@ from calibration.config import GridVerifyConfig
 from calibration.mapping import GridMapping, sides_out_of_photo
 from calibration.numeric import nanmedian_last
 
+EVIDENCE_SIDES = ("left", "right", "top", "bottom")   # the order of the evidence's per-side tuples
+
 
 @dataclass(frozen=True)
 class GridEvidence:
@@ -142,7 +144,7 @@ class GridEvidence:
         fit's opposite side lies out of the photo: a board of that size lies further that way, and the fit ran
         off the frame instead; None when no side is."""
         opposite = (1, 0, 3, 2)
-        for side, name in enumerate(("left", "right", "top", "bottom")):
+        for side, name in enumerate(EVIDENCE_SIDES):
             if self.beyond_strips[side] >= min_beyond and self.off_photo[opposite[side]]:
                 return name
         return None
@@ -160,7 +162,7 @@ class GridEvidence:
         column over the margin at the photo's edges, 360 squares read. The labelled grids' outer strips: ≥ 0.75.)"""
         if not self.ruled_unchequered(cfg):
             return None
-        for side, name in enumerate(("left", "right", "top", "bottom")):
+        for side, name in enumerate(EVIDENCE_SIDES):
             if self.off_photo[side] and self.outer_crossed[side] <= cfg.max_uncrossed_outer:
                 return name
         return None
@@ -172,7 +174,7 @@ class GridEvidence:
         `chequer_beyond` judges chequers; the labelled ruled grids read at most 0.67, the text beside a sudoku.)"""
         if not self.ruled_unchequered(cfg):
             return None
-        for side, name in enumerate(("left", "right", "top", "bottom")):
+        for side, name in enumerate(EVIDENCE_SIDES):
             if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]:
                 return name
         return None
@@ -186,7 +188,7 @@ class GridEvidence:
         (every chessboard of the labelled sets, grids-public, the blind looks and the vision bench: at most 0.11); at
         the plain level a grained table past a small board's margin reads as lines going on (`beyond_strips`: a
         synthetic 3×3, 1.0 past two sides)."""
-        return [name for side, name in enumerate(("left", "right", "top", "bottom"))
+        return [name for side, name in enumerate(EVIDENCE_SIDES)
                 if self.strong_beyond[side] >= cfg.min_chequer_lines_going_on and not self.off_photo[side]]
 
     def chequer_blank_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
@@ -197,14 +199,14 @@ class GridEvidence:
         chessboard at a grazing angle, fitted size unknown as an 8×9 over its 7 columns and the margin, 0 there."""
         if self.neighbour_step < cfg.min_chequer_step:
             return ()
-        return tuple(name for side, name in enumerate(("left", "right", "top", "bottom"))
+        return tuple(name for side, name in enumerate(EVIDENCE_SIDES)
                      if self.outer_crossed[side] <= cfg.max_uncrossed_outer and not self.off_photo[side])
 
     def chequer_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
         """The sides past which a chequer goes on: its light and its dark outer squares' neighbours going on with it
         (`chequer_beyond` ≥ `max_chequer_beyond`), or its lines (`chequer_lines_going_on`)."""
         lines = self.chequer_lines_going_on(cfg)
-        return [name for side, name in enumerate(("left", "right", "top", "bottom"))
+        return [name for side, name in enumerate(EVIDENCE_SIDES)
                 if self.chequer_beyond[side] >= cfg.max_chequer_beyond or name in lines]
 
     def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
@@ -215,7 +217,7 @@ class GridEvidence:
         on a mat, 5 Dec 2026: 1.0); `chequer_beyond` judges chequers."""
         if not self.ruled_unchequered(cfg):
             return ()
-        return tuple(name for name, share in zip(("left", "right", "top", "bottom"), self.cut_strips)
+        return tuple(name for name, share in zip(EVIDENCE_SIDES, self.cut_strips)
                      if share >= cfg.min_going_on)
 
     def shifted_side(self, max_uncrossed: float, min_beyond: float) -> str | None:
@@ -223,7 +225,7 @@ class GridEvidence:
         `max_uncrossed` of the grid's lines (paper) while the grid goes on past the opposite side (at least
         `min_beyond` seen there, `_beyond_separators`); None when no side is."""
         opposite = (1, 0, 3, 2)
-        for side, name in enumerate(("left", "right", "top", "bottom")):
+        for side, name in enumerate(EVIDENCE_SIDES):
             if self.outer_crossed[side] <= max_uncrossed and self.beyond_strips[opposite[side]] >= min_beyond:
                 return name
         return None
@@ -756,7 +758,7 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
                               f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
     if (evidence.seen_share >= cfg.ruled_seen_share and evidence.neighbour_step < cfg.min_chequer_step
             and min(evidence.border_ratios) < cfg.min_border_ratio):
-        side = ("left", "right", "top", "bottom")[int(np.argmin(evidence.border_ratios))]
+        side = EVIDENCE_SIDES[int(np.argmin(evidence.border_ratios))]
         return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
                               f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
                               f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)

@@ -24,7 +24,7 @@ from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_resu
                                             upright_mapping)
 from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_image,
                                              working_long_side)
-from calibration.grid_verify import Verdict, shifted_side, verify_grid
+from calibration.grid_verify import EVIDENCE_SIDES, Verdict, shifted_side, verify_grid
 
 NO_SIDE_REASON = ("a grid of squares going on past every side of the photo: none of its sides is seen, so neither its "
                   "size nor its first square can be told (give the board's size, or show one of its corners)")
@@ -181,7 +181,7 @@ def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderCon
     ruled = evidence.seen_share >= cfg.verify.ruled_seen_share
     blank = evidence.chequer_blank_sides(cfg.verify)
     left, right, top, bottom = ((ruled and share < cfg.verify.min_outer_seen) or name in blank
-                                for share, name in zip(evidence.outer_strips, ("left", "right", "top", "bottom")))
+                                for share, name in zip(evidence.outer_strips, EVIDENCE_SIDES))
     width, height = fit.width - left - right, fit.height - top - bottom
     if not (left or right or top or bottom) or min(width, height) < cfg.min_squares:
         return None
