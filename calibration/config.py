@@ -56,7 +56,7 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
-    "max_uncrossed_outer": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
@@ -353,6 +353,11 @@ class GridVerifyConfig:
                                        # strips 0.9-1 crossed). A chequer's outer strip in the photo crossed by
                                        # at most max_uncrossed_outer is blank: the margin taken in (chequers
                                        # found on every real set >= 0.83; a blind one's margin taken in: 0)
+    max_crossed_blank_ruled: float = 0.125   # a ruled grid's outer strip in the photo crossed by at most this
+                                       # share of its lines is blank: the margin taken in (a word of the margin may
+                                       # lie across one line of eight; ruled grids found on every real set >= 0.65;
+                                       # a blind sudoku a row off onto its margin 0, one on a page rolled round a
+                                       # tube 0.25 in the row the fit follows least)
     min_beyond_seen_unruled: float = 0.9   # ... on a grid whose lines are not seen on every edge (coloured
                                        # squares: a border only between two colours) its outer strips may be
                                        # little crossed by nature: the grid going on must be plain (issue 28: a

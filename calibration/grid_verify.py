@@ -88,10 +88,14 @@ whole length, against the same measure half a square away (the middle of the squ
   (`strong_beyond`, pieces standing on those squares, one of them hiding a line). (Two sides by colour: a 3×3
   board's margin ending a little past one side reads as going on there.) Past one side only, the chequer is not
   refused; with the size unknown the finder grows it that way, or says it partial there (`calibration.grid_finder`).
-- **a chequer to its edges** (`chequer_blank_sides`, chequers): a chequer's squares alternate to its very edge, so
-  its lines cross each of its outer rows and columns; an outer strip in the photo that none of them cross
-  (≤ `max_uncrossed_outer`) is the margin or the table taken in (a blind phone photo of a chessboard at a grazing
-  angle, size unknown: an 8×9 fitted over its 7 columns and the margin, its left strip crossed by none).
+- **a grid to its edges** (`blank_sides`, chequers and ruled grids): a chequer's squares alternate to its very
+  edge and a ruled grid's lines run to its border, so its lines cross each of its outer rows and columns; an outer
+  strip in the photo that none of them cross (≤ `max_uncrossed_outer`, a ruled grid's `max_crossed_blank_ruled`)
+  is the margin or the table taken in (a blind phone photo of a chessboard at a grazing angle, size unknown: an
+  8×9 fitted over its 7 columns and the margin, its left strip crossed by none; a blind sudoku with the size
+  given, fitted a row down over its bottom margin).
+  The strip judged is the outermost one the photo shows (`_outermost_in_photo`): with the fit's last row out of
+  the frame, the row before it.
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -191,16 +195,22 @@ class GridEvidence:
         return [name for side, name in enumerate(EVIDENCE_SIDES)
                 if self.strong_beyond[side] >= cfg.min_chequer_lines_going_on and not self.off_photo[side]]
 
-    def chequer_blank_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
-        """The sides of a chequer (`min_chequer_step`), in the photo, whose outer strip is crossed by at most
-        `max_uncrossed_outer` of its lines (`outer_crossed`): blank, no row or column of a chequer, whose squares
-        alternate to its very edge. Every chequer found on the labelled sets, grids-public, the blind looks, blind
-        chess games and the vision bench reads at least 0.83 on every side in the photo; a blind phone photo of a
-        chessboard at a grazing angle, fitted size unknown as an 8×9 over its 7 columns and the margin, 0 there."""
-        if self.neighbour_step < cfg.min_chequer_step:
+    def blank_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
+        """The sides of a chequer (`min_chequer_step`) or of a ruled grid (`ruled_unchequered`), in the photo, whose
+        outer strip is crossed by at most `max_uncrossed_outer` of its lines (`outer_crossed`): blank, no row or
+        column of a chequer, whose squares alternate to its very edge, nor of a ruled grid, whose lines run to its
+        border (`max_uncrossed_outer` for a chequer, `max_crossed_blank_ruled` for a ruled grid: a word of the margin
+        may lie across one of its lines). Every chequer found on the labelled sets, grids-public, the blind looks,
+        blind chess games and the vision bench reads at least 0.83 on every side in the photo, every ruled grid found
+        there 0.65; a blind phone photo of a chessboard at a grazing angle, fitted size unknown as an 8×9 over its 7
+        columns and the margin, 0 there, and a blind sudoku fitted a row down with the size given, 0 over its bottom
+        margin."""
+        chequer = self.neighbour_step >= cfg.min_chequer_step
+        if not chequer and not self.ruled_unchequered(cfg):
             return ()
+        most = cfg.max_uncrossed_outer if chequer else cfg.max_crossed_blank_ruled
         return tuple(name for side, name in enumerate(EVIDENCE_SIDES)
-                     if self.outer_crossed[side] <= cfg.max_uncrossed_outer and not self.off_photo[side])
+                     if self.outer_crossed[side] <= most and not self.off_photo[side])
 
     def chequer_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
         """The sides past which a chequer goes on: its light and its dark outer squares' neighbours going on with it
@@ -678,8 +688,10 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
     vertical_mid = mid[: width * height].reshape(width, height)           # [x + 0.5, row]
     horizontal_mid = mid[width * height:].reshape(width, height)          # [column, y + 0.5]
-    strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in (0, width - 1)] + \
-             [(vertical[1:-1, r], vertical_mid[:, r]) for r in (0, height - 1)]
+    columns = [_outermost_in_photo(horizontal[:, 1:-1], order) for order in (range(width), range(width - 1, -1, -1))]
+    rows = [_outermost_in_photo(vertical[1:-1].T, order) for order in (range(height), range(height - 1, -1, -1))]
+    strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in columns] + \
+             [(vertical[1:-1, r], vertical_mid[:, r]) for r in rows]
     shares, crossed = [], []
     for lines, middles in strips:
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
@@ -687,6 +699,15 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
         crossed.append(float(np.mean(lines >= level)) if len(lines) >= 2 else 1.0)
         shares.append(crossed[-1] if busy else 1.0)
     return (shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3])
+
+
+def _outermost_in_photo(separators: np.ndarray, order: range) -> int:
+    """The first strip in `order` (outermost first) with at least 2 of its separators in the photo
+    (`separators[strip]`, NaN outside), or the outermost one when none has: the side's strip as the photo shows
+    it. A fit's outer row out of the photo says nothing; the row inside it that the photo shows is what its
+    side lies over (a blind sudoku with the size given, fitted two rows down: its last row off the frame, the
+    row before it over the blank margin)."""
+    return next((strip for strip in order if np.isfinite(separators[strip]).sum() >= 2), order[0])
 
 
 def shifted_side(evidence: GridEvidence, cfg: GridVerifyConfig) -> str | None:
@@ -768,12 +789,6 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
                               f"(≥ {100 * cfg.max_chequer_beyond:.0f} % of its light and of its dark outer squares' "
                               f"neighbours there go on with it, or its lines go on across the row there): "
                               f"a piece of a larger chequer", evidence)
-    blank = evidence.chequer_blank_sides(cfg)
-    if blank:
-        strips = " and ".join(f"{side} {'column' if side in ('left', 'right') else 'row'}" for side in blank)
-        return Verdict(False, f"its {strips} {'is' if len(blank) == 1 else 'are'} no chequer: none of its lines cross "
-                              f"{'it' if len(blank) == 1 else 'them'} (a chequer's squares alternate to its very edge): "
-                              f"the margin or the table taken in", evidence)
     if evidence.square_skew > cfg.max_square_skew:
         return Verdict(False, f"its cells are no squares on any plane a camera sees (off by {evidence.square_skew:.2f}, "
                               f"a grid of squares: ≤ {cfg.max_square_skew:g})", evidence)
@@ -786,4 +801,10 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its lines go on in full past its {lines_go_on} side (≥ {100 * cfg.min_going_on:.0f} % "
                               f"of them across the strip there, and its far side seen): the grid lies further that "
                               f"way, or is larger", evidence, lines_go_on)
+    blank = evidence.blank_sides(cfg)
+    if blank:
+        strips = " and ".join(f"{side} {'column' if side in ('left', 'right') else 'row'}" for side in blank)
+        return Verdict(False, f"its {strips} {'is' if len(blank) == 1 else 'are'} blank: none of its lines cross "
+                              f"{'it' if len(blank) == 1 else 'them'} (a grid's lines, a chequer's squares, run to its "
+                              f"very edge): the margin or the table taken in", evidence)
     return Verdict(True, "", evidence)

@@ -680,8 +680,8 @@ def test_a_chequer_fitted_over_its_margin_is_refused_and_size_unknown_comes_back
     photo, truth = _chessboard((7, 9), 40), _chessboard_truth((7, 9), 40)
     a_column_left = np.array([[1.0, 0, -1.0], [0, 1.0, 0], [0, 0, 1]])
     over_the_margin = verify_grid(photo, GridMapping(truth @ a_column_left), 8, 9, CFG.verify)
-    assert over_the_margin.evidence.chequer_blank_sides(CFG.verify) == ("left",), over_the_margin.evidence
-    assert not over_the_margin.found and "left column is no chequer" in over_the_margin.reason, over_the_margin
+    assert over_the_margin.evidence.blank_sides(CFG.verify) == ("left",), over_the_margin.evidence
+    assert not over_the_margin.found and "left column is blank" in over_the_margin.reason, over_the_margin
     assert verify_grid(photo, GridMapping(truth), 7, 9, CFG.verify).found
     over_the_margin_fit = GridFit(GridMapping(truth @ a_column_left), 8, 9, 0.9, method="lines")
     fit = _found_size_unknown(monkeypatch, photo, over_the_margin_fit)
@@ -748,6 +748,29 @@ def test_a_ruled_fit_run_off_the_frame_over_blank_paper_is_refused_a_grid_cut_by
     photo, truth = _drawn_grid((9, 9), cut, frame=(960, 720), margin=0.6)
     cut_by_the_frame = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
     assert cut_by_the_frame.evidence.off_photo[0] and cut_by_the_frame.found, cut_by_the_frame.reason
+
+
+def test_a_ruled_fit_over_its_blank_margin_is_refused_and_its_outer_row_is_the_one_the_photo_shows():
+    """Issue #28 (a fifth blind look, 6 Dec 2026: a sudoku on a curled page asked as 9×9, fitted two rows down — its
+    last row out of the frame, the row before it over the blank margin — and found there): a ruled grid's lines run
+    to its border, so an outer row in the photo that none of them cross is the margin taken in, refused whatever the
+    other sides show (here nothing past the top: the fit is a 9×9 over a 9×8 grid and its margin); and where the
+    fit's last row lies out of the photo, the row the photo shows before it is the one judged."""
+    from calibration.grid_finder import find
+
+    corners = [(60, 60), (600, 60), (600, 540), (60, 540)]          # 9×8 squares of 60 px, 1.5 squares of paper
+    photo, truth = _drawn_grid((9, 8), corners, frame=(960, 720), margin=1.5)
+    over_the_margin = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    assert over_the_margin.evidence.blank_sides(CFG.verify) == ("bottom",), over_the_margin.evidence
+    assert not over_the_margin.found and "bottom row is blank" in over_the_margin.reason, over_the_margin
+    assert find._towards_grid(over_the_margin, CFG) == "top"   # a blank side: the grid lies the other way
+    assert verify_grid(photo, GridMapping(truth), 9, 8, CFG.verify).found
+
+    photo, truth = _drawn_grid((9, 9), [(60, 60), (600, 60), (600, 600), (60, 600)], frame=(960, 670), margin=1.5)
+    two_rows_down = verify_grid(photo, GridMapping(truth @ np.array([[1.0, 0, 0], [0, 1.0, 2.0], [0, 0, 1]])), 9, 9,
+                                CFG.verify)
+    assert two_rows_down.evidence.off_photo[3] and two_rows_down.evidence.outer_crossed[3] == 0.0, two_rows_down
+    assert not two_rows_down.found
 
 
 def test_size_unknown_a_grid_whose_lines_cross_every_row_the_frame_cuts_is_no_board_one_with_margins_is():

@@ -93,13 +93,16 @@ def _towards_grid(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     strip a shifted fit takes in (`grid_verify.shifted_side`), or the side past which a ruled grid's lines go on
     in full inside the photo (`GridEvidence.ruled_going_on_side`; blind sudokus of 5 Dec 2026: a 9×9 fitted two
     rows down, its bottom row over the "difficulty rating" print below, crossed by 62 % of its lines — too many
-    for a blank strip); None for a fit found or refused otherwise."""
+    for a blank strip), or the side opposite a ruled grid's one blank strip (`GridEvidence.blank_sides`; a blind
+    sudoku of 6 Dec 2026 on a curled page, fitted two rows down: a row up, its bottom row over the margin, the
+    rows past its top too bent for the lattice to see them going on); None for a fit found or refused otherwise."""
     evidence = verdict.evidence
     if verdict.found or evidence is None:
         return None
     shifted = shifted_side(evidence, cfg.verify)
+    blank = evidence.blank_sides(cfg.verify) if evidence.ruled_unchequered(cfg.verify) else ()
     return (evidence.going_on_side(cfg.verify.min_going_on) or (_OPPOSITE[shifted] if shifted else None)
-            or evidence.ruled_going_on_side(cfg.verify))
+            or evidence.ruled_going_on_side(cfg.verify) or (_OPPOSITE[blank[0]] if len(blank) == 1 else None))
 
 
 def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
@@ -170,7 +173,7 @@ def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdic
 
 def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit | None:
     """Size unknown, a fit refused because outer strips are not crossed by its lines: a ruled one's (issue 28: a
-    sudoku read 9×10 with a strip of the text beside it), or a chequer's blank strips (`chequer_blank_sides`: a
+    sudoku read 9×10 with a strip of the text beside it), or a chequer's blank strips (`blank_sides`: a
     blind chessboard at a grazing angle read 8×9 over its 7 columns and the margin); the fit without those
     strips, or None when there is nothing to take off or too little would be left. The extent search counts an
     edge where words happen to lie across a line as supported; the verification reads whether the grid's lines
@@ -179,7 +182,9 @@ def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderCon
     if verdict.found or evidence is None:
         return None
     ruled = evidence.seen_share >= cfg.verify.ruled_seen_share
-    blank = evidence.chequer_blank_sides(cfg.verify)
+    # (a ruled fit's blank strip is walked past, `_towards_grid`: a fit shifted a square has one, and without it
+    # would be a row short)
+    blank = evidence.blank_sides(cfg.verify) if evidence.neighbour_step >= cfg.verify.min_chequer_step else ()
     left, right, top, bottom = ((ruled and share < cfg.verify.min_outer_seen) or name in blank
                                 for share, name in zip(evidence.outer_strips, EVIDENCE_SIDES))
     width, height = fit.width - left - right, fit.height - top - bottom
