@@ -197,14 +197,13 @@ class GridEvidence:
 
     def blank_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
         """The sides of a chequer (`min_chequer_step`) or of a ruled grid (`ruled_unchequered`), in the photo, whose
-        outer strip is crossed by at most `max_uncrossed_outer` of its lines (`outer_crossed`): blank, no row or
-        column of a chequer, whose squares alternate to its very edge, nor of a ruled grid, whose lines run to its
-        border (`max_uncrossed_outer` for a chequer, `max_crossed_blank_ruled` for a ruled grid: a word of the margin
-        may lie across one of its lines). Every chequer found on the labelled sets, grids-public, the blind looks,
-        blind chess games and the vision bench reads at least 0.83 on every side in the photo, every ruled grid found
-        there 0.65; a blind phone photo of a chessboard at a grazing angle, fitted size unknown as an 8×9 over its 7
-        columns and the margin, 0 there, and a blind sudoku fitted a row down with the size given, 0 over its bottom
-        margin."""
+        outer strip (`outer_crossed`) is crossed by at most `max_uncrossed_outer` of its lines, a chequer's, or
+        `max_crossed_blank_ruled`, a ruled grid's (a word of the margin may lie across one of its lines): blank, no
+        row or column of a chequer, whose squares alternate to its very edge, nor of a ruled grid, whose lines run
+        to its border. Every chequer found on the labelled sets, grids-public, the blind looks, blind chess games and
+        the vision bench reads at least 0.83 on every side in the photo, every ruled grid found there 0.65; a blind
+        phone photo of a chessboard at a grazing angle, fitted size unknown as an 8×9 over its 7 columns and the
+        margin, 0 there, and a blind sudoku fitted a row down with the size given, 0 over its bottom margin."""
         chequer = self.neighbour_step >= cfg.min_chequer_step
         if not chequer and not self.ruled_unchequered(cfg):
             return ()
@@ -673,14 +672,16 @@ def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[t
 
 def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
                       ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
-    """For the grid's left and right columns and its top and bottom rows, the share of the separators across
-    it (its inner edges in the photo; NaN outside) that are seen (contrast ≥ `level`), where the strip is
-    busy: its squares' middles (`mid`, the parallels half a square away) as contrasted as a seen line.
+    """For the grid's left and right columns and its top and bottom rows — each side's outermost one the photo
+    shows (`_outermost_in_photo`) — the share of the separators across it (its inner edges in the photo; NaN
+    outside) that are seen (contrast ≥ `level`), where the strip is busy: its squares' middles (`mid`, the
+    parallels half a square away) as contrasted as a seen line.
     A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
     where words happen to lie. A plain strip (tiles whose white merges with the paper) is not judged: 1.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
-    the grid). 1 for a strip out of the photo, and for every strip of a grid under 3 squares either way.
+    the grid). 1 for a side none of whose strips the photo shows, and for every strip of a grid under 3 squares
+    either way.
     Second, the same shares whether the strip is busy or plain (`GridEvidence.outer_crossed`)."""
     if width < 3 or height < 3:
         return (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)
