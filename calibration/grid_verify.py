@@ -96,6 +96,10 @@ whole length, against the same measure half a square away (the middle of the squ
   given, fitted a row down over its bottom margin).
   The strip judged is the outermost one the photo shows (`_outermost_in_photo`): with the fit's last row out of
   the frame, the row before it.
+- **one grid** (`blank_inner_strip`, ruled grids): its lines run across every row and column inside it too; an
+  inner strip crossed by none of them (≤ `max_crossed_blank_ruled`) is the paper between two grids taken as one (a
+  blind page of two sudokus one above the other read as a 9×11 with the size unknown), or between a grid and the
+  print beyond its border (a blind newspaper sudoku asked as 9×9, fitted over its banner).
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -142,6 +146,9 @@ class GridEvidence:
                                                                   # frame cuts: its lines seen across it (`_cut_strips`)
     strong_beyond: tuple[float, float, float, float] = (0.0,) * 4   # `beyond_strips` counting only edges as strong as
                                                                      # a share of the grid's lines (`chequer_line_share`)
+    inner_crossed: tuple[float, float] = (1.0, 1.0)   # the least crossed inner column's, inner row's share of its
+                                                      # separators seen (`_strip_separators`)
+    inner_crossed_at: tuple[int, int] = (-1, -1)      # which column, which row that is (-1: none judged)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -211,6 +218,22 @@ class GridEvidence:
         return tuple(name for side, name in enumerate(EVIDENCE_SIDES)
                      if self.outer_crossed[side] <= most and not self.off_photo[side])
 
+    def blank_inner_strip(self, cfg: GridVerifyConfig) -> tuple[str, int] | None:
+        """A ruled grid's (`ruled_unchequered`) inner column or row crossed by at most `max_crossed_blank_ruled` of
+        its lines — ("column", its index) or ("row", its index), the less crossed of the two — or None. A ruled
+        grid's lines run across every row and column, so a blank strip inside a fit is the paper between two
+        grids (or a grid and the print beyond its border) taken as one (a fifth blind look, 6 Dec 2026: two
+        sudokus printed one above the other read as one 9×11 with the size unknown, the row between them crossed
+        by 1 line of 8; a newspaper sudoku asked as 9×9, fitted over its banner and its "Level" line, 0). Every
+        ruled grid found on grids-public reads at least 0.75 in its least crossed inner strip, every one of the
+        vision bench's 0.45."""
+        if not self.ruled_unchequered(cfg):
+            return None
+        kind = int(np.argmin(self.inner_crossed))
+        if self.inner_crossed[kind] > cfg.max_crossed_blank_ruled or self.inner_crossed_at[kind] < 0:
+            return None
+        return ("column", "row")[kind], self.inner_crossed_at[kind]
+
     def chequer_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
         """The sides past which a chequer goes on: its light and its dark outer squares' neighbours going on with it
         (`chequer_beyond` ≥ `max_chequer_beyond`), or its lines (`chequer_lines_going_on`)."""
@@ -253,7 +276,7 @@ class GridEvidence:
 
     @property
     def outer_seen(self) -> float:
-        """The weakest outer strip's seen share of its separators (`_outer_separators`)."""
+        """The weakest outer strip's seen share of its separators (`_strip_separators`)."""
         return min(self.outer_strips)
 
     @property
@@ -451,8 +474,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-    outer, crossed = _outer_separators(np.where(on_inside, on_all, np.nan), np.where(mid_inside, mid_all, np.nan),
-                                       level, width, height)
+    outer, crossed, inner, inner_at = _strip_separators(np.where(on_inside, on_all, np.nan),
+                                                        np.where(mid_inside, mid_all, np.nan), level, width, height)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     # the squares and the ring round them read at once: the grid's own are the framed grid's inner ones
     framed = [part.reshape(height + 2, width + 2) for part in _square_spreads(lab, _Framed(scaled), width + 2,
@@ -471,7 +494,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _off_photo(scaled, width, height, lab.shape[1::-1]),
                         _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
                         _cut_strips(strips_measured, near_measured, level),
-                        _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)))
+                        _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)),
+                        inner, inner_at)
 
 
 def _blind_lines(on: np.ndarray, level: float, width: int, height: int, cfg: GridVerifyConfig) -> tuple[float, float]:
@@ -670,8 +694,9 @@ def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[t
     return left, right, top, bottom
 
 
-def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
-                      ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
+                      ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float],
+                                 tuple[float, float], tuple[int, int]]:
     """For the grid's left and right columns and its top and bottom rows — each side's outermost one the photo
     shows (`_outermost_in_photo`) — the share of the separators across it (its inner edges in the photo; NaN
     outside) that are seen (contrast ≥ `level`), where the strip is busy: its squares' middles (`mid`, the
@@ -682,24 +707,40 @@ def _outer_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
     the grid). 1 for a side none of whose strips the photo shows, and for every strip of a grid under 3 squares
     either way.
-    Second, the same shares whether the strip is busy or plain (`GridEvidence.outer_crossed`)."""
+    Second, the same shares whether the strip is busy or plain (`GridEvidence.outer_crossed`). Third and fourth,
+    of the columns and of the rows between those outer ones with at least 2 separators in the photo, the least
+    crossed one's share, busy or plain, and its index (1 and -1 where none is: `GridEvidence.inner_crossed`)."""
     if width < 3 or height < 3:
-        return (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0)
+        return (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 1.0), (1.0, 1.0), (-1, -1)
     vertical = on[: (width + 1) * height].reshape(width + 1, height)      # [line x, row]
     horizontal = on[(width + 1) * height:].reshape(width, height + 1)     # [column, line y]
     vertical_mid = mid[: width * height].reshape(width, height)           # [x + 0.5, row]
     horizontal_mid = mid[width * height:].reshape(width, height)          # [column, y + 0.5]
-    columns = [_outermost_in_photo(horizontal[:, 1:-1], order) for order in (range(width), range(width - 1, -1, -1))]
-    rows = [_outermost_in_photo(vertical[1:-1].T, order) for order in (range(height), range(height - 1, -1, -1))]
-    strips = [(horizontal[c, 1:-1], horizontal_mid[c]) for c in columns] + \
-             [(vertical[1:-1, r], vertical_mid[:, r]) for r in rows]
+    across_columns, across_rows = horizontal[:, 1:-1], vertical[1:-1].T   # [strip, its separators]
+    columns = [_outermost_in_photo(across_columns, order) for order in (range(width), range(width - 1, -1, -1))]
+    rows = [_outermost_in_photo(across_rows, order) for order in (range(height), range(height - 1, -1, -1))]
+    strips = [(across_columns[c], horizontal_mid[c]) for c in columns] + \
+             [(across_rows[r], vertical_mid[:, r]) for r in rows]
     shares, crossed = [], []
     for lines, middles in strips:
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
-        crossed.append(float(np.mean(lines >= level)) if len(lines) >= 2 else 1.0)
+        crossed.append(_crossed_share(lines, level))
         shares.append(crossed[-1] if busy else 1.0)
-    return (shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3])
+    inner, inner_at = [], []
+    for across, (first, last) in ((across_columns, columns), (across_rows, rows)):
+        judged = [(_crossed_share(across[k][np.isfinite(across[k])], level), k) for k in range(first + 1, last)
+                  if np.isfinite(across[k]).sum() >= 2]
+        least = min(judged, default=(1.0, -1))
+        inner.append(least[0])
+        inner_at.append(least[1])
+    return ((shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3]),
+            (inner[0], inner[1]), (inner_at[0], inner_at[1]))
+
+
+def _crossed_share(separators: np.ndarray, level: float) -> float:
+    """The share of a strip's separators in the photo (at least 2; else 1) seen (contrast ≥ `level`)."""
+    return float(np.mean(separators >= level)) if len(separators) >= 2 else 1.0
 
 
 def _outermost_in_photo(separators: np.ndarray, order: range) -> int:
@@ -808,4 +849,11 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"its {strips} {'is' if len(blank) == 1 else 'are'} blank: none of its lines cross "
                               f"{'it' if len(blank) == 1 else 'them'} (a grid's lines, a chequer's squares, run to its "
                               f"very edge): the margin or the table taken in", evidence)
+    blank_inner = evidence.blank_inner_strip(cfg)
+    if blank_inner:
+        kind, index = blank_inner
+        count, start = (width, "left") if kind == "column" else (height, "top")
+        return Verdict(False, f"its {kind} {index + 1} of {count} (from the {start}) is blank: none of its lines cross "
+                              f"it (a ruled grid's lines run across every row and column): two grids, or a grid and "
+                              f"the print beyond its border, taken as one", evidence)
     return Verdict(True, "", evidence)

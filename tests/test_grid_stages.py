@@ -773,6 +773,44 @@ def test_a_ruled_fit_over_its_blank_margin_is_refused_and_its_outer_row_is_the_o
     assert not two_rows_down.found
 
 
+def _two_grids_one_above_the_other() -> tuple[np.ndarray, np.ndarray]:
+    """(photo, truth): a 9×9 grid of 40 px squares and, a square of paper below it, a 9×3 one, drawn as one
+    9×13 lattice whose row 10 is paper (no line crosses it); truth: the 9×13's grid units -> photo pixels."""
+    photo, truth = _drawn_grid((9, 13), [(200, 60), (560, 60), (560, 580), (200, 580)], frame=(760, 640))
+    top, bottom = (int(GridMapping(truth).to_image(np.array([[0.0, y]]))[0, 1]) for y in (9, 10))
+    photo[top + 3: bottom - 2, 190:571] = 245     # the paper between them, its lines wiped
+    return photo, truth
+
+
+def test_two_grids_one_above_the_other_are_not_one_and_size_unknown_the_larger_is_found(monkeypatch):
+    """Issue #28 (a fifth blind look, 6 Dec 2026: two sudokus printed one above the other read as one 9×11 with the
+    size unknown; a newspaper sudoku asked as 9×9, fitted over its banner and the "Level" line below it): a ruled
+    grid's lines cross every row inside it, so a fit with an inner row none of them cross is refused, and with the
+    size unknown the larger part beside that row is verified on its own and returned whole."""
+    photo, truth = _two_grids_one_above_the_other()
+    as_one = verify_grid(photo, GridMapping(truth), 9, 13, CFG.verify)
+    assert as_one.evidence.blank_inner_strip(CFG.verify) == ("row", 9), as_one.evidence
+    assert not as_one.found and "row 10 of 13 (from the top) is blank" in as_one.reason, as_one
+    assert verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify).found      # the top grid alone
+    from calibration.grid_finder.result import GridFit
+    searched, _ = find_verified_grid(photo, None, config=CFG)      # (the search alone proposes the 9×13)
+    assert searched is not None and (searched.width, searched.height, searched.partial) == (9, 9, ()), searched
+    corners = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
+    assert np.abs(searched.mapping.to_image(corners) - GridMapping(truth).to_image(corners)).max() < 2.0   # px
+    fit = _found_size_unknown(monkeypatch, photo, GridFit(GridMapping(truth), 9, 13, 0.9))
+    assert (fit.width, fit.height, fit.partial) == (9, 9, ()) and _placed_on(fit, truth)
+
+
+def test_a_ruled_grids_inner_strips_are_judged_between_the_outermost_ones_the_photo_shows():
+    """Issue #28: `inner_crossed` is the least crossed column and row strictly inside the outer strips judged — a
+    grid whose every line is drawn reads 1 with its index; a grid of under 3 squares either way has none (-1)."""
+    photo, truth = _drawn_grid((9, 9), [(200, 60), (560, 60), (560, 420), (200, 420)], frame=(760, 640))
+    evidence = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify).evidence
+    assert evidence.inner_crossed == (1.0, 1.0) and min(evidence.inner_crossed_at) >= 1, evidence
+    assert evidence.blank_inner_strip(CFG.verify) is None
+    assert verify_grid(photo, GridMapping(truth), 2, 9, CFG.verify).evidence.inner_crossed_at == (-1, -1)
+
+
 def test_size_unknown_a_grid_whose_lines_cross_every_row_the_frame_cuts_is_no_board_one_with_margins_is():
     """Issue #28 (blind negatives of 5 Dec 2026: a woven wire mesh filling the frame read as a 19×16 board ending
     0.7 square inside the photo's edges, a woven lattice as a 5×5): past a side where the frame cuts the next row

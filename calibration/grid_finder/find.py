@@ -60,6 +60,8 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
     if trimmed is not None:                              # size unknown: a strip of text or margin taken in beside it
         fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
+    if grid is None:   # size unknown: two grids, or a grid and the print past its border, taken as one
+        fit, verdict = _apart_from_blank_strip(image_bgr, fit, verdict, cfg)
     if grid is None and _going_on_side(verdict, cfg) is not None:   # size unknown, going on past a side: grown
         fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)   # that way
     walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
@@ -192,6 +194,33 @@ def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderCon
         return None
     shift = np.array([[1.0, 0, float(left)], [0, 1.0, float(top)], [0, 0, 1.0]])
     return replace(fit, mapping=fit.mapping.regridded(shift), width=width, height=height)
+
+
+def _apart_from_blank_strip(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
+                            ) -> tuple[GridFit, Verdict]:
+    """Size unknown, a ruled fit refused for an inner column or row its lines do not cross
+    (`GridEvidence.blank_inner_strip`: two grids, or a grid and the print past its border, taken as one): its larger
+    part beside that strip, verified again, and cut again for as long as a part is refused so (a fifth blind look,
+    6 Dec 2026: two sudokus printed one above the other read as one 9×11, the top 9×9 and the paper between them).
+    The fit and its verdict as they were where there is no such strip or the larger part is under `min_squares`.
+    The part's open sides are read where it now is (`_with_open_sides`)."""
+    while not verdict.found and verdict.evidence is not None:
+        blank = verdict.evidence.blank_inner_strip(cfg.verify)
+        if blank is None:
+            break
+        kind, index = blank
+        across = fit.width if kind == "column" else fit.height
+        first = index >= across - index - 1          # the part before the strip is the larger (or as large)
+        kept = index if first else across - index - 1
+        if kept < cfg.min_squares:
+            break
+        offset = 0.0 if first else float(index + 1)
+        shift = np.array([[1.0, 0, offset if kind == "column" else 0.0], [0, 1.0, offset if kind == "row" else 0.0],
+                          [0, 0, 1.0]])
+        part = replace(fit, mapping=fit.mapping.regridded(shift), width=kept if kind == "column" else fit.width,
+                       height=kept if kind == "row" else fit.height)
+        fit, verdict = _with_open_sides(image_bgr, part, cfg), verification(image_bgr, part, cfg)
+    return fit, verdict
 
 
 def search_lines(work: WorkingImage, grid: tuple[int, int] | None) -> GridFit | None:
