@@ -357,7 +357,10 @@ class GridVerifyConfig:
                                        # share of its lines is blank: the margin taken in (a word of the margin may
                                        # lie across one line of eight; ruled grids found on every real set >= 0.65;
                                        # a blind sudoku a row off onto its margin 0, one on a page rolled round a
-                                       # tube 0.25 in the row the fit follows least)
+                                       # tube 0.25 in the row the fit follows least); and an inner strip so blank
+                                       # is the paper between two grids taken as one (`blank_inner_strip`; the
+                                       # least crossed inner strip of ruled grids found on grids-public >= 0.75, on
+                                       # the vision bench >= 0.45; two blind sudokus a row apart 0.125)
     min_beyond_seen_unruled: float = 0.9   # ... on a grid whose lines are not seen on every edge (coloured
                                        # squares: a border only between two colours) its outer strips may be
                                        # little crossed by nature: the grid going on must be plain (issue 28: a
