@@ -85,6 +85,13 @@ def _with_cut_sides(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> Gr
     return replace(fit, partial=tuple(side for side in SIDES if side in fit.partial or side in going_on))
 
 
+def _regridded(fit: GridFit, dx: int, dy: int, width: int, height: int) -> GridFit:
+    """The fit as a width×height grid whose square (0, 0) is its square (dx, dy): moved, grown or cut along its
+    own lattice. Its open sides are as they were; the caller reads them again where they may have changed."""
+    shift = np.array([[1.0, 0, float(dx)], [0, 1.0, float(dy)], [0, 0, 1.0]])
+    return replace(fit, mapping=fit.mapping.regridded(shift), width=width, height=height)
+
+
 _TOWARDS = {"left": (-1, 0), "right": (1, 0), "top": (0, -1), "bottom": (0, 1)}   # a square that way, grid units
 _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
@@ -120,8 +127,7 @@ def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg
         return None
     dx, dy = _TOWARDS[toward]
     for step in range(1, fit.width if dx else fit.height):
-        shift = np.array([[1.0, 0, float(dx * step)], [0, 1.0, float(dy * step)], [0, 0, 1.0]])
-        moved = replace(fit, mapping=fit.mapping.regridded(shift), partial=())
+        moved = replace(_regridded(fit, dx * step, dy * step, fit.width, fit.height), partial=())
         moved_verdict = verification(image_bgr, moved, cfg)
         if moved_verdict.found:
             return moved, moved_verdict
@@ -159,9 +165,7 @@ def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdic
         dx, dy = _TOWARDS[side]
         if (fit.width if dx else fit.height) >= cfg.max_squares:
             break
-        shift = np.array([[1.0, 0, float(min(dx, 0))], [0, 1.0, float(min(dy, 0))], [0, 0, 1.0]])
-        grown = replace(fit, mapping=fit.mapping.regridded(shift), width=fit.width + abs(dx),
-                        height=fit.height + abs(dy), partial=())
+        grown = replace(_regridded(fit, min(dx, 0), min(dy, 0), fit.width + abs(dx), fit.height + abs(dy)), partial=())
         grown_verdict = verification(image_bgr, grown, cfg)
         if not (grown_verdict.found or grown_verdict.going_on):
             break
@@ -192,8 +196,7 @@ def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderCon
     width, height = fit.width - left - right, fit.height - top - bottom
     if not (left or right or top or bottom) or min(width, height) < cfg.min_squares:
         return None
-    shift = np.array([[1.0, 0, float(left)], [0, 1.0, float(top)], [0, 0, 1.0]])
-    return replace(fit, mapping=fit.mapping.regridded(shift), width=width, height=height)
+    return _regridded(fit, left, top, width, height)
 
 
 def _apart_from_blank_strip(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
@@ -214,11 +217,9 @@ def _apart_from_blank_strip(image_bgr: np.ndarray, fit: GridFit, verdict: Verdic
         kept = index if first else across - index - 1
         if kept < cfg.min_squares:
             break
-        offset = 0.0 if first else float(index + 1)
-        shift = np.array([[1.0, 0, offset if kind == "column" else 0.0], [0, 1.0, offset if kind == "row" else 0.0],
-                          [0, 0, 1.0]])
-        part = replace(fit, mapping=fit.mapping.regridded(shift), width=kept if kind == "column" else fit.width,
-                       height=kept if kind == "row" else fit.height)
+        offset = 0 if first else index + 1
+        part = (_regridded(fit, offset, 0, kept, fit.height) if kind == "column"
+                else _regridded(fit, 0, offset, fit.width, kept))
         fit, verdict = _with_open_sides(image_bgr, part, cfg), verification(image_bgr, part, cfg)
     return fit, verdict
 
