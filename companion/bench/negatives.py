@@ -2,8 +2,8 @@
 
 Every photo of the negative set (tests/fixtures/negatives, manifest.yaml: facades, brick, text
 pages, shop signs, shelves, landscapes; `dev` is tuned on, `held_out` only ever measured, `blind` from
-ten later sources measured once before any change and only measured since, `blind2` from eighteen more, measured
-once blind on 6 Dec 2026 and only measured since) is
+ten later sources measured once before any change and only measured since, `blind2` from eighteen more and
+`blind3` from nineteen more, each measured once blind on 6 Dec 2026 and only measured since) is
 scanned as the app would: with the size unknown, with each size an app may be told (9×9, 8×8,
 10×7, 20×12), and with the bundled board file duel-20x12 (the app always passes its board). Any
 scan that returns `found` is a board invented where there is none. Printed per split: scans,
@@ -26,7 +26,7 @@ from boards import library_boards, load_board
 from companion.bench.common import machine_summary, missing_photos_message, public_photo_folder
 
 NEGATIVES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "negatives"
-SPLITS = ("dev", "held_out", "blind", "blind2")
+SPLITS = ("dev", "held_out", "blind", "blind2", "blind3")
 SIZES = ((9, 9), (8, 8), (10, 7), (20, 12))
 BOARD_FILE = "duel-20x12"
 
@@ -114,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="only the photos whose file name contains this (e.g. urban100)")
     parser.add_argument("--list", action="store_true", help="print every board found (photo, scan, size)")
     args = parser.parse_args(argv)
-    missing = missing_photos_message("tactical bench negatives", (p.path for p in negative_photos()),
+    splits = SPLITS if args.split == "all" else (args.split,)   # only their photos are needed on this machine
+    missing = missing_photos_message("tactical bench negatives",
+                                     (p.path for split in splits for p in negative_photos(split)),
                                      NEGATIVES / "manifest.yaml")
     if missing:
         print(missing, file=sys.stderr)
@@ -124,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"negatives bench — {machine_summary()}, OpenCV {cv2.__version__}, one OpenCV thread; "
           f"load average at start {os.getloadavg()[0]:.1f}")
     started = time.perf_counter()
-    for split in (SPLITS if args.split == "all" else (args.split,)):
+    for split in splits:
         photos = [p for p in negative_photos(split) if args.only in p.file]
         photos = photos[:args.limit] if args.limit else photos
         rows = scan_all(photos, kinds)
