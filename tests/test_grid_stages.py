@@ -662,6 +662,39 @@ def test_size_unknown_a_ruled_grid_seen_going_on_past_a_side_is_grown_to_where_i
     assert fit is None and verdict is not None and "go on in full past its top side" in verdict.reason, verdict
 
 
+def test_size_unknown_a_lens_bent_toward_a_boards_frame_gives_way_to_the_plain_grid_the_size_given_proves(
+        monkeypatch):
+    """Issue #28 (a seventh blind look, 6 Dec 2026: Othello boards in black frames read, size unknown, through a lens
+    bent toward the frame, a corner 0.62 and 1.21 squares off, the verification proving them): with the size
+    unknown, a fit through a lens whose corner lies half a square or more from the plain grid that the size-given
+    search proves around the same middle gives way to that grid; one within half a square of it keeps its lens."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((8, 6), [(160, 120), (800, 120), (800, 600), (160, 600)], margin=2.0)
+    outline = np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 6.0], [0.0, 6.0]])
+    frame = [apply_h(truth, outline * (1 + 2 * d / np.array([8.0, 6.0])) - d).astype(np.int32) for d in (1.25, 0.25)]
+    band = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillPoly(band, [frame[0]], 255)
+    cv2.fillPoly(band, [frame[1]], 0)
+    photo[band > 0] = (25, 25, 25)                    # a dark frame a quarter square past the grid's lines
+    search = find.unverified_grid
+    for k1, bent_off in ((-0.6, True), (-0.3, False)):
+        bent = GridFit(GridMapping.with_lens(truth, RadialLens.for_image((960, 720), k1), 8, 6), 8, 6, 0.9)
+        corner_off = np.linalg.norm(bent.mapping.to_image(outline) - apply_h(truth, outline), axis=1).max() / 80
+        assert (corner_off >= 0.5) == bent_off and find.verification(photo, bent, CFG).found   # (proved all the same)
+        monkeypatch.setattr(find, "unverified_grid",
+                            lambda image, grid, *args, bent=bent, **kwargs: bent if grid is None else search(
+                                image, grid, *args, **kwargs))
+        fit, verdict = find.find_verified_grid(photo, None, config=CFG)
+        assert fit is not None and verdict is not None and verdict.found, verdict
+        if bent_off:
+            assert fit.mapping.lens is None and (fit.width, fit.height) == (8, 6)
+            assert np.abs(fit.mapping.to_image(outline) - apply_h(truth, outline)).max() < 0.1 * 80
+        else:
+            assert fit.mapping is bent.mapping
+
+
 def _chessboard_truth(squares: tuple[int, int], square_px: int, frame=(1280, 960)) -> np.ndarray:
     """Grid units -> photo pixels of `_chessboard(squares, square_px, frame)`'s squares."""
     w, h = squares
