@@ -57,7 +57,7 @@ RANGES = {
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
-    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
+    "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_chequer_seen_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
     **_each("min_markers full_resolution_retry plenty_of_quads min_line_reference min_level_pairs min_level_inks "
@@ -393,6 +393,12 @@ class GridVerifyConfig:
                                        # of chess games' boards asked as 7×7 or 8×7: 1.0, and 0.875 where a piece
                                        # hid one line of eight; every chequer found of the labelled sets,
                                        # grids-public, the blind looks and the vision bench: at most 0.11)
+    min_chequer_seen_going_on: float = 0.25   # size unknown, a chequer seen going on past a side in the photo at
+                                       # the plain level (`beyond_strips` ≥ min_going_on) with this share of those
+                                       # lines as strong as its own (`strong_beyond`) is grown that way (a blind
+                                       # colour chart's last column, black and grey patches on its black card: 1.0
+                                       # and 0.40; past every chessboard's end of the labelled sets, grids-public
+                                       # and the blind looks at most 0.89 and 0.11)
     max_chequer_beyond: float = 0.5    # a chequer whose outer squares' neighbours past two of its sides go on with
                                        # it on this share or more, of its light outer squares and of its dark ones
                                        # alike, is a piece of a larger chequer (the labelled and blind chessboards

@@ -88,6 +88,8 @@ whole length, against the same measure half a square away (the middle of the squ
   (`strong_beyond`, pieces standing on those squares, one of them hiding a line). (Two sides by colour: a 3×3
   board's margin ending a little past one side reads as going on there.) Past one side only, the chequer is not
   refused; with the size unknown the finder grows it that way, or says it partial there (`calibration.grid_finder`).
+  So it does where the strip past a side is seen in full at the plain level, a share of its edges as strong as the
+  chequer's own (`chequer_seen_going_on_sides`: a colour chart's last column, its dark patches on a dark card).
 - **a grid to its edges** (`blank_sides`, chequers and ruled grids): a chequer's squares alternate to its very
   edge and a ruled grid's lines run to its border, so its lines cross each of its outer rows and columns; an outer
   strip in the photo that none of them cross (≤ `max_uncrossed_outer`, a ruled grid's `max_crossed_blank_ruled`)
@@ -240,6 +242,18 @@ class GridEvidence:
         lines = self.chequer_lines_going_on(cfg)
         return [name for side, name in enumerate(EVIDENCE_SIDES)
                 if self.chequer_beyond[side] >= cfg.max_chequer_beyond or name in lines]
+
+    def chequer_seen_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
+        """The sides in the photo past which a chequer is seen going on in full at the plain level — its lines across
+        the strip there and the strip's far side (`beyond_strips` ≥ `min_going_on`) — while a share of those lines
+        are as strong as its own (`strong_beyond` ≥ `min_chequer_seen_going_on`): a grid of coloured patches whose
+        next column holds dark ones on its dark card (a blind colour chart, 6 Dec 2026: 1.0 and 0.40), where
+        neither `chequer_beyond` (the patches do not alternate) nor the strong lines alone
+        (`min_chequer_lines_going_on`) see it. Past a chessboard's end, its margin or a table reads at most 0.89
+        and 0.11 (the labelled sets, grids-public and the blind looks): each bound alone leaves it out."""
+        return [name for side, name in enumerate(EVIDENCE_SIDES)
+                if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]
+                and self.strong_beyond[side] >= cfg.min_chequer_seen_going_on]
 
     def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
         """The sides past which a ruled grid's lines (seen on `ruled_seen_share` of its edges, no chequer) are seen

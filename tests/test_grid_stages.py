@@ -742,6 +742,51 @@ def test_size_unknown_a_chequer_going_on_past_one_side_is_grown_to_where_it_ends
     assert fit is not None and (fit.width, fit.height) == (7, 9)
 
 
+def _colour_chart(columns: int, rows: int, period: int = 40, gap: int = 8, frame=(960, 720), seed: int = 3):
+    """A colour chart: patches of random colours on a black card, its last column white, grey and black patches in
+    turn (the black ones hardly show on the card), on a grey table; (the photo, its grid units -> pixels)."""
+    rng = np.random.default_rng(seed)
+    photo = np.full((frame[1], frame[0], 3), 205, np.uint8)
+    x0, y0 = (frame[0] - columns * period) // 2, (frame[1] - rows * period) // 2
+    card = period // 2
+    cv2.rectangle(photo, (x0 - card, y0 - card), (x0 + columns * period + card, y0 + rows * period + card),
+                  (28, 28, 28), -1)
+    last_column = [(235, 235, 235), (120, 120, 120), (38, 38, 38)]
+    for j in range(rows):
+        for i in range(columns):
+            colour = last_column[j % 3] if i == columns - 1 else tuple(int(v) for v in rng.integers(40, 250, 3))
+            x, y = x0 + i * period + gap // 2, y0 + j * period + gap // 2
+            cv2.rectangle(photo, (x, y), (x + period - gap - 1, y + period - gap - 1), colour, -1)
+    return photo, np.array([[period, 0.0, x0], [0.0, period, y0], [0.0, 0.0, 1.0]])
+
+
+def test_size_unknown_a_colour_chart_seen_going_on_past_one_side_is_grown_to_its_last_column(monkeypatch):
+    """Issue #28 (an eighth blind look, 6 Dec 2026: a ColorChecker Digital SG read, size unknown, as 13×10 said
+    whole, its last column of white, grey and black patches on the black card left out): past a found chequer's
+    side, its lines seen across the strip and along its far side in full (`beyond_strips` ≥ `min_going_on`), a
+    share of them as strong as its own (`min_chequer_seen_going_on`: the black patches hardly show), show the grid
+    going on where its patches do not alternate like a chessboard's — the fit is grown that way and ends where
+    the chart does. Past a chessboard's end, its margin shows neither."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _colour_chart(7, 5)
+    short = GridFit(GridMapping(truth), 6, 5, 0.9, method="lines")
+    fit = _found_size_unknown(monkeypatch, photo, short)
+    assert (fit.width, fit.height, fit.partial) == (7, 5, ()) and _placed_on(fit, truth)
+    evidence = find.verification(photo, short, CFG).evidence
+    assert evidence.chequer_going_on_sides(CFG.verify) == [] and evidence.chequer_seen_going_on_sides(CFG.verify) == [
+        "right"], evidence
+    right = 1   # (the evidence's sides: left, right, top, bottom)
+    for weaker in (replace(evidence, beyond_strips=(0.0, 0.89, 0.0, 0.0)),
+                   replace(evidence, strong_beyond=(0.0, 0.11, 0.0, 0.0))):
+        assert weaker.chequer_seen_going_on_sides(CFG.verify) == [], weaker   # a chessboard's margin reads so
+    chessboard, board_truth = _chessboard((7, 9), 40), _chessboard_truth((7, 9), 40)
+    whole = verify_grid(chessboard, GridMapping(board_truth), 7, 9, CFG.verify)
+    assert whole.found and whole.evidence.chequer_seen_going_on_sides(CFG.verify) == [], whole.evidence
+    assert evidence.strong_beyond[right] < CFG.verify.min_chequer_lines_going_on   # (not a piece of a larger one)
+
+
 def test_a_ruled_fit_a_row_off_over_a_line_of_print_is_walked_where_its_lines_go_on_in_full():
     """Issue #28 (blind sudokus of 5 Dec 2026: a 9×9 fitted a row down, its bottom row over the "difficulty
     rating" print below the grid, crossed by 62 % of its lines — refused as not crossed, too crossed to be the

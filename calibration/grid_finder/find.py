@@ -167,14 +167,15 @@ def _plain_where_proved(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, c
 def _going_on_side(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     """The side past which the photo shows the grid going on: a ruled fit's, refused only for its lines going on in
     full there (`Verdict.going_on`), or a chequer's, found while its light and its dark outer squares' neighbours
-    past that one side go on with it (`GridEvidence.chequer_going_on_sides`; past two, it is refused as a piece);
-    None when there is none."""
+    past that one side go on with it (`GridEvidence.chequer_going_on_sides`; past two, it is refused as a piece),
+    or that the photo shows going on in full past a side, a share of its lines there as strong as its own
+    (`GridEvidence.chequer_seen_going_on_sides`); None when there is none."""
     if verdict.going_on is not None:
         return verdict.going_on
     evidence = verdict.evidence
     if not verdict.found or evidence is None or evidence.neighbour_step < cfg.verify.min_chequer_step:
         return None
-    sides = evidence.chequer_going_on_sides(cfg.verify)
+    sides = evidence.chequer_going_on_sides(cfg.verify) or evidence.chequer_seen_going_on_sides(cfg.verify)
     return sides[0] if sides else None
 
 
