@@ -787,6 +787,23 @@ def test_size_unknown_a_colour_chart_seen_going_on_past_one_side_is_grown_to_its
     assert evidence.strong_beyond[right] < CFG.verify.min_chequer_lines_going_on   # (not a piece of a larger one)
 
 
+def test_a_fit_a_square_off_two_ways_is_walked_one_way_then_the_other_onto_its_grid(monkeypatch):
+    """Issue #28 (an eighth blind look, 6 Dec 2026: a colour chart asked at its size was fitted a column right and a
+    row down, over its row and its column of labels, and refused): the evidence of the fit refused says the grid lies
+    a square left (its right column blank, the grid going on past its left side); a square left, it says a square
+    up. The walk follows the evidence where it turns, and the fit is proved on the grid."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((9, 7), [(200, 120), (740, 120), (740, 540), (200, 540)], margin=1.6)
+    a_square_right_and_down = np.array([[1.0, 0, 1.0], [0, 1.0, 1.0], [0, 0, 1]])
+    proposed = GridFit(GridMapping(truth @ a_square_right_and_down), 9, 7, 0.9)
+    monkeypatch.setattr(find, "unverified_grid", lambda *args, **kwargs: proposed)
+    fit, verdict = find.find_verified_grid(photo, (9, 7), config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    assert (fit.width, fit.height) == (9, 7) and _placed_on(fit, truth)
+
+
 def test_a_ruled_fit_a_row_off_over_a_line_of_print_is_walked_where_its_lines_go_on_in_full():
     """Issue #28 (blind sudokus of 5 Dec 2026: a 9×9 fitted a row down, its bottom row over the "difficulty
     rating" print below the grid, crossed by 62 % of its lines — refused as not crossed, too crossed to be the

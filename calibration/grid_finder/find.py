@@ -118,23 +118,27 @@ def _towards_grid(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
 
 def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
                       ) -> tuple[GridFit, Verdict] | None:
-    """A fit refused where the evidence says its grid lies further one way (`_towards_grid`), moved that way a
-    square at a time and verified again at each step, for as long as the evidence still points the same way:
-    (the first fit the photo proves, its verdict), or None. Never further than the fit's own extent that way
-    (the board of its size overlaps it). Issue 28: a foreign board's margin in deep shadow read as its first
-    column (a square off); a tiled board in full view fitted 7 rows down, over the table and off the frame.
-    Its open sides are those of where it was: size unknown, the caller reads them again where it now is."""
+    """A fit refused where the evidence says its grid lies further one way (`_towards_grid`), moved a square that
+    way and verified again, then a square the way the evidence there says, and so on: (the first fit the photo
+    proves, its verdict), or None where the evidence points nowhere, back where the walk has been, or further than
+    the fit's own extent from where it was (the board of its size overlaps it); at most as many steps as the fit's
+    longer side. Issue 28: a foreign board's margin in deep shadow read as its first column (a square off); a tiled
+    board in full view fitted 7 rows down, over the table and off the frame; a colour chart asked at its size
+    fitted a column right and a row down, over its row and its column of labels (an eighth blind look, 6 Dec
+    2026: the evidence says left, then up). Its open sides are those of where it was: size unknown, the caller
+    reads them again where it now is."""
+    offset, walked = (0, 0), {(0, 0)}
     toward = _towards_grid(verdict, cfg)
-    if toward is None:
-        return None
-    dx, dy = _TOWARDS[toward]
-    for step in range(1, fit.width if dx else fit.height):
-        moved = replace(_regridded(fit, dx * step, dy * step, fit.width, fit.height), partial=())
+    while toward is not None and len(walked) <= max(fit.width, fit.height):
+        offset = (offset[0] + _TOWARDS[toward][0], offset[1] + _TOWARDS[toward][1])
+        if offset in walked or abs(offset[0]) >= fit.width or abs(offset[1]) >= fit.height:
+            return None
+        walked.add(offset)
+        moved = replace(_regridded(fit, offset[0], offset[1], fit.width, fit.height), partial=())
         moved_verdict = verification(image_bgr, moved, cfg)
         if moved_verdict.found:
             return moved, moved_verdict
-        if _towards_grid(moved_verdict, cfg) != toward:
-            return None
+        toward = _towards_grid(moved_verdict, cfg)
     return None
 
 
