@@ -787,6 +787,25 @@ def test_size_unknown_a_colour_chart_seen_going_on_past_one_side_is_grown_to_its
     assert evidence.strong_beyond[right] < CFG.verify.min_chequer_lines_going_on   # (not a piece of a larger one)
 
 
+def test_size_given_none_found_at_it_a_whole_grid_of_that_size_the_size_unknown_proves_is_the_answer(monkeypatch):
+    """Issue #28 (an eighth blind look, 6 Dec 2026: a 6×4 colour chart under booth light, asked at its size, was
+    refused — "no grid of that size", the search's budget spent — while the size unknown placed it right: the
+    free search saw 6×3 and grew it by the row it saw going on). The size-given search is never worse than the
+    free one: where it finds nothing, the free search's fit of another size is proved as the size unknown proves
+    it, and kept where that is a whole grid of the size asked; any other size is still not found."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _colour_chart(7, 5)
+    short = GridFit(GridMapping(truth), 6, 5, 0.9, method="lines")   # the free search sees all but the last column
+    monkeypatch.setattr(find, "unverified_grid", lambda image, grid, *args, **kwargs: None if grid else short)
+    fit, verdict = find.find_verified_grid(photo, (7, 5), config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    assert (fit.width, fit.height, fit.partial) == (7, 5, ()) and _placed_on(fit, truth)
+    for other in ((8, 5), (7, 6)):   # the size unknown proves a 7×5: not the board asked for
+        assert find.find_verified_grid(photo, other, config=CFG) == (None, None), other
+
+
 def test_a_fit_a_square_off_two_ways_is_walked_one_way_then_the_other_onto_its_grid(monkeypatch):
     """Issue #28 (an eighth blind look, 6 Dec 2026: a colour chart asked at its size was fitted a column right and a
     row down, over its row and its column of labels, and refused): the evidence of the fit refused says the grid lies

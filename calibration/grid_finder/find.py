@@ -49,32 +49,76 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     The search proposes; only a grid the photo proves is returned (issue 28: with the size given,
     the search laid boards over facades, brick and text)."""
     cfg = config or GridFinderConfig()
+    grid = _size_asked(grid)
     budget = WorkBudget()
+    free: GridFit | None = None
     try:
         fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
+        if grid is not None and fit is None:   # never worse than the free search: its grid, where it is the size
+            free = unverified_grid(image_bgr, None, cfg, budget)   # asked (docs/vision.md)
     except ChequerBeyondLens as beyond:   # the board asked for is there, and cannot be placed: not found, and why
         return None, Verdict(False, str(beyond), None)
+    if grid is None:
+        return (None, None) if fit is None else _proved_without_size(image_bgr, fit, cfg)
+    if fit is None and free is not None:
+        fit = _turned_to(free, grid)
+        if fit is None:   # another size, which the size unknown may prove is the board asked for
+            whole = _whole_at_size(image_bgr, free, grid, cfg)
+            if whole is not None:
+                return whole
     if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
         return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
     verdict = verification(image_bgr, fit, cfg)         # stage 5
-    trimmed = _without_uncrossed_strips(fit, verdict, cfg) if grid is None else None
-    if trimmed is not None:                              # size unknown: a strip of text or margin taken in beside it
-        fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
-    if grid is None:   # size unknown: two grids, or a grid and the print past its border, taken as one
-        fit, verdict = _apart_from_blank_strip(image_bgr, fit, verdict, cfg)
-    if grid is None and _going_on_side(verdict, cfg) is not None:   # size unknown, going on past a side: grown
-        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)   # that way
     walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
-        moved, verdict = walked   # where the evidence says it is, and the photo proves it there
-        fit = moved if grid is not None else _with_open_sides(image_bgr, moved, cfg)
-    if grid is None and verdict.found and fit.mapping.lens is not None:   # size unknown, through a lens: plain
-        fit, verdict = _plain_where_proved(image_bgr, fit, verdict, cfg)    # where the size found proves that too
-    if grid is None and verdict.found:
+        fit, verdict = walked   # where the evidence says it is, and the photo proves it there
+    return (fit if verdict.found else None), verdict
+
+
+def _proved_without_size(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
+                         ) -> tuple[GridFit | None, Verdict]:
+    """Size unknown: the search's fit verified (stage 5), then trimmed, split, grown, walked or made plain where
+    the verification's evidence says the grid differs from the fit, and proved again there."""
+    verdict = verification(image_bgr, fit, cfg)         # stage 5
+    trimmed = _without_uncrossed_strips(fit, verdict, cfg)
+    if trimmed is not None:                              # a strip of text or margin taken in beside it
+        fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
+    fit, verdict = _apart_from_blank_strip(image_bgr, fit, verdict, cfg)   # two grids, or a grid and the print
+    if _going_on_side(verdict, cfg) is not None:   # going on past a side: grown     # past its border, as one
+        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)   # that way
+    walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
+    if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side
+        moved, verdict = walked
+        fit = _with_open_sides(image_bgr, moved, cfg)
+    if verdict.found and fit.mapping.lens is not None:   # through a lens: plain where the size found proves that too
+        fit, verdict = _plain_where_proved(image_bgr, fit, verdict, cfg)
+    if verdict.found:
         fit = _with_cut_sides(fit, verdict, cfg)
         if len(fit.partial) == len(SIDES):   # (a woven mesh, a lattice filling the frame: blind negatives, 5 Dec 2026)
             return None, Verdict(False, NO_SIDE_REASON, verdict.evidence)
     return (fit if verdict.found else None), verdict
+
+
+def _turned_to(fit: GridFit, grid: tuple[int, int]) -> GridFit | None:
+    """A grid found without its size, as the grid asked for (numbered upright, no side said open), or None when
+    it is another size."""
+    turned = upright_mapping(fit.mapping, fit.width, fit.height, grid)
+    return None if turned is None else replace(fit, mapping=turned[0], width=turned[1], height=turned[2], partial=())
+
+
+def _whole_at_size(image_bgr: np.ndarray, free: GridFit, grid: tuple[int, int], cfg: GridFinderConfig
+                   ) -> tuple[GridFit, Verdict] | None:
+    """Size given, none found at it: the free search's fit of another size, as the size unknown proves it, where
+    that is a whole grid (no side open or cut) of the size asked — turned to it and verified again. (Blind colour
+    charts, stop 58: a 6×4 chart under booth light, asked at its size, was refused with the search's budget spent;
+    the free search saw 6×3 and, with the size unknown, grew it by the row it saw going on, to 6×4 whole.) It adds
+    no search: the free one has run; and no board the size unknown would not return."""
+    proved, _ = _proved_without_size(image_bgr, free, cfg)
+    turned = None if proved is None or proved.partial else _turned_to(proved, grid)
+    if turned is None:
+        return None
+    verdict = verification(image_bgr, turned, cfg)
+    return (turned, verdict) if verdict.found else None
 
 
 def _with_cut_sides(fit: GridFit, verdict: Verdict, cfg: GridFinderConfig) -> GridFit:
@@ -336,25 +380,25 @@ def verification(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> 
 
 def unverified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None, cfg: GridFinderConfig,
                     budget: WorkBudget | None = None) -> GridFit | None:
-    """The search's best grid (size given or not), before verification; `budget` says whether the line
-    search's fallbacks were cut short. Raises `ChequerBeyondLens` where the chequer asked for cannot be placed."""
+    """The search's best grid, before verification: of the size asked, or (None) of the size it finds; `budget`
+    says whether the line search's fallbacks were cut short. Raises `ChequerBeyondLens` where the chequer asked
+    for cannot be placed."""
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
         raise TypeError("find_grid expects a BGR or grey image as a numpy array")
-    if grid is not None:
-        w, h = (int(v) for v in grid)
-        if w < 1 or h < 1:
-            raise ValueError(f"grid size must be positive, got {grid!r}")
-        grid = (w, h)
+    grid = _size_asked(grid)
     budget = budget or WorkBudget()
     fit = _search(image_bgr, grid, cfg, budget)
-    if grid is not None:
-        if fit is None:   # never worse than the free search: a grid of this size found without it is kept
-            free = _search(image_bgr, None, cfg, budget)
-            turned = None if free is None else upright_mapping(free.mapping, free.width, free.height, grid)
-            if free is not None and turned is not None:
-                fit = replace(free, mapping=turned[0], width=turned[1], height=turned[2])
-        return fit
-    return None if fit is None else _with_open_sides(image_bgr, fit, cfg)
+    return fit if grid is not None or fit is None else _with_open_sides(image_bgr, fit, cfg)
+
+
+def _size_asked(grid: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The size asked as two positive ints (None: unknown); a programming error otherwise."""
+    if grid is None:
+        return None
+    w, h = (int(v) for v in grid)
+    if w < 1 or h < 1:
+        raise ValueError(f"grid size must be positive, got {grid!r}")
+    return w, h
 
 
 def _with_open_sides(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> GridFit:
