@@ -83,9 +83,10 @@ def _proved_without_size(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderCon
     trimmed = _without_uncrossed_strips(fit, verdict, cfg)
     if trimmed is not None:                              # a strip of text or margin taken in beside it
         fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
-    fit, verdict = _apart_from_blank_strip(image_bgr, fit, verdict, cfg)   # two grids, or a grid and the print
-    if _going_on_side(verdict, cfg) is not None:   # going on past a side: grown     # past its border, as one
-        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)   # that way
+    # two grids, or a grid and the print past its border, taken as one: apart
+    fit, verdict = _apart_from_blank_strip(image_bgr, fit, verdict, cfg)
+    if _going_on_side(verdict, cfg) is not None:   # going on past a side: grown that way
+        fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)
     walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side
         moved, verdict = walked
