@@ -798,7 +798,7 @@ def test_size_given_none_found_at_it_a_whole_grid_of_that_size_the_size_unknown_
 
     photo, truth = _colour_chart(7, 5)
     short = GridFit(GridMapping(truth), 6, 5, 0.9, method="lines")   # the free search sees all but the last column
-    monkeypatch.setattr(find, "unverified_grid", lambda image, grid, *args, **kwargs: None if grid else short)
+    monkeypatch.setattr(find, "_search", lambda image, grid, *args, **kwargs: None if grid else short)
     fit, verdict = find.find_verified_grid(photo, (7, 5), config=CFG)
     assert fit is not None and verdict is not None and verdict.found, verdict
     assert (fit.width, fit.height, fit.partial) == (7, 5, ()) and _placed_on(fit, truth)

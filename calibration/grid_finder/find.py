@@ -55,7 +55,7 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     try:
         fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
         if grid is not None and fit is None:   # never worse than the free search: its grid, where it is the size
-            free = unverified_grid(image_bgr, None, cfg, budget)   # asked (docs/vision.md)
+            free = _search(image_bgr, None, cfg, budget)   # asked (docs/vision.md)
     except ChequerBeyondLens as beyond:   # the board asked for is there, and cannot be placed: not found, and why
         return None, Verdict(False, str(beyond), None)
     if grid is None:
@@ -101,20 +101,20 @@ def _proved_without_size(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderCon
 
 
 def _turned_to(fit: GridFit, grid: tuple[int, int]) -> GridFit | None:
-    """A grid found without its size, as the grid asked for (numbered upright, no side said open), or None when
-    it is another size."""
+    """A grid found without its size, as the grid asked for (numbered upright), or None when it is another size."""
     turned = upright_mapping(fit.mapping, fit.width, fit.height, grid)
-    return None if turned is None else replace(fit, mapping=turned[0], width=turned[1], height=turned[2], partial=())
+    return None if turned is None else replace(fit, mapping=turned[0], width=turned[1], height=turned[2])
 
 
 def _whole_at_size(image_bgr: np.ndarray, free: GridFit, grid: tuple[int, int], cfg: GridFinderConfig
                    ) -> tuple[GridFit, Verdict] | None:
     """Size given, none found at it: the free search's fit of another size, as the size unknown proves it, where
-    that is a whole grid (no side open or cut) of the size asked — turned to it and verified again. (Blind colour
+    that is a whole grid (no side open or cut) of the size asked — turned to it, and verified again so that the
+    verdict's evidence names the sides of the grid returned. (Blind colour
     charts, stop 58: a 6×4 chart under booth light, asked at its size, was refused with the search's budget spent;
     the free search saw 6×3 and, with the size unknown, grew it by the row it saw going on, to 6×4 whole.) It adds
     no search: the free one has run; and no board the size unknown would not return."""
-    proved, _ = _proved_without_size(image_bgr, free, cfg)
+    proved, _ = _proved_without_size(image_bgr, _with_open_sides(image_bgr, free, cfg), cfg)
     turned = None if proved is None or proved.partial else _turned_to(proved, grid)
     if turned is None:
         return None
