@@ -305,6 +305,8 @@ class Verdict:
     reason: str
     evidence: GridEvidence | None
     going_on: str | None = None   # refused only because its ruled lines go on in full past this side (the last check)
+    one_way: bool = False   # refused because its lines are seen one way far less than the other: a lattice off
+    #                         across one family (its period or its phase there), not the grid's
 
 
 class _Framed:
@@ -800,7 +802,8 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
     if gap > cfg.max_family_gap:
         return Verdict(False, f"its lines are seen on {100 * min(evidence.family_seen):.0f} % of the edges one way "
                               f"and {100 * max(evidence.family_seen):.0f} % the other (a grid of squares looks "
-                              f"alike both ways: at most {100 * cfg.max_family_gap:.0f} points apart)", evidence)
+                              f"alike both ways: at most {100 * cfg.max_family_gap:.0f} points apart)", evidence,
+                       one_way=True)
     blind = max(evidence.blind_lines)
     if blind >= cfg.max_blind_lines:
         lines = "columns" if evidence.blind_lines[0] >= evidence.blind_lines[1] else "rows"

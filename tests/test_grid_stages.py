@@ -806,6 +806,45 @@ def test_size_given_none_found_at_it_a_whole_grid_of_that_size_the_size_unknown_
         assert find.find_verified_grid(photo, other, config=CFG) == (None, None), other
 
 
+def test_size_given_a_fit_refused_for_its_lines_seen_one_way_gives_way_to_the_free_search_and_no_other_refusal_does(
+        monkeypatch):
+    """Issue #28 (blind photos, stops 59 and 60: a tic-tac-toe sheet and a xiangqi board asked at their size were
+    fitted at another period across, refused — "its lines are seen on 53 % of the edges one way and 100 % the
+    other" — while the size unknown placed them right): a fit refused for its lines seen one way far less than the
+    other is a lattice off across one family; the free search, which fits its lattice to the lines it sees, is
+    asked, and its grid kept where it is the size asked and proved. A fit refused for anything else asks no more
+    search, and keeps its reason."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _drawn_grid((10, 7), [(180, 150), (780, 150), (780, 570), (180, 570)], margin=1.2)
+    half_period_across = GridFit(GridMapping(truth @ np.diag([0.5, 1.0, 1.0])), 10, 7, 0.9)
+    assert find.verification(photo, half_period_across, CFG).one_way   # (what the blind photos' fits showed)
+    right = GridFit(GridMapping(truth), 10, 7, 0.9)
+    free_searches = []
+
+    def search(image, grid, *args, **kwargs):
+        if grid is None:
+            free_searches.append(grid)
+            return right
+        return proposed
+
+    monkeypatch.setattr(find, "_search", search)
+    proposed = half_period_across
+    fit, verdict = find.find_verified_grid(photo, (10, 7), config=CFG)
+    assert fit is not None and verdict is not None and verdict.found, verdict
+    assert (fit.width, fit.height) == (10, 7) and _placed_on(fit, truth) and len(free_searches) == 1
+    fit, verdict = find.find_verified_grid(photo, (7, 10), config=CFG)   # the same board, asked the other way round
+    assert fit is not None and (fit.width, fit.height) == (7, 10)
+
+    free_searches.clear()
+    proposed = GridFit(GridMapping(truth @ np.diag([0.5, 0.5, 1.0])), 10, 7, 0.9)   # half the period both ways
+    refusal = find.verification(photo, proposed, CFG)
+    assert not refusal.found and not refusal.one_way
+    fit, verdict = find.find_verified_grid(photo, (10, 7), config=CFG)
+    assert fit is None and verdict is not None and verdict.reason == refusal.reason and free_searches == []
+
+
 def test_a_fit_a_square_off_two_ways_is_walked_one_way_then_the_other_onto_its_grid(monkeypatch):
     """Issue #28 (an eighth blind look, 6 Dec 2026: a colour chart asked at its size was fitted a column right and a
     row down, over its row and its column of labels, and refused): the evidence of the fit refused says the grid lies

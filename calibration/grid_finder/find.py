@@ -51,28 +51,53 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     cfg = config or GridFinderConfig()
     grid = _size_asked(grid)
     budget = WorkBudget()
+    refused: Verdict | None = None
     free: GridFit | None = None
     try:
         fit = unverified_grid(image_bgr, grid, cfg, budget)  # stages 1-4 and 6, or the chequer candidate
-        if grid is not None and fit is None:   # never worse than the free search: its grid, where it is the size
-            free = _search(image_bgr, None, cfg, budget)   # asked (docs/vision.md)
+        if grid is not None and fit is not None:
+            found, refused = _proved_at_size(image_bgr, fit, cfg)
+            if found is not None or not refused.one_way:
+                return found, refused
+        if grid is not None:   # never worse than the free search: its grid, where it is the size asked
+            free = _search(image_bgr, None, cfg, budget)   # (docs/vision.md)
     except ChequerBeyondLens as beyond:   # the board asked for is there, and cannot be placed: not found, and why
         return None, Verdict(False, str(beyond), None)
     if grid is None:
         return (None, None) if fit is None else _proved_without_size(image_bgr, fit, cfg)
-    if fit is None and free is not None:
-        fit = _turned_to(free, grid)
-        if fit is None:   # another size, which the size unknown may prove is the board asked for
-            whole = _whole_at_size(image_bgr, free, grid, cfg)
-            if whole is not None:
-                return whole
-    if fit is None:   # (a search cut short by its budget says so: not found, never a guess)
-        return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
-    verdict = verification(image_bgr, fit, cfg)         # stage 5
+    found, verdict = (None, None) if free is None else _free_at_size(image_bgr, free, grid, cfg)
+    if found is not None or refused is None and verdict is not None:
+        return found, verdict
+    if refused is not None:   # the fit of the size asked stands refused, with its reason
+        return None, refused
+    # (a search cut short by its budget says so: not found, never a guess)
+    return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
+
+
+def _proved_at_size(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig) -> tuple[GridFit | None, Verdict]:
+    """Size given: the fit verified (stage 5), or walked where the evidence says the grid lies and proved there."""
+    verdict = verification(image_bgr, fit, cfg)
     walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
     if walked is not None:   # squares off onto its margin or the table, the grid going on past the other side:
         fit, verdict = walked   # where the evidence says it is, and the photo proves it there
     return (fit if verdict.found else None), verdict
+
+
+def _free_at_size(image_bgr: np.ndarray, free: GridFit, grid: tuple[int, int], cfg: GridFinderConfig
+                  ) -> tuple[GridFit | None, Verdict | None]:
+    """Size given: the free search's fit as the grid asked — turned to it and proved where it is that size, or,
+    of another size, where the size unknown proves a whole grid of the size asked (`_whole_at_size`).
+
+    It runs where the search found no fit of that size, and where the fit it found was refused for its lines
+    seen one way far less than the other (`Verdict.one_way`): a lattice off across one family, at half the
+    period or a phase off, which the free search, fitting its lattice to the lines it sees, need not repeat
+    (blind photos, stops 59 and 60: a tic-tac-toe sheet, a xiangqi board, refused asked at their size while the
+    size unknown placed them right). Other refusals say the photo is not a grid there, and no search is added."""
+    turned = _turned_to(free, grid)
+    if turned is not None:
+        return _proved_at_size(image_bgr, turned, cfg)
+    whole = _whole_at_size(image_bgr, free, grid, cfg)
+    return whole if whole is not None else (None, None)
 
 
 def _proved_without_size(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
@@ -108,12 +133,12 @@ def _turned_to(fit: GridFit, grid: tuple[int, int]) -> GridFit | None:
 
 def _whole_at_size(image_bgr: np.ndarray, free: GridFit, grid: tuple[int, int], cfg: GridFinderConfig
                    ) -> tuple[GridFit, Verdict] | None:
-    """Size given, none found at it: the free search's fit of another size, as the size unknown proves it, where
-    that is a whole grid (no side open or cut) of the size asked — turned to it, and verified again so that the
-    verdict's evidence names the sides of the grid returned. (Blind colour
-    charts, stop 58: a 6×4 chart under booth light, asked at its size, was refused with the search's budget spent;
-    the free search saw 6×3 and, with the size unknown, grew it by the row it saw going on, to 6×4 whole.) It adds
-    no search: the free one has run; and no board the size unknown would not return."""
+    """Size given, none found or proved at it (`_free_at_size`): the free search's fit of another size, as the size
+    unknown proves it, where that is a whole grid (no side open or cut) of the size asked — turned to it, and
+    verified again so that the verdict's evidence names the sides of the grid returned. (Blind colour charts, stop
+    58: a 6×4 chart under booth light, asked at its size, was refused with the search's budget spent; the free
+    search saw 6×3 and, with the size unknown, grew it by the row it saw going on, to 6×4 whole.) It adds no
+    search: the free one has run; and no board the size unknown would not return."""
     proved, _ = _proved_without_size(image_bgr, _with_open_sides(image_bgr, free, cfg), cfg)
     turned = None if proved is None or proved.partial else _turned_to(proved, grid)
     if turned is None:
