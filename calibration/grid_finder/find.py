@@ -66,10 +66,12 @@ def find_verified_grid(image_bgr: np.ndarray, grid: tuple[int, int] | None = Non
     if grid is None:
         return (None, None) if fit is None else _proved_without_size(image_bgr, fit, cfg)
     found, verdict = (None, None) if free is None else _free_at_size(image_bgr, free, grid, cfg)
-    if found is not None or refused is None and verdict is not None:
+    if found is not None:
         return found, verdict
     if refused is not None:   # the fit of the size asked stands refused, with its reason
         return None, refused
+    if verdict is not None:   # the free search's grid, the size asked, refused: with its reason
+        return None, verdict
     # (a search cut short by its budget says so: not found, never a guess)
     return None, (Verdict(False, BUDGET_REASON, None) if budget.spent_out else None)
 
