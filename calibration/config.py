@@ -55,7 +55,7 @@ RANGES = {
     "min_line_ratio": (0.0, 10.0), "seen_factor": (0.0, 100.0), "min_contrast": (0.0, 255.0), "chequer_line_share": (0.0, 1.0),
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
-    "max_square_spread": (0.0, 765.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
+    "max_square_spread": (0.0, 765.0), "noise_patch_px": (4, 400), "noise_min_patches": (1, 100_000), "noise_quantile": (0.0, 1.0), "max_colour_over_light": (0.0, 255.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_chequer_seen_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
@@ -333,7 +333,16 @@ class GridVerifyConfig:
                                        # ruling on 17 px squares darkens 0.2 square inside them);
     interior_rings: int = 2            # the outer rings of them (0.23-0.30 square inside the edges) are its band
     plain_quantile: float = 0.75       # a square is plain when this share of its band's points are within
-    max_square_spread: float = 8.0     # this Lab distance (summed over channels) of their median colour
+    max_square_spread: float = 8.0     # this Lab distance (summed over channels) of their median colour, plus
+                                       # the photo's colour noise (`_colour_noise`) where it has some:
+    noise_patch_px: int = 32           # the photo read in patches of this size (px, at `max_long_side`) ...
+    noise_min_patches: int = 256       # ... at least this many (a smaller photo: no allowance; at 240 px a patch
+                                       # spans a seventh of it, and a sky's hue gradient read as noise) ...
+    noise_quantile: float = 0.1        # ... the flattest this share of them: how far their colour (a, b) varies
+    max_colour_over_light: float = 2.0  # beyond how far their lightness does, less this, is the sensor's and JPEG's
+                                       # colour noise a plain square shows too (a dim phone photo of a printed
+                                       # grid: 3.6-4.8; the labelled photos and the negatives: at most 1.6, a
+                                       # scene's texture varies its lightness as much as its colour)
     min_plain_share: float = 0.35      # at least this share of the squares in the photo are plain (labelled
                                        # real grids and broadened foreign boards 0.51-1: markers fill half the
                                        # charuco's squares; lattices on dev facades that passed every other

@@ -36,7 +36,8 @@ whole length, against the same measure half a square away (the middle of the squ
   without lines inside (seen on fewer edges) has nothing but its plain squares' borders to show its
   grid: most of its squares are plain (synthetic unlined boards with pieces 83–91 %); a lattice laid
   over a car's touchscreen, blank white with pictures in it, passed every other check with 44 %
-  (the blind negatives of 4 Dec 2026).
+  (the blind negatives of 4 Dec 2026). "One colour" allows the photo's own colour noise, measured
+  where the photo is flattest (`_colour_noise`: a dim phone photo's; none on most photos).
 - **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
   as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
 - **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
@@ -151,6 +152,7 @@ class GridEvidence:
     inner_crossed: tuple[float, float] = (1.0, 1.0)   # the least crossed inner column's, inner row's share of its
                                                       # separators seen (`_strip_separators`)
     inner_crossed_at: tuple[int, int] = (-1, -1)      # which column, which row that is (-1: none judged)
+    colour_noise: float = 0.0   # the photo's colour noise allowed in a plain square's band (`_colour_noise`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -497,9 +499,13 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     framed = [part.reshape(height + 2, width + 2) for part in _square_spreads(lab, _Framed(scaled), width + 2,
                                                                             height + 2, cfg)]
     spreads, in_photo, lightness = (part[1:-1, 1:-1].ravel() for part in framed)
-    plain = float(np.mean(spreads[in_photo] <= cfg.max_square_spread)) if in_photo.any() else 0.0
+    plain, noise, seen = _plain_share(spreads[in_photo], cfg), 0.0, float(np.mean(on >= level))
+    least_plain = cfg.min_plain_share_unlined if seen < cfg.ruled_seen_share else cfg.min_plain_share
+    if plain < least_plain:   # refused (`verdict`), unless the photo's own colour noise is what the squares show
+        noise = _colour_noise(lab, cfg)
+        plain = _plain_share(spreads[in_photo], cfg, noise) if noise else plain
     beyond = _beyond_separators(strips_measured, level)
-    return GridEvidence(line_contrast, middle_contrast, float(np.mean(on >= level)), len(on), family,
+    return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
                         plain, int(in_photo.sum()), outer, beyond, crossed,
                         _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
                         _border_ratios(_contrasts(lab, scaled, border_lines,
@@ -511,7 +517,40 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
                         _cut_strips(strips_measured, near_measured, level),
                         _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)),
-                        inner, inner_at)
+                        inner, inner_at, noise)
+
+
+def _plain_share(spreads: np.ndarray, cfg: GridVerifyConfig, noise: float = 0.0) -> float:
+    """The share of the squares (`spreads`: those in the photo) plain inside, allowing `noise` more spread."""
+    return float(np.mean(spreads <= cfg.max_square_spread + noise)) if len(spreads) else 0.0
+
+
+_NOISE_PATCHES = 512
+
+
+def _colour_noise(lab: np.ndarray, cfg: GridVerifyConfig) -> float:
+    """How much a plain square's band varies in colour from the photo's own noise (Lab units, 0 on most photos).
+
+    A dim phone photo's sensor noise and its JPEG's chroma blotches vary the colour (a, b) of plain paper by
+    3-6 units at the band's reach, enough to take every square of a clean printed grid past
+    `max_square_spread` (issue 28, the twelfth blind look's kenkens: 11-33 % plain). A scene's texture —
+    brick, foliage, fabric, text — varies its lightness at least as much as its colour, and noise of the
+    sensor's colour does not: in the photo's flattest patches (`noise_quantile` of them,
+    `noise_patch_px` square, at least `noise_min_patches`) the colour's spread beyond the lightness's, less
+    `max_colour_over_light`, is that noise. The same statistic as the squares' (the `plain_quantile` of the distances to the median),
+    read on 8×8 points a patch."""
+    step = max(1, cfg.noise_patch_px // 8)
+    grid = lab[::step, ::step]
+    rows, cols = grid.shape[0] // 8, grid.shape[1] // 8
+    if rows * cols < max(1, cfg.noise_min_patches):
+        return 0.0
+    every = max(1, int(np.ceil(np.sqrt(rows * cols / _NOISE_PATCHES))))   # a fixed cost: enough for the quantile
+    patches = grid[:rows * 8, :cols * 8].reshape(rows, 8, cols, 8, 3)[::every, :, ::every]
+    patches = patches.transpose(0, 2, 1, 3, 4).reshape(-1, 64, 3)
+    spread = np.abs(patches - np.median(patches, axis=1, keepdims=True))
+    light = np.quantile(np.quantile(spread[..., 0], cfg.plain_quantile, axis=1), cfg.noise_quantile)
+    colour = np.quantile(np.quantile(spread[..., 1] + spread[..., 2], cfg.plain_quantile, axis=1), cfg.noise_quantile)
+    return max(0.0, float(colour - light) - cfg.max_colour_over_light)
 
 
 def _blind_lines(on: np.ndarray, level: float, width: int, height: int, cfg: GridVerifyConfig) -> tuple[float, float]:
