@@ -136,6 +136,7 @@ def test_the_blind_negatives_come_from_sources_the_other_splits_never_used():
         assert not sources[split] & set().union(*(sources[earlier] for earlier in SPLITS[:later])), split
     assert len(negative_photos("blind")) >= 200 and len(negative_photos("blind2")) >= 150
     assert len(negative_photos("blind3")) >= 150 and len(negative_photos("blind4")) >= 60
+    assert len(negative_photos("blind5")) >= 30
     files = [entry["file"] for entry in manifest]
     assert len(files) == len(set(files))
 

@@ -4,7 +4,8 @@ Every photo of the negative set (tests/fixtures/negatives, manifest.yaml: facade
 pages, shop signs, shelves, landscapes; `dev` is tuned on, `held_out` only ever measured, `blind` from
 ten later sources measured once before any change and only measured since, `blind2` from eighteen more and
 `blind3` from nineteen more, each measured once blind on 6 Dec 2026, `blind4` from ten more — tabletop scenes
-that look like games, Catan, dice, mahjong, Monopoly — measured once blind on 7 Dec 2026; all only measured
+that look like games, Catan, dice, mahjong, Monopoly — measured once blind on 7 Dec 2026, `blind5` from five more
+— dark, night and noisy photos with real sensor noise — measured once blind on 7 Dec 2026; all only measured
 since) is
 scanned as the app would: with the size unknown, with each size an app may be told (9×9, 8×8,
 10×7, 20×12), and with the bundled board file duel-20x12 (the app always passes its board). Any
@@ -28,7 +29,7 @@ from boards import library_boards, load_board
 from companion.bench.common import machine_summary, missing_photos_message, public_photo_folder
 
 NEGATIVES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "negatives"
-SPLITS = ("dev", "held_out", "blind", "blind2", "blind3", "blind4")
+SPLITS = ("dev", "held_out", "blind", "blind2", "blind3", "blind4", "blind5")
 SIZES = ((9, 9), (8, 8), (10, 7), (20, 12))
 BOARD_FILE = "duel-20x12"
 
