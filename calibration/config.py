@@ -341,7 +341,7 @@ class GridVerifyConfig:
     noise_quantile: float = 0.1        # ... the flattest this share of them: how far their colour (a, b) varies
     max_colour_over_light: float = 2.0  # beyond how far their lightness does, less this, is the sensor's and JPEG's
                                        # colour noise a plain square shows too (a dim phone photo of a printed
-                                       # grid: 3.6-4.8; the labelled photos and the negatives: at most 1.6, a
+                                       # grid: 3.7-4.6; the labelled photos and the negatives: at most 1.4, a
                                        # scene's texture varies its lightness as much as its colour)
     min_plain_share: float = 0.35      # at least this share of the squares in the photo are plain (labelled
                                        # real grids and broadened foreign boards 0.51-1: markers fill half the

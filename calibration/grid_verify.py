@@ -537,8 +537,8 @@ def _colour_noise(lab: np.ndarray, cfg: GridVerifyConfig) -> float:
     brick, foliage, fabric, text — varies its lightness at least as much as its colour, and noise of the
     sensor's colour does not: in the photo's flattest patches (`noise_quantile` of them,
     `noise_patch_px` square, at least `noise_min_patches`) the colour's spread beyond the lightness's, less
-    `max_colour_over_light`, is that noise. The same statistic as the squares' (the `plain_quantile` of the distances to the median),
-    read on 8×8 points a patch."""
+    `max_colour_over_light`, is that noise. The same statistic as the squares' (the `plain_quantile` of the
+    distances to the median), read on 8×8 points a patch."""
     step = max(1, cfg.noise_patch_px // 8)
     grid = lab[::step, ::step]
     rows, cols = grid.shape[0] // 8, grid.shape[1] // 8
