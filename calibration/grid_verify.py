@@ -40,6 +40,9 @@ whole length, against the same measure half a square away (the middle of the squ
   where the photo is flattest (`_colour_noise`: a dim phone photo's; none on most photos).
 - **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
   as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
+  Large print reads as lines wherever the lattice lays them: in a busy strip (its middles as contrasted as a
+  seen line) the separators count only where they stand out from it as a grid's lines do (`_stands_out`: their
+  median `min_line_ratio` × its middles', and seen on `min_busy_line_samples` of their samples).
 - **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
   of the grid's lines cross, while past the opposite side the grid goes on (its lines continued across the
   strip there and the strip's far side seen), is the margin taken in by a fit a square off (issue 28: a
@@ -62,7 +65,8 @@ whole length, against the same measure half a square away (the middle of the squ
   the photo whose outer strip, where the photo shows it, none of the lines cross (≤ `max_uncrossed_outer`) is the
   margin, not a row cut by the frame (blind Go diagrams asked as 19×19: a phantom row and column at the edges).
 - **ending where its lines end** (`ruled_going_on_side`, ruled grids not chequered, the last check): past a ruled
-  grid's border its lines stop; where they are seen going on in full (`min_going_on`) past a side inside the
+  grid's border its lines stop; where they are seen going on in full (`min_going_on`, and standing out from the
+  strip there where it is busy, `_stands_out`: large print above a sudoku is no row of it) past a side inside the
   photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
   two rows down, its bottom rows over the print below; a Go board's far row left out). The verdict says which
   side (`Verdict.going_on`): the finder walks a fit of the size given that way, and grows a fit of unknown size.
@@ -110,7 +114,9 @@ photo are not judged. Thresholds: `GridVerifyConfig`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -384,8 +390,20 @@ def _sample(image: np.ndarray, px: np.ndarray) -> np.ndarray:
 def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,
               cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
     """Per edge: the median over its samples of the strongest line contrast within ±reach of it
-    (a step, a colour border, or a ridge, a thin ink line: both in Lab, summed over channels),
-    and whether the edge lies in the photo.
+    (`_contrast_samples`), and whether the edge lies in the photo (0.6 of its samples)."""
+    best = _contrast_samples(lab, mapping, points, normals, cfg)
+    seen_in_photo = np.isfinite(best).mean(1) >= 0.6
+    per_edge = np.zeros(len(best))
+    if seen_in_photo.any():   # (np.nanmedian's masked arrays cost ~0.5 ms a call, 18 calls a verification)
+        per_edge[seen_in_photo] = nanmedian_last(best[seen_in_photo])
+    return per_edge, seen_in_photo
+
+
+def _contrast_samples(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,
+                      cfg: GridVerifyConfig) -> np.ndarray:
+    """Per edge and sample along it (`points`: (edges, samples, 2) grid units): the strongest line contrast within
+    ±reach of it (a step, a colour border, or a ridge, a thin ink line: both in Lab, summed over channels); NaN
+    out of the photo.
 
     Laid out for speed, not for reading (a fixed cost of every verification, issue 28's speed goal:
     2.7 → 1.4 ms for a 10×7 grid's 400 edges): the coordinates computed apart and the samples turned
@@ -409,11 +427,7 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
                         np.maximum(step[0] + step[1] + step[2], (ridge[0] + ridge[1] + ridge[2]) / 2), -1.0)
     best = contrast.reshape(edges, samples, len(shifts)).max(axis=2)   # over the shifts
     best[best < 0] = np.nan
-    seen_in_photo = np.isfinite(best).mean(1) >= 0.6
-    per_edge = np.zeros(edges)
-    if seen_in_photo.any():   # (np.nanmedian's masked arrays cost ~0.5 ms a call, 18 calls a verification)
-        per_edge[seen_in_photo] = nanmedian_last(best[seen_in_photo])
-    return per_edge, seen_in_photo
+    return best
 
 
 def _contrasts(lab: np.ndarray, mapping: _Scaled, edge_sets: list[tuple[np.ndarray, np.ndarray]],
@@ -477,13 +491,15 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     border_lines, border_insides = _border_lines(width, height, cfg)
     strips = _beyond_strips(width, height, cfg)
     near_halves = _beyond_strips(width, height, cfg, depth=0.5)[0::2]   # the lines across the strips' first halves
+    beyond_middles = _beyond_strips(width, height, cfg, middles=True)
     # every edge at the verification's reach in one sampling, the border lines (their own reach) in another
     measured = _contrasts(lab, scaled, [(on_points, normals), (mid_points[keep], mid_normals[keep]), *border_insides,
-                                        *strips, *near_halves], cfg)
+                                        *strips, *near_halves, *beyond_middles], cfg)
     (on_all, on_inside), (mid_all, mid_inside) = measured[:2]
-    insides_measured = measured[2:2 + len(border_insides)]
-    strips_measured = measured[2 + len(border_insides):2 + len(border_insides) + len(strips)]
-    near_measured = measured[2 + len(border_insides) + len(strips):]
+    measured = measured[2:]
+    insides_measured, measured = measured[:len(border_insides)], measured[len(border_insides):]
+    strips_measured, measured = measured[:len(strips)], measured[len(strips):]
+    near_measured, middles_measured = measured[:len(near_halves)], measured[len(near_halves):]
     on, mid = on_all, mid_all
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
@@ -492,8 +508,14 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
+
+    def separators_stand_out(kind: int, index: int, lines: np.ndarray, middles: np.ndarray) -> bool:
+        edges = _separator_edges(on_points, normals, width, height, kind, index)
+        return _stands_out(lines, middles, level, cfg, partial(_contrast_samples, lab, scaled, *edges, cfg))
+
     outer, crossed, inner, inner_at = _strip_separators(np.where(on_inside, on_all, np.nan),
-                                                        np.where(mid_inside, mid_all, np.nan), level, width, height)
+                                                        np.where(mid_inside, mid_all, np.nan), level, width, height,
+                                                        separators_stand_out)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     # the squares and the ring round them read at once: the grid's own are the framed grid's inner ones
     framed = [part.reshape(height + 2, width + 2) for part in _square_spreads(lab, _Framed(scaled), width + 2,
@@ -504,7 +526,11 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     if plain < least_plain:   # refused (`verdict`), unless the photo's own colour noise is what the squares show
         noise = _colour_noise(lab, cfg)
         plain = _plain_share(spreads[in_photo], cfg, noise) if noise else plain
-    beyond = _beyond_separators(strips_measured, level)
+    standing = tuple(_stands_out(lines[in_photo], middles[middles_in_photo], level, cfg,
+                                 partial(_contrast_samples, lab, scaled, *edges, cfg))
+                     for (lines, in_photo), (middles, middles_in_photo), edges
+                     in zip(strips_measured[0::2], middles_measured, strips[0::2]))
+    beyond = _beyond_separators(strips_measured, level, standing)
     return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
                         plain, int(in_photo.sum()), outer, beyond, crossed,
                         _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
@@ -685,23 +711,27 @@ def _border_ratios(lines: list[tuple[np.ndarray, np.ndarray]], insides: list[tup
     return left, right, top, bottom
 
 
-def _beyond_strips(width: int, height: int, cfg: GridVerifyConfig, depth: float = 1.0
+def _beyond_strips(width: int, height: int, cfg: GridVerifyConfig, depth: float = 1.0, *, middles: bool = False
                    ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The edges `_beyond_separators` judges, as (points, normals): for the strips one square wide past the
     left, right, top and bottom sides, the grid's lines continued across the strip, then the strip's far side;
     none for a grid under 3 squares either way. `depth` < 1: the lines across only the first `depth` of
-    each strip (from the grid's side out; the far sides then follow unchanged, unused)."""
+    each strip (from the grid's side out; the far sides then follow unchanged, unused). `middles`: instead, per
+    strip, only the parallels half a square from those lines, across the strip's squares' middles."""
     if width < 3 or height < 3:
         return []
     t = (np.arange(cfg.samples_per_edge) + 0.5) / cfg.samples_per_edge
     strips: list[tuple[np.ndarray, np.ndarray]] = []
     for axis, start, far in ((0, -1, -1), (0, width, width + 1), (1, -1, -1), (1, height, height + 1)):
-        across = np.arange(1, height if axis == 0 else width, dtype=float)    # the lines across the strip
-        along_side = np.arange(height if axis == 0 else width, dtype=float)   # the far side's edges
+        squares = height if axis == 0 else width
+        across = (np.arange(squares) + 0.5 if middles                          # the middles across the strip
+                  else np.arange(1, squares, dtype=float))                     # the lines across the strip
+        along_side = np.arange(squares, dtype=float)                           # the far side's edges
         near = start + 1 - depth * t if start < 0 else start + depth * t      # from the grid's side out
         crossing = np.stack(np.broadcast_arrays(near[None, :], across[:, None]), -1)
         far_side = np.stack(np.broadcast_arrays(np.full((1, len(t)), float(far)), along_side[:, None] + t[None, :]), -1)
-        for points, normal in ((crossing, [0.0, 1.0]), (far_side, [1.0, 0.0])):   # (u, v): u across the side
+        edges = [(crossing, [0.0, 1.0])] + ([] if middles else [(far_side, [1.0, 0.0])])   # (u, v): u across
+        for points, normal in edges:
             normals = np.tile(normal, points.shape[:2] + (1,))
             if axis == 1:   # a row past the top or bottom: (u, v) is (y, x)
                 points, normals = points[..., ::-1], normals[..., ::-1]
@@ -709,14 +739,16 @@ def _beyond_strips(width: int, height: int, cfg: GridVerifyConfig, depth: float 
     return strips
 
 
-def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float) -> tuple[float, float, float, float]:
+def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float,
+                       standing: tuple[bool, ...] = (True,) * 4) -> tuple[float, float, float, float]:
     """For the strips one square wide just past the grid's left, right, top and bottom sides, how much of a
     grid going on there is seen (contrast ≥ `level`): the lesser of the seen shares of the
     grid's lines continued across the strip (its corners' lines left out) and of the strip's far side, edge
     by edge, among those in the photo. Both: words beside a grid may lie across a few of its lines, a sheet's
     edge may run along its far side, not both. 0 for a strip with less than half (or fewer than 2) of either
-    in the photo, and for every strip of a grid under 3 squares either way. `strips`: the contrasts
-    (`_contrast`) of `_beyond_strips`' edges."""
+    in the photo, for a strip whose lines do not stand out from its own middles (`standing`, `_stands_out`),
+    and for every strip of a grid under 3 squares either way. `strips`: the contrasts (`_contrast`) of
+    `_beyond_strips`' edges."""
     if not strips:
         return 0.0, 0.0, 0.0, 0.0
     seen_shares = []
@@ -724,8 +756,35 @@ def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float
         seen = contrast[in_photo]
         judged = len(seen) >= max(2, len(contrast) / 2)    # a strip mostly out of the photo proves nothing
         seen_shares.append(float(np.mean(seen >= level)) if judged else 0.0)
-    left, right, top, bottom = (min(seen_shares[k], seen_shares[k + 1]) for k in range(0, 8, 2))
+    left, right, top, bottom = (min(seen_shares[k], seen_shares[k + 1]) if standing[k // 2] else 0.0
+                                for k in range(0, 8, 2))
     return left, right, top, bottom
+
+
+def _stands_out(lines: np.ndarray, middles: np.ndarray, level: float, cfg: GridVerifyConfig,
+                line_samples: Callable[[], np.ndarray]) -> bool:
+    """Whether a strip's separators stand out from its own busy squares as a grid's lines do. `lines`, `middles`:
+    the contrasts (`_contrast`) of its separators and of the parallels half a square from them, through its
+    squares' middles, those in the photo; `line_samples`: the separators' contrast at each sample along them
+    (`_contrast_samples`), read only for a busy strip. A plain strip (its middles' median under `level`) does; a
+    busy one — text, pieces, digits — where its lines' median is at least `min_line_ratio` × its middles', as the
+    whole grid's must be, and its lines are seen along their length (`min_busy_line_samples` of their samples at
+    `level`), as every line of a grid is. Large print reads as lines wherever the lattice lays them, and as much
+    between them, but only where its letters are: a strip of text above a sudoku (a thirteenth blind look, 7 Dec
+    2026) reads 0.71× and 1.04× its middles, its lines seen on 0.72 and 0.70 of their samples; bold synthetic text
+    0.9–1.3× and 0.47–0.80. Every busy strip of a grid found on the labelled sets, grids-public and the blind looks
+    reads at least 1.30× (a phone sudoku's column of digits beside its thin border) and 0.97 (a xiangqi board's
+    row of pieces on its lines)."""
+    if len(lines) < 2 or len(middles) < 2:
+        return True
+    busy = float(np.median(middles))
+    if busy < level:
+        return True
+    if float(np.median(lines)) < cfg.min_line_ratio * busy:
+        return False
+    samples = line_samples()
+    samples = samples[np.isfinite(samples)]
+    return samples.size == 0 or float(np.mean(samples >= level)) >= cfg.min_busy_line_samples
 
 
 def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[tuple[np.ndarray, np.ndarray]],
@@ -749,7 +808,8 @@ def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[t
     return left, right, top, bottom
 
 
-def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int
+def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int,
+                      stands_out: Callable[[int, int, np.ndarray, np.ndarray], bool]
                       ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float],
                                  tuple[float, float], tuple[int, int]]:
     """For the grid's left and right columns and its top and bottom rows — each side's outermost one the photo
@@ -758,7 +818,9 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     parallels half a square away) as contrasted as a seen line.
     A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
-    where words happen to lie. A plain strip (tiles whose white merges with the paper) is not judged: 1.
+    where words happen to lie; a busy strip whose separators do not stand out from it (`stands_out`: column 0 or
+    row 1, the strip's index, its separators' and its middles' contrasts; `_stands_out`), large print where words
+    lie everywhere, is crossed by none: 0. A plain strip (tiles whose white merges with the paper) is not judged: 1.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
     the grid). 1 for a side none of whose strips the photo shows, and for every strip of a grid under 3 squares
     either way.
@@ -774,14 +836,14 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     across_columns, across_rows = horizontal[:, 1:-1], vertical[1:-1].T   # [strip, its separators]
     columns = [_outermost_in_photo(across_columns, order) for order in (range(width), range(width - 1, -1, -1))]
     rows = [_outermost_in_photo(across_rows, order) for order in (range(height), range(height - 1, -1, -1))]
-    strips = [(across_columns[c], horizontal_mid[c]) for c in columns] + \
-             [(across_rows[r], vertical_mid[:, r]) for r in rows]
+    strips = [(0, c, across_columns[c], horizontal_mid[c]) for c in columns] + \
+             [(1, r, across_rows[r], vertical_mid[:, r]) for r in rows]
     shares, crossed = [], []
-    for lines, middles in strips:
+    for kind, index, lines, middles in strips:
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
         crossed.append(_crossed_share(lines, level))
-        shares.append(crossed[-1] if busy else 1.0)
+        shares.append((crossed[-1] if stands_out(kind, index, lines, middles) else 0.0) if busy else 1.0)
     inner, inner_at = [], []
     for across, (first, last) in ((across_columns, columns), (across_rows, rows)):
         judged = [(_crossed_share(across[k][np.isfinite(across[k])], level), k) for k in range(first + 1, last)
@@ -791,6 +853,18 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
         inner_at.append(least[1])
     return ((shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3]),
             (inner[0], inner[1]), (inner_at[0], inner_at[1]))
+
+
+def _separator_edges(points: np.ndarray, normals: np.ndarray, width: int, height: int, kind: int, index: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The separators across column `index` (`kind` 0) or row `index` (1) of `_edge_points`' edges (`points`,
+    `normals` laid out as it lays them out), as `_strip_separators` takes them: (points, normals)."""
+    vertical = (width + 1) * height
+    if kind == 0:
+        chosen = vertical + np.arange(1, height) + index * (height + 1)      # edges (column index, line y 1..h-1)
+    else:
+        chosen = np.arange(1, width) * height + index                        # edges (line x 1..w-1, row index)
+    return points[chosen], normals[chosen]
 
 
 def _crossed_share(separators: np.ndarray, level: float) -> float:

@@ -104,14 +104,19 @@ def _free_at_size(image_bgr: np.ndarray, free: GridFit, grid: tuple[int, int], c
 
 def _proved_without_size(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
                          ) -> tuple[GridFit | None, Verdict]:
-    """Size unknown: the search's fit verified (stage 5), then trimmed, split, grown, walked or made plain where
-    the verification's evidence says the grid differs from the fit, and proved again there."""
+    """Size unknown: the search's fit verified (stage 5), then split, trimmed, grown, walked or made plain where
+    the verification's evidence says the grid differs from the fit, and proved again there. Trimmed for as long as
+    it is refused for outer strips its lines do not cross: rows of print taken in one after the other (a thirteenth
+    blind look, 7 Dec 2026: a newspaper sudoku read 9×11 over two rows of its rules' large print); split first, so
+    that the paper between a grid and print a row from it is an inner strip (`_apart_from_blank_strip`), not an
+    outer one left after the print is cut off."""
     verdict = verification(image_bgr, fit, cfg)         # stage 5
-    trimmed = _without_uncrossed_strips(fit, verdict, cfg)
-    if trimmed is not None:                              # a strip of text or margin taken in beside it
-        fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
     # two grids, or a grid and the print past its border, taken as one: apart
     fit, verdict = _apart_from_blank_strip(image_bgr, fit, verdict, cfg)
+    trimmed = _without_uncrossed_strips(fit, verdict, cfg)
+    while trimmed is not None:                           # strips of text or margin taken in beside it
+        fit, verdict = trimmed, verification(image_bgr, trimmed, cfg)
+        trimmed = _without_uncrossed_strips(fit, verdict, cfg)
     if _going_on_side(verdict, cfg) is not None:   # going on past a side: grown that way
         fit, verdict = _grown_where_it_goes_on(image_bgr, fit, verdict, cfg)
     walked = _walked_onto_grid(image_bgr, fit, verdict, cfg)
