@@ -56,7 +56,7 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "noise_patch_px": (4, 400), "noise_min_patches": (1, 100_000), "noise_quantile": (0.0, 1.0), "max_colour_over_light": (0.0, 255.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
-    "min_busy_line_samples": (0.0, 1.0), "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "min_line_sample_lead": (0.0, 1.0), "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_chequer_seen_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
@@ -355,11 +355,12 @@ class GridVerifyConfig:
     min_outer_seen: float = 0.8        # a ruled grid's every outer row and column: this share of its separators seen
                                        # (issue 28: a strip of text taken in beside a sudoku 0.50-0.62; real grids,
                                        # synthetic ruled and chequered ones 1.0)
-    min_busy_line_samples: float = 0.9  # a busy strip's lines (its middles' median above the seen level: text,
-                                       # digits, pieces) stand out from it only where seen on this share of their
-                                       # samples (and min_line_ratio × its middles): every line of a grid is seen
-                                       # along its length (busy strips of the grids found: ≥ 0.97; print taken in
-                                       # beside a sudoku: 0.47-0.80, blind and synthetic)
+    min_line_sample_lead: float = 0.3  # a strip's separators are seen along their length on at least this share
+                                       # of their samples more than its middles are (where any is seen), or the
+                                       # grid's lines cross it not at all: print reads as lines wherever the lattice
+                                       # lays them, and as much between them (rows of print taken in beside a sudoku
+                                       # -0.09-0.16, blind and synthetic; the outer strips of the ruled grids found
+                                       # ≥ 0.45); and the grid goes on past a side only where the strip there leads so
     max_uncrossed_outer: float = 0.25  # a ruled grid shifted a square: an outer strip crossed by at most this share
     min_beyond_seen: float = 0.5       # of its lines (paper), the grid going on past the opposite side: at least
                                        # this share of its lines across the strip there and of the strip's far

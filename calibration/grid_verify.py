@@ -40,9 +40,9 @@ whole length, against the same measure half a square away (the middle of the squ
   where the photo is flattest (`_colour_noise`: a dim phone photo's; none on most photos).
 - **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
   as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
-  Large print reads as lines wherever the lattice lays them: in a busy strip (its middles as contrasted as a
-  seen line) the separators count only where they stand out from it as a grid's lines do (`_stands_out`: their
-  median `min_line_ratio` × its middles', and seen on `min_busy_line_samples` of their samples).
+  Print reads as lines wherever the lattice lays them, and as much between them: a strip whose separators are
+  seen along their length no more than its squares' middles (`_stands_out`: by `min_line_sample_lead` of their
+  samples) is crossed by none of them (blind newspaper sudokus, 7 Dec 2026: rows of print above and below taken in).
 - **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
   of the grid's lines cross, while past the opposite side the grid goes on (its lines continued across the
   strip there and the strip's far side seen), is the margin taken in by a fit a square off (issue 28: a
@@ -65,8 +65,8 @@ whole length, against the same measure half a square away (the middle of the squ
   the photo whose outer strip, where the photo shows it, none of the lines cross (≤ `max_uncrossed_outer`) is the
   margin, not a row cut by the frame (blind Go diagrams asked as 19×19: a phantom row and column at the edges).
 - **ending where its lines end** (`ruled_going_on_side`, ruled grids not chequered, the last check): past a ruled
-  grid's border its lines stop; where they are seen going on in full (`min_going_on`, and standing out from the
-  strip there where it is busy, `_stands_out`: large print above a sudoku is no row of it) past a side inside the
+  grid's border its lines stop; where they are seen going on in full (`min_going_on`, and seen along their length
+  more than the strip's middles, `_stands_out`: print above a sudoku is no row of it) past a side inside the
   photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
   two rows down, its bottom rows over the print below; a Go board's far row left out). The verdict says which
   side (`Verdict.going_on`): the finder walks a fit of the size given that way, and grows a fit of unknown size.
@@ -114,9 +114,7 @@ photo are not judged. Thresholds: `GridVerifyConfig`.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
 
 import cv2
 import numpy as np
@@ -391,7 +389,11 @@ def _contrast(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np
               cfg: GridVerifyConfig) -> tuple[np.ndarray, np.ndarray]:
     """Per edge: the median over its samples of the strongest line contrast within ±reach of it
     (`_contrast_samples`), and whether the edge lies in the photo (0.6 of its samples)."""
-    best = _contrast_samples(lab, mapping, points, normals, cfg)
+    return _per_edge(_contrast_samples(lab, mapping, points, normals, cfg))
+
+
+def _per_edge(best: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_contrast` from `_contrast_samples`' (edges, samples) contrasts."""
     seen_in_photo = np.isfinite(best).mean(1) >= 0.6
     per_edge = np.zeros(len(best))
     if seen_in_photo.any():   # (np.nanmedian's masked arrays cost ~0.5 ms a call, 18 calls a verification)
@@ -435,10 +437,17 @@ def _contrasts(lab: np.ndarray, mapping: _Scaled, edge_sets: list[tuple[np.ndarr
     """`_contrast` of each set of edges ((points, normals), as many samples per edge), all sampled at once:
     each edge is measured on its own, and a verification's 18 sets in two calls (one per reach) instead of one
     a set save ~0.3 ms a set (a fixed cost a 320×180 photo's scan paid in full)."""
-    per_edge, in_photo = _contrast(lab, mapping, np.concatenate([points for points, _ in edge_sets]),
-                                   np.concatenate([normals for _, normals in edge_sets]), cfg)
+    return [(per_edge, in_photo) for per_edge, in_photo, _ in _sampled_contrasts(lab, mapping, edge_sets, cfg)]
+
+
+def _sampled_contrasts(lab: np.ndarray, mapping: _Scaled, edge_sets: list[tuple[np.ndarray, np.ndarray]],
+                       cfg: GridVerifyConfig) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """`_contrasts`, each set's contrasts with their samples (`_contrast_samples`) third."""
+    best = _contrast_samples(lab, mapping, np.concatenate([points for points, _ in edge_sets]),
+                             np.concatenate([normals for _, normals in edge_sets]), cfg)
+    per_edge, in_photo = _per_edge(best)
     bounds = np.cumsum([len(points) for points, _ in edge_sets])[:-1]
-    return list(zip(np.split(per_edge, bounds), np.split(in_photo, bounds)))
+    return list(zip(np.split(per_edge, bounds), np.split(in_photo, bounds), np.split(best, bounds)))
 
 
 def _square_spreads(lab: np.ndarray, mapping: _Scaled | _Framed, width: int, height: int,
@@ -493,13 +502,16 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     near_halves = _beyond_strips(width, height, cfg, depth=0.5)[0::2]   # the lines across the strips' first halves
     beyond_middles = _beyond_strips(width, height, cfg, middles=True)
     # every edge at the verification's reach in one sampling, the border lines (their own reach) in another
-    measured = _contrasts(lab, scaled, [(on_points, normals), (mid_points[keep], mid_normals[keep]), *border_insides,
-                                        *strips, *near_halves, *beyond_middles], cfg)
-    (on_all, on_inside), (mid_all, mid_inside) = measured[:2]
-    measured = measured[2:]
+    sampled = _sampled_contrasts(lab, scaled, [(on_points, normals), (mid_points[keep], mid_normals[keep]),
+                                               *border_insides, *strips, *near_halves, *beyond_middles], cfg)
+    (on_all, on_inside, on_samples), (mid_all, mid_inside, mid_samples) = sampled[:2]
+    measured = [(per_edge, in_photo) for per_edge, in_photo, _ in sampled[2:]]
     insides_measured, measured = measured[:len(border_insides)], measured[len(border_insides):]
     strips_measured, measured = measured[:len(strips)], measured[len(strips):]
-    near_measured, middles_measured = measured[:len(near_halves)], measured[len(near_halves):]
+    near_measured = measured[:len(near_halves)]
+    beyond_samples = [(lines, middles) for (_, _, lines), (_, _, middles)
+                      in zip(sampled[2 + len(border_insides):2 + len(border_insides) + len(strips):2],
+                             sampled[2 + len(border_insides) + len(strips) + len(near_halves):])]
     on, mid = on_all, mid_all
     vertical = np.arange(len(on_points)) < (width + 1) * height
     on_x, on_y = on[on_inside & vertical], on[on_inside & ~vertical]
@@ -508,14 +520,9 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-
-    def separators_stand_out(kind: int, index: int, lines: np.ndarray, middles: np.ndarray) -> bool:
-        edges = _separator_edges(on_points, normals, width, height, kind, index)
-        return _stands_out(lines, middles, level, cfg, partial(_contrast_samples, lab, scaled, *edges, cfg))
-
     outer, crossed, inner, inner_at = _strip_separators(np.where(on_inside, on_all, np.nan),
                                                         np.where(mid_inside, mid_all, np.nan), level, width, height,
-                                                        separators_stand_out)
+                                                        (on_samples, mid_samples), cfg.min_line_sample_lead)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     # the squares and the ring round them read at once: the grid's own are the framed grid's inner ones
     framed = [part.reshape(height + 2, width + 2) for part in _square_spreads(lab, _Framed(scaled), width + 2,
@@ -526,10 +533,7 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     if plain < least_plain:   # refused (`verdict`), unless the photo's own colour noise is what the squares show
         noise = _colour_noise(lab, cfg)
         plain = _plain_share(spreads[in_photo], cfg, noise) if noise else plain
-    standing = tuple(_stands_out(lines[in_photo], middles[middles_in_photo], level, cfg,
-                                 partial(_contrast_samples, lab, scaled, *edges, cfg))
-                     for (lines, in_photo), (middles, middles_in_photo), edges
-                     in zip(strips_measured[0::2], middles_measured, strips[0::2]))
+    standing = tuple(_stands_out(lines, middles, level, cfg.min_line_sample_lead) for lines, middles in beyond_samples)
     beyond = _beyond_separators(strips_measured, level, standing)
     return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
                         plain, int(in_photo.sum()), outer, beyond, crossed,
@@ -746,9 +750,9 @@ def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float
     grid's lines continued across the strip (its corners' lines left out) and of the strip's far side, edge
     by edge, among those in the photo. Both: words beside a grid may lie across a few of its lines, a sheet's
     edge may run along its far side, not both. 0 for a strip with less than half (or fewer than 2) of either
-    in the photo, for a strip whose lines do not stand out from its own middles (`standing`, `_stands_out`),
-    and for every strip of a grid under 3 squares either way. `strips`: the contrasts (`_contrast`) of
-    `_beyond_strips`' edges."""
+    in the photo, for a strip whose lines are seen along their length no more than its middles (`standing`,
+    `_stands_out`), and for every strip of a grid under 3 squares either way. `strips`: the contrasts
+    (`_contrast`) of `_beyond_strips`' edges."""
     if not strips:
         return 0.0, 0.0, 0.0, 0.0
     seen_shares = []
@@ -761,30 +765,20 @@ def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float
     return left, right, top, bottom
 
 
-def _stands_out(lines: np.ndarray, middles: np.ndarray, level: float, cfg: GridVerifyConfig,
-                line_samples: Callable[[], np.ndarray]) -> bool:
-    """Whether a strip's separators stand out from its own busy squares as a grid's lines do. `lines`, `middles`:
-    the contrasts (`_contrast`) of its separators and of the parallels half a square from them, through its
-    squares' middles, those in the photo; `line_samples`: the separators' contrast at each sample along them
-    (`_contrast_samples`), read only for a busy strip. A plain strip (its middles' median under `level`) does; a
-    busy one — text, pieces, digits — where its lines' median is at least `min_line_ratio` × its middles', as the
-    whole grid's must be, and its lines are seen along their length (`min_busy_line_samples` of their samples at
-    `level`), as every line of a grid is. Large print reads as lines wherever the lattice lays them, and as much
-    between them, but only where its letters are: a strip of text above a sudoku (a thirteenth blind look, 7 Dec
-    2026) reads 0.71× and 1.04× its middles, its lines seen on 0.72 and 0.70 of their samples; bold synthetic text
-    0.9–1.3× and 0.47–0.80. Every busy strip of a grid found on the labelled sets, grids-public and the blind looks
-    reads at least 1.30× (a phone sudoku's column of digits beside its thin border) and 0.97 (a xiangqi board's
-    row of pieces on its lines)."""
-    if len(lines) < 2 or len(middles) < 2:
+def _stands_out(lines: np.ndarray, middles: np.ndarray, level: float, min_lead: float) -> bool:
+    """Whether a strip's separators are seen along more of their length than the parallels half a square from them,
+    through its squares' middles, by at least `min_lead` of their samples: a grid's lines are seen along their
+    length, its squares' middles only where a digit, a piece or a token lies. `lines`, `middles`: their contrasts at
+    each sample (`_contrast_samples`; NaN out of the photo), seen at `level`; True where either is out of the photo.
+    Print reads as lines wherever the lattice lays them, and as much between them: rows of print taken in above or
+    below a sudoku lead by -0.09 to 0.11 (blind newspaper photos, 7 Dec 2026), bold synthetic print by at most 0.16;
+    the outer rows and columns of every ruled grid found on the labelled sets, grids-public and the blind looks by
+    at least 0.45 (a dim kenken's faint thin lines, its cage labels beside them; a xiangqi board's pieces on its
+    lines 0.52)."""
+    lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
+    if lines.size == 0 or middles.size == 0:
         return True
-    busy = float(np.median(middles))
-    if busy < level:
-        return True
-    if float(np.median(lines)) < cfg.min_line_ratio * busy:
-        return False
-    samples = line_samples()
-    samples = samples[np.isfinite(samples)]
-    return samples.size == 0 or float(np.mean(samples >= level)) >= cfg.min_busy_line_samples
+    return float(np.mean(lines >= level)) - float(np.mean(middles >= level)) >= min_lead
 
 
 def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[tuple[np.ndarray, np.ndarray]],
@@ -809,7 +803,7 @@ def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[t
 
 
 def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int,
-                      stands_out: Callable[[int, int, np.ndarray, np.ndarray], bool]
+                      samples: tuple[np.ndarray, np.ndarray], min_lead: float
                       ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float],
                                  tuple[float, float], tuple[int, int]]:
     """For the grid's left and right columns and its top and bottom rows — each side's outermost one the photo
@@ -818,9 +812,10 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     parallels half a square away) as contrasted as a seen line.
     A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
-    where words happen to lie; a busy strip whose separators do not stand out from it (`stands_out`: column 0 or
-    row 1, the strip's index, its separators' and its middles' contrasts; `_stands_out`), large print where words
-    lie everywhere, is crossed by none: 0. A plain strip (tiles whose white merges with the paper) is not judged: 1.
+    where words happen to lie; a strip whose separators, where some are seen, are seen along their length no more
+    than its middles (`_stands_out` by `min_lead`: rows of print, where words lie everywhere) is crossed by none: 0.
+    A plain strip (tiles whose white merges with the paper) is not judged: 1. `samples`: `on`'s and `mid`'s
+    contrasts at each sample (`_contrast_samples`), laid out alike.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
     the grid). 1 for a side none of whose strips the photo shows, and for every strip of a grid under 3 squares
     either way.
@@ -836,14 +831,21 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     across_columns, across_rows = horizontal[:, 1:-1], vertical[1:-1].T   # [strip, its separators]
     columns = [_outermost_in_photo(across_columns, order) for order in (range(width), range(width - 1, -1, -1))]
     rows = [_outermost_in_photo(across_rows, order) for order in (range(height), range(height - 1, -1, -1))]
-    strips = [(0, c, across_columns[c], horizontal_mid[c]) for c in columns] + \
-             [(1, r, across_rows[r], vertical_mid[:, r]) for r in rows]
+    on_samples, mid_samples = samples
+    vertical_samples = on_samples[: (width + 1) * height].reshape(width + 1, height, -1)
+    horizontal_samples = on_samples[(width + 1) * height:].reshape(width, height + 1, -1)
+    vertical_mid_samples = mid_samples[: width * height].reshape(width, height, -1)
+    horizontal_mid_samples = mid_samples[width * height:].reshape(width, height, -1)
+    strips = [(across_columns[c], horizontal_mid[c], horizontal_samples[c, 1:-1], horizontal_mid_samples[c])
+              for c in columns] + \
+             [(across_rows[r], vertical_mid[:, r], vertical_samples[1:-1, r], vertical_mid_samples[:, r]) for r in rows]
     shares, crossed = [], []
-    for kind, index, lines, middles in strips:
+    for lines, middles, line_samples, middle_samples in strips:
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
         crossed.append(_crossed_share(lines, level))
-        shares.append((crossed[-1] if stands_out(kind, index, lines, middles) else 0.0) if busy else 1.0)
+        seen_along = crossed[-1] == 0 or _stands_out(line_samples, middle_samples, level, min_lead)
+        shares.append((crossed[-1] if busy else 1.0) if seen_along else 0.0)
     inner, inner_at = [], []
     for across, (first, last) in ((across_columns, columns), (across_rows, rows)):
         judged = [(_crossed_share(across[k][np.isfinite(across[k])], level), k) for k in range(first + 1, last)
@@ -853,18 +855,6 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
         inner_at.append(least[1])
     return ((shares[0], shares[1], shares[2], shares[3]), (crossed[0], crossed[1], crossed[2], crossed[3]),
             (inner[0], inner[1]), (inner_at[0], inner_at[1]))
-
-
-def _separator_edges(points: np.ndarray, normals: np.ndarray, width: int, height: int, kind: int, index: int
-                     ) -> tuple[np.ndarray, np.ndarray]:
-    """The separators across column `index` (`kind` 0) or row `index` (1) of `_edge_points`' edges (`points`,
-    `normals` laid out as it lays them out), as `_strip_separators` takes them: (points, normals)."""
-    vertical = (width + 1) * height
-    if kind == 0:
-        chosen = vertical + np.arange(1, height) + index * (height + 1)      # edges (column index, line y 1..h-1)
-    else:
-        chosen = np.arange(1, width) * height + index                        # edges (line x 1..w-1, row index)
-    return points[chosen], normals[chosen]
 
 
 def _crossed_share(separators: np.ndarray, level: float) -> float:

@@ -470,10 +470,10 @@ def _sudoku_under_large_print(seed: int, square: int = 80) -> tuple[np.ndarray, 
 def test_verification_stage_reads_large_print_beside_a_ruled_grid_as_no_row_of_it(seed):
     """Issue 28 ("text columns or rulers beside a grid not absorbed"; a thirteenth blind look, 7 Dec 2026: a
     newspaper sudoku read 9×11 with the size unknown, two rows of its rules' large print above it taken in, and
-    refused with 9×9 given, its lines "going on" across that print). Large print reads as lines wherever the
-    lattice lays them, and as much between them: a busy strip's separators count only where they stand out from
-    it (`_stands_out`: `min_line_ratio` × its middles, seen on `min_busy_line_samples` of their samples). The
-    print taken in is crossed by none of the grid's lines, and past the sudoku's top its lines do not go on."""
+    refused with 9×9 given, its lines "going on" across that print). Print reads as lines wherever the lattice
+    lays them, and as much between them: a strip's separators count only where they are seen along their length
+    more than its squares' middles (`_stands_out`, `min_line_sample_lead`). The print taken in is crossed by none
+    of the grid's lines, and past the sudoku's top its lines do not go on."""
     page, truth = _sudoku_under_large_print(seed)
     two_rows_up = truth @ np.array([[1.0, 0, 0], [0, 1, -2], [0, 0, 1]])
     with_print = verify_grid(page, GridMapping(two_rows_up), 9, 11, CFG.verify)
@@ -1084,22 +1084,26 @@ def test_a_grid_without_lines_on_every_edge_is_judged_shifted_only_on_plain_evid
 
 def test_verification_stage_refuses_a_ruled_grid_whose_side_lies_in_the_text_beside_it():
     """Issue #28 (gs image204 read 12×9 with the text columns beside it, s4 image1083 9×11 with a title and
-    a solution grid): where the text beside a sudoku is ruled on the sudoku's rows, its lines cross the strip
-    taken in, so the strip passes as crossed; but the fit's side lies in the text, no more a line than the
-    text a quarter square inside it. Refused; the sudoku itself (its border a thick line) is proved. (The rules
-    are drawn 2 px wide: a 1 px rule through the text stands out from it too little for the strip three columns
-    in to pass as crossed, `_stands_out`, and that strip is refused as not crossed before its side is judged.)"""
+    a solution grid): where the text beside a sudoku is ruled on the sudoku's rows, its rules cross the strip
+    taken in, but the print between them is seen as much (`_stands_out`): the strip is crossed by none of the
+    grid's lines. And the fit's side lies in the text, no more a line than the text a quarter square inside it:
+    the border check alone (every strip whose rules are seen taken as crossed) refuses it too. The sudoku itself
+    (its border a thick line) is proved."""
     page = _sudoku_page()
     for k in range(10):    # the text ruled on the sudoku's rows
         cv2.line(page, (400, 200 + 40 * k), (940, 200 + 40 * k), (40, 40, 40), 2)
     fit = GridMapping.coerce(np.array([[40.0, 0, 40], [0, 40.0, 200], [0, 0, 1]]))
     right = verify_grid(page, fit, 9, 9, CFG.verify)
     assert right.found, right.reason
+    rules_as_lines = replace(CFG.verify, min_line_sample_lead=-1.0)
     for width in (10, 12):
         with_text = verify_grid(page, fit, width, 9, CFG.verify)
-        assert with_text.evidence.outer_seen >= CFG.verify.min_outer_seen, "the strip passes as crossed"
-        assert with_text.evidence.border_ratios[1] < CFG.verify.min_border_ratio <= min(right.evidence.border_ratios)
-        assert not with_text.found and "right side is no border" in with_text.reason
+        assert not with_text.found and "not crossed by its lines" in with_text.reason, with_text.reason
+        assert with_text.evidence.outer_crossed[1] >= CFG.verify.min_outer_seen > with_text.evidence.outer_strips[1]
+        border_alone = verify_grid(page, fit, width, 9, rules_as_lines)
+        assert border_alone.evidence.outer_seen >= CFG.verify.min_outer_seen, "the strip passes as crossed"
+        assert border_alone.evidence.border_ratios[1] < CFG.verify.min_border_ratio <= min(right.evidence.border_ratios)
+        assert not border_alone.found and "right side is no border" in border_alone.reason
 
 
 def test_verification_stage_refuses_a_few_squares_of_a_larger_chequer():
