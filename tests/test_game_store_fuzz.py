@@ -11,7 +11,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from boards import Board
@@ -70,6 +70,7 @@ def open_and_check(path: Path, backup_intact: bool) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 10 ** 6), st.integers(0, 255)), min_size=1, max_size=8),
        st.booleans(), st.booleans())
+@example(changes=[(4104, 0)], in_backup=False, truncate=False)   # a settings row emptied: NULL key and value
 def test_fuzz_flipped_bytes_in_the_save_or_its_backup(changes, in_backup, truncate):
     path = copy_seed()
     target = backup_path(path) if in_backup else path

@@ -211,8 +211,11 @@ def read_journal(path: Path) -> Journal:
     try:
         conn.text_factory = bytes
         damaged = conn.execute("PRAGMA quick_check").fetchone()[0]
-        meta = {k.decode(errors="replace"): v.decode(errors="replace")
-                for k, v in conn.execute("SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM meta")}
+        rows = conn.execute("SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM meta").fetchall()
+        if any(key is None or value is None for key, value in rows):   # (a flipped byte can empty a row)
+            journal.problem = "its settings table is damaged (a row without its key or value)"
+            return journal
+        meta = {key.decode(errors="replace"): value.decode(errors="replace") for key, value in rows}
         journal.meta = meta
         if meta.get("format") != SAVE_FORMAT or meta.get("version") != str(SAVE_VERSION):
             journal.problem = f"not a version {SAVE_VERSION} Magic Tactical game"
