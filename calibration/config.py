@@ -355,12 +355,12 @@ class GridVerifyConfig:
     min_outer_seen: float = 0.8        # a ruled grid's every outer row and column: this share of its separators seen
                                        # (issue 28: a strip of text taken in beside a sudoku 0.50-0.62; real grids,
                                        # synthetic ruled and chequered ones 1.0)
-    min_line_sample_lead: float = 0.3  # a strip's separators are seen along their length on at least this share
-                                       # of their samples more than its middles are (where any is seen), or the
-                                       # grid's lines cross it not at all: print reads as lines wherever the lattice
-                                       # lays them, and as much between them (rows of print taken in beside a sudoku
-                                       # -0.09-0.16, blind and synthetic; the outer strips of the ruled grids found
-                                       # ≥ 0.45); and the grid goes on past a side only where the strip there leads so
+    min_line_sample_lead: float = 0.3  # a strip's separators, where some are seen, lead its middles: the middles are
+                                       # seen on at most (1 - this) of the share of samples the separators are, or
+                                       # the grid's lines cross it not at all: print reads as lines wherever the
+                                       # lattice lays them, and as much between them (rows of print taken in beside a
+                                       # sudoku 0.77-1.17, blind and synthetic; the outer strips of the ruled grids
+                                       # found ≤ 0.51); and the grid goes on past a side only where the strip leads so
     max_uncrossed_outer: float = 0.25  # a ruled grid shifted a square: an outer strip crossed by at most this share
     min_beyond_seen: float = 0.5       # of its lines (paper), the grid going on past the opposite side: at least
                                        # this share of its lines across the strip there and of the strip's far
