@@ -66,8 +66,8 @@ whole length, against the same measure half a square away (the middle of the squ
   the photo whose outer strip, where the photo shows it, none of the lines cross (≤ `max_uncrossed_outer`) is the
   margin, not a row cut by the frame (blind Go diagrams asked as 19×19: a phantom row and column at the edges).
 - **ending where its lines end** (`ruled_going_on_side`, ruled grids not chequered, the last check): past a ruled
-  grid's border its lines stop; where they are seen going on in full (`min_going_on`, and seen along their length
-  more than the strip's middles, `_stands_out`: print above a sudoku is no row of it) past a side inside the
+  grid's border its lines stop; where they are seen going on in full (`min_going_on`, and leading the strip's
+  middles, `_stands_out`: print above a sudoku is no row of it) past a side inside the
   photo, the fit is a row or column off or a piece of a larger grid (blind photos of 5 Dec 2026: a sudoku fitted
   two rows down, its bottom rows over the print below; a Go board's far row left out). The verdict says which
   side (`Verdict.going_on`): the finder walks a fit of the size given that way, and grows a fit of unknown size.
@@ -778,9 +778,8 @@ def _beyond_separators(strips: list[tuple[np.ndarray, np.ndarray]], level: float
     grid's lines continued across the strip (its corners' lines left out) and of the strip's far side, edge
     by edge, among those in the photo. Both: words beside a grid may lie across a few of its lines, a sheet's
     edge may run along its far side, not both. 0 for a strip with less than half (or fewer than 2) of either
-    in the photo, for a strip whose lines are seen along their length no more than its middles (`standing`,
-    `_stands_out`), and for every strip of a grid under 3 squares either way. `strips`: the contrasts
-    (`_contrast`) of `_beyond_strips`' edges."""
+    in the photo, for a strip whose lines do not lead its middles (`standing`, `_stands_out`), and for every
+    strip of a grid under 3 squares either way. `strips`: the contrasts (`_contrast`) of `_beyond_strips`' edges."""
     if not strips:
         return 0.0, 0.0, 0.0, 0.0
     seen_shares = []
@@ -801,7 +800,7 @@ def _stands_out(lines: np.ndarray, middles: np.ndarray, level: float, min_lead: 
     show nothing. `lines`, `middles`: their contrasts at each sample (`_contrast_samples`; NaN out of the photo),
     seen at `level`; True where either is out of the photo. Print reads as lines wherever the lattice lays them, and
     as much between them: rows of print taken in above or below a sudoku show their middles on 0.79–1.15 of their
-    separators' share (blind newspaper photos, 7 Dec 2026), bold synthetic print on at least 0.8; the outer rows and
+    separators' share (blind newspaper photos, 7 Dec 2026), bold synthetic print on at least 0.77; the outer rows and
     columns of every ruled grid found on the labelled sets, grids-public and the blind looks on at most 0.51 (a
     folded phone sudoku's column of digits)."""
     lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
@@ -842,8 +841,8 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     parallels half a square away) as contrasted as a seen line.
     A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
-    where words happen to lie; a strip whose separators, where some are seen, are seen along their length no more
-    than its middles (`_stands_out` by `min_lead`: rows of print, where words lie everywhere) is crossed by none: 0.
+    where words happen to lie; a strip whose separators, where some are seen, do not lead its middles
+    (`_stands_out` by `min_lead`: rows of print, where words lie everywhere) is crossed by none: 0.
     A plain strip (tiles whose white merges with the paper) is not judged: 1. `samples`: `on`'s and `mid`'s
     contrasts at each sample (`_contrast_samples`), laid out alike.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
