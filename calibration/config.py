@@ -56,7 +56,7 @@ RANGES = {
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
     "max_square_spread": (0.0, 765.0), "noise_patch_px": (4, 400), "noise_min_patches": (1, 100_000), "noise_quantile": (0.0, 1.0), "max_colour_over_light": (0.0, 255.0), **_each("max_blind_seen max_blind_lines", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
-    "min_line_sample_lead": (0.0, 1.0), "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
+    "min_line_sample_lead": (0.0, 1.0), **_each("min_ink_seen_share min_ink_share", (0.0, 1.0)), "ink_probe": (0.05, 0.5), "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_chequer_seen_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
     # counts compared with what a photo shows (squares, markers, segments, points, sides)
@@ -322,6 +322,9 @@ class GridVerifyConfig:
     max_long_side: int = 1600          # px: larger photos are read on a copy reduced to this
     ruled_seen_share: float = 0.7      # seen on fewer edges (a board without lines inside: its colour borders
     max_plain_middle: float = 4.0      # only), the squares' middles must be plain: median contrast ≤ this (Lab)
+    min_ink_seen_share: float = 0.5    # seen on fewer than `ruled_seen_share` but at least this share of its edges,
+    min_ink_share: float = 0.5         # ... this share of those seen ink lines between alike squares (`_ink_share`)
+    ink_probe: float = 0.25            # ... read this far (square) each side of the line: a ruled grid all the same
     max_family_gap: float = 0.25       # the two families' seen shares may differ by at most this (a facade's
                                        # panel joints run the whole height, its window rows show half the width)
     max_blind_seen: float = 0.1        # a line seen on at most this share of its edges is blind ...

@@ -18,6 +18,9 @@ whole length, against the same measure half a square away (the middle of the squ
   seen nearly everywhere but under pieces and tokens; a board without lines inside shows only its
   colour borders (under half its edges), and then the middles of its squares must be plain; a
   lattice fitted on window rows or staggered bricks is seen only where the facade lines up with it.
+  A grid seen on fewer edges whose seen edges are mostly ink lines between alike squares, not colour
+  steps, is ruled all the same (`ink_ruled`: a ruled grid whose lines fade, on a curled page or in poor
+  light), and the ruled checks below judge it too.
 - **alike both ways** (`family_seen`): both families of lines are seen on nearly the same share of
   their edges; a facade's cladding joints run its whole height, its window rows half its width.
 - **no blind lines** (`blind_lines`): every line of a grid is seen somewhere along its length (ink, or the
@@ -38,12 +41,12 @@ whole length, against the same measure half a square away (the middle of the squ
   over a car's touchscreen, blank white with pictures in it, passed every other check with 44 %
   (the blind negatives of 4 Dec 2026). "One colour" allows the photo's own colour noise, measured
   where the photo is flattest (`_colour_noise`: a dim phone photo's; none on most photos).
-- **crossed to its edges** (`outer_seen`, ruled grids): the grid's lines cross each outer row and column
-  as they cross the others (its separators seen); a strip of text taken in beside a sudoku is crossed by none.
-  Print reads as lines wherever the lattice lays them, and as much between them: a strip whose squares' middles
-  are seen along their length nearly as much as its separators (`_stands_out`: on more than 1 −
-  `min_line_sample_lead` of their share of samples) is crossed by none of them (blind newspaper sudokus, 7 Dec 2026:
-  rows of print above and below taken in).
+- **crossed to its edges** (`outer_seen`, ruled grids seen on `ruled_seen_share` of their edges): the grid's lines
+  cross each outer row and column as they cross the others (its separators seen); a strip of text taken in beside a
+  sudoku is crossed by none. Print reads as lines wherever the lattice lays them, and as much between them: a
+  strip whose squares' middles are seen along their length nearly as much as its separators (`_stands_out`: on
+  more than 1 − `min_line_sample_lead` of their share of samples) is crossed by none of them (blind newspaper
+  sudokus, 7 Dec 2026: rows of print above and below taken in).
 - **not shifted a square** (`shifted_side`, ruled grids): an outer row or column that is blank paper none
   of the grid's lines cross, while past the opposite side the grid goes on (its lines continued across the
   strip there and the strip's far side seen), is the margin taken in by a fit a square off (issue 28: a
@@ -159,6 +162,7 @@ class GridEvidence:
                                                       # separators seen (`_strip_separators`)
     inner_crossed_at: tuple[int, int] = (-1, -1)      # which column, which row that is (-1: none judged)
     colour_noise: float = 0.0   # the photo's colour noise allowed in a plain square's band (`_colour_noise`)
+    ink_ruled: bool = False     # seen on fewer than `ruled_seen_share` of its edges, but ruled in ink (`_ink_share`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -170,13 +174,22 @@ class GridEvidence:
                 return name
         return None
 
+    def ruled(self, cfg: GridVerifyConfig) -> bool:
+        """A ruled grid: its lines seen on `ruled_seen_share` of its edges, or on fewer where the edges seen are
+        ink lines between alike squares (`ink_ruled`: a ruled grid whose lines fade in places, on a curled page or
+        in poor light). The ruled checks judge both; the checks of a board without lines inside (plain middles,
+        plain squares) still judge a grid by the share seen alone, so ink adds checks and lifts none. (The share an
+        outer strip's separators must be seen on, `min_outer_seen`, is a grid's seen in full, and judges those
+        alone.)"""
+        return self.seen_share >= cfg.ruled_seen_share or self.ink_ruled
+
     def ruled_unchequered(self, cfg: GridVerifyConfig) -> bool:
-        """A ruled grid (its lines seen on `ruled_seen_share` of its edges) that is no chequer (`min_chequer_step`):
-        one whose lines run to its border and stop there."""
-        return self.seen_share >= cfg.ruled_seen_share and self.neighbour_step < cfg.min_chequer_step
+        """A ruled grid (`ruled`) that is no chequer (`min_chequer_step`): one whose lines run to its border and
+        stop there."""
+        return self.ruled(cfg) and self.neighbour_step < cfg.min_chequer_step
 
     def blank_cut_side(self, cfg: GridVerifyConfig) -> str | None:
-        """The side of a ruled grid (lines seen on `ruled_seen_share` of its edges, no chequer) that lies mostly out
+        """The side of a ruled grid (`ruled`, no chequer) that lies mostly out
         of the photo while its outer strip, where the photo shows it, is crossed by at most `max_uncrossed_outer`
         of its lines: blank paper, not a row cut by the frame (whose lines cross the part in view); None when no
         side is. (Blind Go diagrams of 5 Dec 2026 asked as 19×19, their lines: an 18×18 with a phantom row and
@@ -189,7 +202,7 @@ class GridEvidence:
         return None
 
     def ruled_going_on_side(self, cfg: GridVerifyConfig) -> str | None:
-        """The side past which a ruled grid's lines (seen on `ruled_seen_share` of its edges, no chequer) are seen
+        """The side past which a ruled grid's lines (`ruled`, no chequer) are seen
         going on in full (`min_going_on` of the strip there, `_beyond_separators`) while that side lies in the
         photo; None when no side is. (A chequer's margin may read as going on — webcam chessboards 0.89 — and
         `chequer_beyond` judges chequers; the labelled ruled grids read at most 0.67, the text beside a sudoku.)"""
@@ -264,7 +277,7 @@ class GridEvidence:
                 and self.strong_beyond[side] >= cfg.min_chequer_seen_going_on]
 
     def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
-        """The sides past which a ruled grid's lines (seen on `ruled_seen_share` of its edges, no chequer) are seen
+        """The sides past which a ruled grid's lines (`ruled`, no chequer) are seen
         crossing the part in view of a row the frame cuts (`min_going_on` of them, `_cut_strips`): the photo shows
         it going on there, not ending. Not a chequer: its lines are colour steps, and past its side the paper's
         edge, a cutting mat's ruler and its numbers cross the strip as well (a blind webcam photo of a chessboard
@@ -560,6 +573,9 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     if plain < least_plain:   # refused (`verdict`), unless the photo's own colour noise is what the squares show
         noise = _colour_noise(lab, cfg)
         plain = _plain_share(spreads[in_photo], cfg, noise) if noise else plain
+    seen_edges = on_inside & (on_all >= level)
+    ink_ruled = (cfg.min_ink_seen_share <= seen < cfg.ruled_seen_share
+                 and _ink_share(lab, scaled, on_points[seen_edges], normals[seen_edges], cfg) >= cfg.min_ink_share)
     standing = tuple(_stands_out(lines, middles, level, cfg.min_line_sample_lead) for lines, middles in beyond_samples)
     beyond = _beyond_separators(strips_measured, level, standing)
     return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
@@ -574,7 +590,26 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
                         _cut_strips(strips_measured, near_measured, level),
                         _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)),
-                        inner, inner_at, noise)
+                        inner, inner_at, noise, ink_ruled)
+
+
+def _ink_share(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,
+               cfg: GridVerifyConfig) -> float:
+    """The share of the given edges (the seen ones) that are ink lines between alike squares rather than colour
+    steps: across the edge, `ink_probe` square each way, the two sides differ less than the line differs from their
+    mean (medians along the edge). A sudoku's or a ruled chart's seen edges read 0.65–0.81 (a curled book page's
+    0.81, seen on 69 % of its edges); a board without lines inside, whose edges are its colour borders, 0.08–0.10,
+    and a chequer's 0.00."""
+    if len(points) == 0:
+        return 0.0
+    across = [points + normals * offset for offset in (-cfg.ink_probe, 0.0, cfg.ink_probe)]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        px = mapping.to_image(np.concatenate(across).reshape(-1, 2)).astype(np.float32)
+    px[~np.isfinite(px).all(1)] = -10.0
+    before, line, after = _sample(lab, px).reshape(3, len(points), points.shape[1], 3)
+    step = np.median(np.abs(after - before).sum(-1), axis=1)
+    ridge = np.median(np.abs(2 * line - before - after).sum(-1), axis=1) / 2
+    return float(np.mean(ridge > step))
 
 
 def _plain_share(spreads: np.ndarray, cfg: GridVerifyConfig, noise: float = 0.0) -> float:
@@ -907,7 +942,7 @@ def shifted_side(evidence: GridEvidence, cfg: GridVerifyConfig) -> str | None:
     side must be plain (`min_beyond_seen_unruled`). A ruled grid going on in full (`min_going_on`) past one side
     needs only an opposite strip crossed by at most `max_crossed_going_on` (an unlined board's outer strips are
     crossed by a third of its lines by nature, and a ruler's ticks beside it look like its grid going on)."""
-    ruled = evidence.seen_share >= cfg.ruled_seen_share
+    ruled = evidence.ruled(cfg)
     return (evidence.shifted_side(cfg.max_uncrossed_outer, cfg.min_beyond_seen if ruled else cfg.min_beyond_seen_unruled)
             or (evidence.shifted_side(cfg.max_crossed_going_on, cfg.min_going_on) if ruled else None))
 
@@ -968,8 +1003,7 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"an outer row or column is not crossed by its lines: {100 * evidence.outer_seen:.0f} % "
                               f"of its separators seen (text or margin beside a grid? a ruled grid's: ≥ "
                               f"{100 * cfg.min_outer_seen:.0f} %)", evidence)
-    if (evidence.seen_share >= cfg.ruled_seen_share and evidence.neighbour_step < cfg.min_chequer_step
-            and min(evidence.border_ratios) < cfg.min_border_ratio):
+    if (evidence.ruled_unchequered(cfg) and min(evidence.border_ratios) < cfg.min_border_ratio):
         side = EVIDENCE_SIDES[int(np.argmin(evidence.border_ratios))]
         return Verdict(False, f"its {side} side is no border: the line stands out {min(evidence.border_ratios):.2f}× "
                               f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "

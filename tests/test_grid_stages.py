@@ -1005,6 +1005,68 @@ def test_two_grids_one_above_the_other_are_not_one_and_size_unknown_the_larger_i
     assert (fit.width, fit.height, fit.partial) == (9, 9, ()) and _placed_on(fit, truth)
 
 
+def _faded(photo: np.ndarray, truth: np.ndarray, width: int, height: int, share: float, seed: int = 0) -> np.ndarray:
+    """The photo with about `share` of the width×height lattice's edges (truth: grid units -> pixels) wiped to paper
+    along their length, their crossings left: ink lines that fade in places, as on a curled page or in poor light."""
+    rng = np.random.default_rng(seed)
+    faded, mapping = photo.copy(), GridMapping(truth)
+    edges = ([((x, y), (0, 1)) for x in range(width + 1) for y in range(height)]
+             + [((x, y), (1, 0)) for x in range(width) for y in range(height + 1)])
+    for start, along in edges:
+        if rng.random() < share:
+            a, d = np.array(start, float), np.array(along, float)
+            n = d[::-1] * 0.08
+            quad = np.array([a + 0.05 * d - n, a + 0.95 * d - n, a + 0.95 * d + n, a + 0.05 * d + n])
+            cv2.fillConvexPoly(faded, np.round(mapping.to_image(quad)).astype(np.int32), (245, 245, 245))
+    return faded
+
+
+def test_two_grids_taken_as_one_are_refused_where_their_ink_lines_fade_under_the_ruled_share():
+    """Issue #28 (a fourteenth blind look, 7 Dec 2026: INIGO-7 sudokuLibro12, a curled book page with two sudokus,
+    asked as 9×9 was laid across the upper grid's last rows, the paper between them and the lower grid's first rows;
+    its lines seen on 69 % of its edges, under `ruled_seen_share`, so it was judged as a board without lines inside
+    and its blank inner row was not): a grid seen on fewer edges whose seen edges are ink lines between alike
+    squares is ruled (`ink_ruled`), and judged by the ruled checks. The same fits with that judgement off (as
+    before) were found."""
+    photo, truth = _two_grids_one_above_the_other()
+    photo = _faded(photo, truth, 9, 13, 0.4)
+    across = GridMapping(truth @ np.array([[1.0, 0, 0], [0, 1.0, 4], [0, 0, 1]]))   # rows 5–13: the paper is its 6th
+    without_ink = replace(CFG.verify, min_ink_seen_share=1.0)
+    for mapping, height, row in ((GridMapping(truth), 13, 10), (across, 9, 6)):
+        verdict = verify_grid(photo, mapping, 9, height, CFG.verify)
+        evidence = verdict.evidence
+        assert CFG.verify.min_ink_seen_share <= evidence.seen_share < CFG.verify.ruled_seen_share, evidence
+        assert evidence.ink_ruled and evidence.ruled(CFG.verify), evidence
+        assert not verdict.found and f"row {row} of {height} (from the top) is blank" in verdict.reason, verdict
+        assert verify_grid(photo, mapping, 9, height, without_ink).found
+    top = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
+    assert top.found and top.evidence.ink_ruled, top      # the upper grid alone, its lines as faded
+
+
+def test_a_board_without_lines_inside_is_not_ink_ruled_its_edges_are_colour_borders():
+    """Issue #28: `ink_ruled` reads what a seen edge is — an ink line between alike squares, or a step between two
+    colours. A board of coloured squares without lines (its seen edges: where two colours meet) is not ink-ruled
+    where its share seen falls in the band (`ruled_seen_share` raised over it here); a ruled grid drawn in ink, its
+    lines faded as much, is."""
+    frame, corners, size, square, pad = (760, 640), [(200, 60), (560, 60), (560, 420), (200, 420)], 9, 40, 24
+    colours = np.array([(60, 60, 200), (60, 170, 60), (200, 120, 40)], np.uint8)
+    picks = np.random.default_rng(1).integers(len(colours), size=(size, size))
+    sheet = np.full((size * square + 2 * pad,) * 2 + (3,), 245, np.uint8)
+    sheet[pad:-pad, pad:-pad] = colours[picks].repeat(square, 0).repeat(square, 1)
+    truth = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), np.float32(corners))
+    to_photo = truth @ np.array([[1 / square, 0, -pad / square], [0, 1 / square, -pad / square], [0, 0, 1.0]])
+    photo = table_texture(np.random.default_rng(3), frame)
+    mask = cv2.warpPerspective(np.full(sheet.shape[:2], 255, np.uint8), to_photo, frame) > 128
+    photo[mask] = cv2.warpPerspective(sheet, to_photo, frame, flags=cv2.INTER_AREA)[mask]
+    banded = replace(CFG.verify, ruled_seen_share=0.9)
+    unlined = verify_grid(photo, GridMapping(truth), size, size, banded).evidence
+    assert banded.min_ink_seen_share <= unlined.seen_share < banded.ruled_seen_share, unlined
+    assert not unlined.ink_ruled and not unlined.ruled(banded), unlined
+    drawn, truth = _drawn_grid((size, size), corners, frame=frame)
+    ruled = verify_grid(_faded(drawn, truth, size, size, 0.25), GridMapping(truth), size, size, banded).evidence
+    assert banded.min_ink_seen_share <= ruled.seen_share < banded.ruled_seen_share and ruled.ink_ruled, ruled
+
+
 def test_a_ruled_grids_inner_strips_are_judged_between_the_outermost_ones_the_photo_shows():
     """Issue #28: `inner_crossed` is the least crossed column and row strictly inside the outer strips judged — a
     grid whose every line is drawn reads 1 with its index; a grid of under 3 squares either way has none (-1)."""
