@@ -163,6 +163,8 @@ class GridEvidence:
     inner_crossed_at: tuple[int, int] = (-1, -1)      # which column, which row that is (-1: none judged)
     colour_noise: float = 0.0   # the photo's colour noise allowed in a plain square's band (`_colour_noise`)
     ink_ruled: bool = False     # seen on fewer than `ruled_seen_share` of its edges, but ruled in ink (`_ink_share`)
+    alternate_absent: tuple[float, float] = (0.0, 0.0)   # the x lines', the y lines': every other line absent along
+                                                          # its length more than the lines between (`_alternate_absent`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -590,7 +592,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
                         _cut_strips(strips_measured, near_measured, level),
                         _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)),
-                        inner, inner_at, noise, ink_ruled)
+                        inner, inner_at, noise, ink_ruled,
+                        _alternate_absent(on_samples, max(middle_contrast, cfg.min_contrast), width, height, cfg))
 
 
 def _ink_share(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,
@@ -657,6 +660,36 @@ def _blind_lines(on: np.ndarray, level: float, width: int, height: int, cfg: Gri
         seen = np.mean(judged >= level, axis=1, where=np.isfinite(judged)) if len(judged) else np.zeros(0)
         shares.append(float(np.mean(seen <= cfg.max_blind_seen)) if len(judged) >= 3 else 0.0)
     return shares[0], shares[1]
+
+
+def _alternate_absent(samples: np.ndarray, middle: float, width: int, height: int,
+                      cfg: GridVerifyConfig) -> tuple[float, float]:
+    """For the x lines and the y lines: how far every other inner line is absent along its length more than the
+    lines between — the least absent share among the lines of one parity less the most among the others', the
+    larger of the two parities (0 with fewer than two lines of each). A line is absent at a sample (`samples`: the
+    lattice's edges' contrasts, NaN outside the photo) where its contrast is no more than `middle` (the squares'
+    middles' median, or `min_contrast` where they are flatter): nothing is there. A grid's lines are there along their length, faint or thick (a kenken's
+    thin lines between its cage lines: 0 absent). A lattice at half the grid's period lays every other line
+    through the squares' middles; where a mark fills each square (a completed sudoku in handwriting, a token on
+    every square) those lines are seen across the marks, and absent between them (`blind_lines` asks for lines
+    seen nowhere, and passes them)."""
+    samples_per_edge = samples.shape[1]
+    vertical = samples[: (width + 1) * height].reshape(width + 1, height * samples_per_edge)[1:-1]
+    horizontal = samples[(width + 1) * height:].reshape(width, height + 1, samples_per_edge)[:, 1:-1].transpose(
+        1, 0, 2).reshape(height - 1, width * samples_per_edge) if height > 1 else np.zeros((0, 0))
+    scores = []
+    for lines in (vertical, horizontal):
+        judged = np.isfinite(lines).sum(axis=1) >= 2 * samples_per_edge
+        absent = np.array([float(np.mean(line[np.isfinite(line)] <= middle)) if ok else np.nan
+                           for line, ok in zip(lines, judged)])
+        score = 0.0
+        for parity in (0, 1):
+            these, others = absent[parity::2], absent[1 - parity::2]
+            these, others = these[np.isfinite(these)], others[np.isfinite(others)]
+            if len(these) >= 2 and len(others) >= 2:
+                score = max(score, float(these.min() - others.max()))
+        scores.append(score)
+    return scores[0], scores[1]
 
 
 def _off_photo(scaled: _Scaled, width: int, height: int, size: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
@@ -977,6 +1010,13 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         return Verdict(False, f"{100 * blind:.0f} % of the lines between its {lines} are seen on hardly any edge (a grid's "
                               f"lines are seen along their length: at most {100 * cfg.max_blind_lines:.0f} %): lines "
                               f"through the squares' middles, a lattice at a finer period than the grid's", evidence)
+    alternate = max(evidence.alternate_absent)
+    if alternate >= cfg.min_alternate_absent:
+        lines = "columns" if evidence.alternate_absent[0] >= evidence.alternate_absent[1] else "rows"
+        return Verdict(False, f"every other line between its {lines} is missing along part of its length, on "
+                              f"{100 * alternate:.0f} % more of it than any line between them (a grid's lines run "
+                              f"whole: under {100 * cfg.min_alternate_absent:.0f} %): a lattice at half the grid's "
+                              f"period, every other line through the marks in its squares", evidence)
     if evidence.squares and evidence.plain_share < cfg.min_plain_share:
         return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
                               f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",

@@ -571,9 +571,48 @@ def test_a_lattice_at_a_finer_period_than_the_grid_is_refused_its_lines_through_
     refused = verify_grid(photo, finer, 18, 18, CFG.verify)
     assert refused.evidence.blind_lines == pytest.approx((9 / 17, 9 / 17))   # its odd inner lines
     assert not refused.found and "finer period" in refused.reason, refused.reason
-    assert verify_grid(photo, finer, 18, 18, replace(CFG.verify, max_blind_lines=1.1)).found
+    assert refused.evidence.alternate_absent == (1.0, 1.0)   # (refused by `min_alternate_absent` as well)
+    assert verify_grid(photo, finer, 18, 18, replace(CFG.verify, max_blind_lines=1.1, min_alternate_absent=1.1)).found
     right = verify_grid(photo, GridMapping(truth), 9, 9, CFG.verify)
     assert right.found and right.evidence.blind_lines == (0.0, 0.0), right.reason
+
+
+def _stroke(photo: np.ndarray, mapping: GridMapping, start: tuple[float, float], end: tuple[float, float],
+            colour: tuple[int, int, int], thickness: int) -> None:
+    """Draw a line from `start` to `end` (grid units) on the photo."""
+    a, b = np.round(mapping.to_image(np.array([start, end], float))).astype(int)
+    cv2.line(photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour, thickness)
+
+
+def test_a_lattice_at_half_the_period_through_a_mark_in_every_square_is_refused_its_odd_lines_absent_between():
+    """Issue #28 (a fourteenth blind look, 7 Dec 2026: AlexKubiesa 01_03_iphone_14_1, a completed sudoku in
+    handwriting, read as 18×9 with the size unknown, none of its squares flagged): a lattice at half the grid's
+    period lays every other line through the squares' middles; where a mark fills each square those lines are seen
+    across the marks, so none is blind, but they are absent between them, where a grid's lines run whole. Here an
+    18×18 over a 9×9 with a cross in every square: found without the rule. A kenken's faint thin lines between its
+    cage lines are there along their length: 0."""
+    photo, truth = _drawn_grid((9, 9), [(250, 120), (610, 120), (610, 480), (250, 480)], frame=(960, 720),
+                               margin=1.6)
+    mapping = GridMapping(truth)
+    for x in range(9):
+        for y in range(9):
+            _stroke(photo, mapping, (x + 0.5, y + 0.3), (x + 0.5, y + 0.7), (30, 30, 30), 4)
+            _stroke(photo, mapping, (x + 0.3, y + 0.5), (x + 0.7, y + 0.5), (30, 30, 30), 4)
+    half = GridMapping(truth @ np.diag([0.5, 0.5, 1.0]))
+    refused = verify_grid(photo, half, 18, 18, CFG.verify)
+    assert refused.evidence.blind_lines == (0.0, 0.0), refused.evidence       # its odd lines cross the marks
+    assert refused.evidence.alternate_absent == pytest.approx((0.4, 0.4))       # 2 of each edge's 5 samples
+    assert not refused.found and "every other line" in refused.reason, refused.reason
+    assert verify_grid(photo, half, 18, 18, replace(CFG.verify, min_alternate_absent=1.1)).found
+    kenken, truth = _drawn_grid((6, 6), [(250, 120), (610, 120), (610, 480), (250, 480)], frame=(960, 720),
+                                margin=1.6)
+    mapping = GridMapping(truth)
+    for k in (1, 3, 5):
+        for start, end in (((k, 0), (k, 6)), ((0, k), (6, k))):
+            _stroke(kenken, mapping, start, end, (245, 245, 245), 4)     # the ink line wiped ...
+            _stroke(kenken, mapping, start, end, (205, 205, 205), 1)     # ... for a faint thin one
+    thin = verify_grid(kenken, mapping, 6, 6, CFG.verify)
+    assert thin.found and thin.evidence.alternate_absent == (0.0, 0.0), thin
 
 
 def test_a_fit_run_off_the_frame_while_the_grid_goes_on_past_its_other_side_is_refused():
