@@ -679,13 +679,14 @@ def _alternate_absent(samples: np.ndarray, middle: float, width: int, height: in
         1, 0, 2).reshape(height - 1, width * samples_per_edge) if height > 1 else np.zeros((0, 0))
     scores = []
     for lines in (vertical, horizontal):
-        judged = np.isfinite(lines).sum(axis=1) >= 2 * samples_per_edge
-        absent = np.array([float(np.mean(line[np.isfinite(line)] <= middle)) if ok else np.nan
-                           for line, ok in zip(lines, judged)])
+        in_photo = np.isfinite(lines)
+        counted = in_photo.sum(axis=1)
+        with np.errstate(invalid="ignore"):     # (NaN samples compare False: outside the photo, not counted)
+            absent = (lines <= middle).sum(axis=1) / np.maximum(counted, 1)
+        judged = counted >= 2 * samples_per_edge     # lines with two edges' samples in the photo or more
         score = 0.0
         for parity in (0, 1):
-            these, others = absent[parity::2], absent[1 - parity::2]
-            these, others = these[np.isfinite(these)], others[np.isfinite(others)]
+            these, others = absent[parity::2][judged[parity::2]], absent[1 - parity::2][judged[1 - parity::2]]
             if len(these) >= 2 and len(others) >= 2:
                 score = max(score, float(these.min() - others.max()))
         scores.append(score)
