@@ -567,14 +567,18 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
         return GridEvidence(0.0, 0.0, 0.0, len(on))
     line_contrast, middle_contrast = float(np.median(on)), float(np.median(mid))
     level = max(cfg.seen_factor * middle_contrast, cfg.min_contrast)
-    outer, crossed, inner, inner_at = _strip_separators(np.where(on_inside, on_all, np.nan),
-                                                        np.where(mid_inside, mid_all, np.nan), level, width, height,
-                                                        (on_samples, mid_samples), cfg.min_line_sample_lead)
     family = (float(np.mean(on_x >= level)) if len(on_x) else 0.0, float(np.mean(on_y >= level)) if len(on_y) else 0.0)
     # the squares and the ring round them read at once: the grid's own are the framed grid's inner ones
     framed = [part.reshape(height + 2, width + 2) for part in _square_spreads(lab, _Framed(scaled), width + 2,
                                                                             height + 2, cfg)]
     spreads, in_photo, lightness = (part[1:-1, 1:-1].ravel() for part in framed)
+    neighbour_step = _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width))
+    # a chequer's separators are colour steps between alternating squares, which print does not make, and a chess
+    # game's pieces fill its outer rows' middles: its strips are judged by their separators alone (`_stands_out`)
+    lead = None if neighbour_step >= cfg.min_chequer_step else cfg.min_line_sample_lead
+    outer, crossed, inner, inner_at = _strip_separators(np.where(on_inside, on_all, np.nan),
+                                                        np.where(mid_inside, mid_all, np.nan), level, width, height,
+                                                        (on_samples, mid_samples), lead)
     plain, noise, seen = _plain_share(spreads[in_photo], cfg), 0.0, float(np.mean(on >= level))
     least_plain = cfg.min_plain_share_unlined if seen < cfg.ruled_seen_share else cfg.min_plain_share
     if plain < least_plain:   # refused (`verdict`), unless the photo's own colour noise is what the squares show
@@ -583,11 +587,10 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     seen_edges = on_inside & (on_all >= level)
     ink_ruled = (cfg.min_ink_seen_share <= seen < cfg.ruled_seen_share
                  and _ink_share(lab, scaled, on_points[seen_edges], normals[seen_edges], cfg) >= cfg.min_ink_share)
-    standing = tuple(_stands_out(lines, middles, level, cfg.min_line_sample_lead) for lines, middles in beyond_samples)
+    standing = tuple(lead is None or _stands_out(lines, middles, level, lead) for lines, middles in beyond_samples)
     beyond = _beyond_separators(strips_measured, level, standing)
     return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
-                        plain, int(in_photo.sum()), outer, beyond, crossed,
-                        _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width)),
+                        plain, int(in_photo.sum()), outer, beyond, crossed, neighbour_step,
                         _border_ratios(_contrasts(lab, scaled, border_lines,
                                                   replace(cfg, reach=max(cfg.border_reach, cfg.reach))),
                                        insides_measured, level, line_contrast),
@@ -906,7 +909,7 @@ def _cut_strips(strips: list[tuple[np.ndarray, np.ndarray]], near_halves: list[t
 
 
 def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int, height: int,
-                      samples: tuple[np.ndarray, np.ndarray], min_lead: float
+                      samples: tuple[np.ndarray, np.ndarray], min_lead: float | None
                       ) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float],
                                  tuple[float, float], tuple[int, int]]:
     """For the grid's left and right columns and its top and bottom rows — each side's outermost one the photo
@@ -916,7 +919,8 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
     A ruled grid's lines cross its outer rows as they cross the others; a strip of text taken in beside a
     grid (issue 28: a sudoku read 9×10) is crossed by none of them, and its "separators" are seen only
     where words happen to lie; a strip whose separators, where some are seen, do not lead its middles
-    (`_stands_out` by `min_lead`: rows of print, where words lie everywhere) is crossed by none: 0.
+    (`_stands_out` by `min_lead`: rows of print, where words lie everywhere) is crossed by none: 0. A chequer's
+    (`min_lead` None) are judged by their separators alone: a chess game's pieces fill its outer rows' middles.
     A plain strip (tiles whose white merges with the paper) is not judged: 1. `samples`: `on`'s and `mid`'s
     contrasts at each sample (`_contrast_samples`), laid out alike.
     `on` and `mid` are laid out as `_edge_points` lays out the edges (the middles without the lines past
@@ -947,7 +951,8 @@ def _strip_separators(on: np.ndarray, mid: np.ndarray, level: float, width: int,
         lines, middles = lines[np.isfinite(lines)], middles[np.isfinite(middles)]
         busy = len(middles) >= 2 and float(np.median(middles)) >= level
         crossed.append(_crossed_share(lines, level))
-        seen_along = crossed[-1] == 0 or _stands_out(line_samples, middle_samples, level, min_lead)
+        seen_along = crossed[-1] == 0 or min_lead is None or _stands_out(line_samples, middle_samples, level,
+                                                                           min_lead)
         shares.append((crossed[-1] if busy else 1.0) if seen_along else 0.0)
     inner, inner_at = [], []
     for across, (first, last) in ((across_columns, columns), (across_rows, rows)):

@@ -1395,6 +1395,33 @@ def test_chequer_candidate_grows_the_larger_modes_chequer_before_asking_a_larger
 
 
 # -- the chequer candidate through a fisheye (issue #28: GoPro chessboards placed half a square off) ---------
+def test_a_chess_game_with_its_pieces_filling_the_outer_rows_is_found_its_chequer_judged_by_its_separators():
+    """Issue #28 (a regression look, 7 Dec 2026: the tournament-mat chess games of the blind look of 5 Dec, in their
+    starting position, 12 of 12 refused since stop 63 — "an outer row or column is not crossed by its lines"): a
+    strip's separators count only where they lead its middles (`_stands_out`, print beside a sudoku), but a chess
+    game's pieces fill its outer two rows' middles. A chequer's separators are colour steps between alternating
+    squares, which print does not make: its strips are judged by their separators alone. The same board judged as
+    unchequered loses its bottom row."""
+    photo, truth = _chessboard((8, 8), 60), _chessboard_truth((8, 8), 60)
+    mapping = GridMapping(truth)
+    for y in (0, 1, 6, 7):
+        for x in range(8):
+            centre = mapping.to_image(np.array([[x + 0.5, y + 0.5]]))[0].round().astype(int)
+            cv2.circle(photo, (int(centre[0]), int(centre[1])), 22, (70, 70, 160) if y < 2 else (150, 200, 230), -1)
+            _stroke(photo, mapping, (x + 0.5, y + 0.15), (x + 0.5, y + 0.85), (20, 20, 20), 5)   # its crown's
+            _stroke(photo, mapping, (x + 0.15, y + 0.5), (x + 0.85, y + 0.5), (20, 20, 20), 5)   # cross
+    verdict = verify_grid(photo, mapping, 8, 8, CFG.verify)
+    assert verdict.evidence.neighbour_step >= CFG.verify.min_chequer_step, verdict.evidence
+    assert verdict.found and verdict.evidence.outer_strips == (1.0, 1.0, 1.0, 1.0), verdict
+    unchequered = verify_grid(photo, mapping, 8, 8, replace(CFG.verify, min_chequer_step=255.0))
+    assert min(unchequered.evidence.outer_strips) == 0.0 and not unchequered.found, unchequered
+    corners = np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]])
+    for size in ((8, 8), None):
+        fit, _ = find_verified_grid(photo, size, config=CFG)
+        assert fit is not None and (fit.width, fit.height, fit.partial) == (8, 8, ()), fit
+        assert np.abs(fit.mapping.to_image(corners) - mapping.to_image(corners)).max() < 2.0   # px
+
+
 def _fisheye_chessboard(strength: float, *, equidistant: bool = False, side: float = 44.0, tilt: float = 0.0,
                         size=(9, 7), frame=(640, 480)):
     """(photo, truth): a size[0]×size[1] chessboard on white paper (a margin of 0.6 square) on a grey wall,
