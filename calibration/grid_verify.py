@@ -574,7 +574,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     spreads, in_photo, lightness = (part[1:-1, 1:-1].ravel() for part in framed)
     neighbour_step = _neighbour_step(lightness.reshape(height, width), in_photo.reshape(height, width))
     # a chequer's separators are colour steps between alternating squares, which print does not make, and a chess
-    # game's pieces fill its outer rows' middles: its strips are judged by their separators alone (`_stands_out`)
+    # game's pieces fill its outer rows' middles: its outer strips are judged by their separators alone
+    # (`_stands_out`); past its sides, where a grained table's streaks cross its lines continued, they are not
     lead = None if neighbour_step >= cfg.min_chequer_step else cfg.min_line_sample_lead
     outer, crossed, inner, inner_at = _strip_separators(np.where(on_inside, on_all, np.nan),
                                                         np.where(mid_inside, mid_all, np.nan), level, width, height,
@@ -587,7 +588,7 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
     seen_edges = on_inside & (on_all >= level)
     ink_ruled = (cfg.min_ink_seen_share <= seen < cfg.ruled_seen_share
                  and _ink_share(lab, scaled, on_points[seen_edges], normals[seen_edges], cfg) >= cfg.min_ink_share)
-    standing = tuple(lead is None or _stands_out(lines, middles, level, lead) for lines, middles in beyond_samples)
+    standing = tuple(_stands_out(lines, middles, level, cfg.min_line_sample_lead) for lines, middles in beyond_samples)
     beyond = _beyond_separators(strips_measured, level, standing)
     return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
                         plain, int(in_photo.sum()), outer, beyond, crossed, neighbour_step,

@@ -1400,8 +1400,8 @@ def test_a_chess_game_with_its_pieces_filling_the_outer_rows_is_found_its_cheque
     starting position, 12 of 12 refused since stop 63 — "an outer row or column is not crossed by its lines"): a
     strip's separators count only where they lead its middles (`_stands_out`, print beside a sudoku), but a chess
     game's pieces fill its outer two rows' middles. A chequer's separators are colour steps between alternating
-    squares, which print does not make: its strips are judged by their separators alone. The same board judged as
-    unchequered loses its bottom row."""
+    squares, which print does not make: its outer strips are judged by their separators alone. The same board judged
+    as unchequered loses its bottom row."""
     photo, truth = _chessboard((8, 8), 60), _chessboard_truth((8, 8), 60)
     mapping = GridMapping(truth)
     for y in (0, 1, 6, 7):
