@@ -196,11 +196,11 @@ class GridEvidence:
         return self.ruled(cfg) and self.neighbour_step < cfg.min_chequer_step
 
     def blank_cut_side(self, cfg: GridVerifyConfig) -> str | None:
-        """The side of a ruled grid (`ruled`, no chequer) that lies mostly out
-        of the photo while its outer strip, where the photo shows it, is crossed by at most `max_uncrossed_outer`
-        of its lines: blank paper, not a row cut by the frame (whose lines cross the part in view); None when no
-        side is. (Blind Go diagrams of 5 Dec 2026 asked as 19×19, their lines: an 18×18 with a phantom row and
-        column over the margin at the photo's edges, 360 squares read. The labelled grids' outer strips: ≥ 0.75.)"""
+        """The side of a ruled grid (`ruled`, no chequer) that lies mostly out of the photo while its outer strip, where
+        the photo shows it, is crossed by at most `max_uncrossed_outer` of its lines: blank paper, not a row cut by the
+        frame (whose lines cross the part in view); None when no side is. (Blind Go diagrams of 5 Dec 2026 asked as
+        19×19, their lines: an 18×18 with a phantom row and column over the margin at the photo's edges, 360 squares
+        read. The labelled grids' outer strips: ≥ 0.75.)"""
         if not self.ruled_unchequered(cfg):
             return None
         for side, name in enumerate(EVIDENCE_SIDES):
@@ -209,10 +209,10 @@ class GridEvidence:
         return None
 
     def ruled_going_on_side(self, cfg: GridVerifyConfig) -> str | None:
-        """The side past which a ruled grid's lines (`ruled`, no chequer) are seen
-        going on in full (`min_going_on` of the strip there, `_beyond_separators`) while that side lies in the
-        photo; None when no side is. (A chequer's margin may read as going on — webcam chessboards 0.89 — and
-        `chequer_beyond` judges chequers; the labelled ruled grids read at most 0.67, the text beside a sudoku.)"""
+        """The side past which a ruled grid's lines (`ruled`, no chequer) are seen going on in full (`min_going_on` of
+        the strip there, `_beyond_separators`) while that side lies in the photo; None when no side is. (A chequer's
+        margin may read as going on — webcam chessboards 0.89 — and `chequer_beyond` judges chequers; the labelled ruled
+        grids read at most 0.67, the text beside a sudoku.)"""
         if not self.ruled_unchequered(cfg):
             return None
         for side, name in enumerate(EVIDENCE_SIDES):
@@ -284,11 +284,11 @@ class GridEvidence:
                 and self.strong_beyond[side] >= cfg.min_chequer_seen_going_on]
 
     def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
-        """The sides past which a ruled grid's lines (`ruled`, no chequer) are seen
-        crossing the part in view of a row the frame cuts (`min_going_on` of them, `_cut_strips`): the photo shows
-        it going on there, not ending. Not a chequer: its lines are colour steps, and past its side the paper's
-        edge, a cutting mat's ruler and its numbers cross the strip as well (a blind webcam photo of a chessboard
-        on a mat, 5 Dec 2026: 1.0); `chequer_beyond` judges chequers."""
+        """The sides past which a ruled grid's lines (`ruled`, no chequer) are seen crossing the part in view of a row
+        the frame cuts (`min_going_on` of them, `_cut_strips`): the photo shows it going on there, not ending. Not a
+        chequer: its lines are colour steps, and past its side the paper's edge, a cutting mat's ruler and its numbers
+        cross the strip as well (a blind webcam photo of a chessboard on a mat, 5 Dec 2026: 1.0); `chequer_beyond`
+        judges chequers."""
         if not self.ruled_unchequered(cfg):
             return ()
         return tuple(name for name, share in zip(EVIDENCE_SIDES, self.cut_strips)
