@@ -12,7 +12,8 @@ import pytest
 
 from calibration.mapping import GridMapping
 from companion.bench.common import PUBLIC_PHOTOS_ENV, missing_photos_message, public_photo_folder
-from companion.bench.grids_public import GRIDS_PUBLIC, SPLITS, public_labels, public_photos, wrong_board
+from companion.bench.grids_public import (GRIDS_PUBLIC, KIND_NAMES, SPLITS, chessboard_cases, is_chessboard,
+                                         public_labels, public_photos, wrong_board)
 from vision.labelled import score_scan
 from vision.scanner import ScanResult
 from vision.squares import SquareReading
@@ -27,6 +28,7 @@ def test_every_listed_photo_exists_once_with_a_split_a_source_and_a_licence():
     assert committed == set(), "photos fetched from public repositories are not committed, only their labels"
     for entry in LABELS:
         assert entry["split"] in SPLITS, entry["file"]
+        assert entry["kind"] in KIND_NAMES, entry["file"]
         assert entry["licence"].strip() and entry["source"]["repo"] and entry["source"]["commit"], entry["file"]
     assert {entry["split"] for entry in LABELS} == set(SPLITS)
 
@@ -102,6 +104,22 @@ def test_a_fit_shifted_by_most_of_a_square_is_misplaced_with_squares_that_do_not
     assert wrong_board(score)
     near = score_scan(_fit(photo, shift_squares=0.2), photo, shape)
     assert near.placed and near.phantom == 0
+
+
+def test_a_chess_set_is_scored_on_its_placement_not_on_its_colours_nor_timed_against_sb():
+    """Chess sets' boards, most with a game's pieces on them: every square is labelled `M` (pieces stand on or
+    overhang about half of them, and a green, red or wooden board is no black and white), so a fit reading every
+    square white is placed right with no square wrong; and they stay out of the speed ratio: SB finds no pattern
+    under the pieces, and its time to fail would measure nothing."""
+    games = [p for p in public_photos() if next(e["kind"] for e in LABELS if e["file"] == p.name) == "chess-set"]
+    assert len(games) >= 19 and {p.grid for p in games} == {(8, 8)}
+    for game in games:
+        assert set(game.colours.ravel()) == {"M"} and not is_chessboard(game), game.name
+        score = score_scan(_fit(game), game, _shape(game))
+        assert score.placed and score.phantom == 0 and score.wrong_unflagged == 0, game.name
+    timed = {p.name for p in chessboard_cases(None)}
+    assert not timed & {p.name for p in games}
+    assert {e["file"] for e in LABELS if e["kind"] == "chessboard"} <= timed
 
 
 def test_negative_photos_from_other_repositories_are_not_committed_and_debian_ones_are():

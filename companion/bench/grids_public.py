@@ -64,7 +64,9 @@ def public_photos(split: str | None = None, folder: Path = GRIDS_PUBLIC) -> list
 
 
 def is_chessboard(photo) -> bool:
-    """A chequered board with no marker squares: one `findChessboardCornersSB` can be run on."""
+    """A chequered board whose every square is labelled and clear: one `findChessboardCornersSB` can be run on.
+    A chess set's squares are labelled `M` (not scored: a game's pieces stand on about half of them), so it is
+    not one: SB finds no pattern under the pieces, and a ratio to its time to fail would measure nothing."""
     colours = set(np.asarray(photo.colours).ravel())
     return "B" in colours and "M" not in colours
 
@@ -109,10 +111,15 @@ def print_split(split: str, rows: list[dict], *, verbose: bool) -> None:
             print(f"    {r['photo'].name:44s} given: {given:24s} phantom {g.phantom:3d}   unknown: {free}")
 
 
+KIND_NAMES = {"chessboard": "calibration chessboard", "sudoku": "sudoku", "chess-set": "chess set's board"}
+
+
 def _kinds(rows: list[dict]) -> dict[str, int]:
+    """How many photos of each kind the rows hold, by their labels' `kind`."""
+    kind_of = {entry["file"]: entry["kind"] for entry in public_labels()}
     kinds: dict[str, int] = {}
     for r in rows:
-        kind = "chessboard" if is_chessboard(r["photo"]) else "sudoku / lined"
+        kind = KIND_NAMES[kind_of[r["photo"].name]]
         kinds[kind] = kinds.get(kind, 0) + 1
     return kinds
 
