@@ -55,7 +55,7 @@ RANGES = {
     "min_line_ratio": (0.0, 10.0), "seen_factor": (0.0, 100.0), "min_contrast": (0.0, 255.0), "chequer_line_share": (0.0, 1.0),
     "max_plain_middle": (0.0, 255.0), **_each("min_seen_share ruled_seen_share max_family_gap", (0.0, 1.0)),
     "interior_samples": (2, 30), "interior_margin": (0.0, 0.45), "interior_rings": (1, 15), "plain_quantile": (0.0, 1.0),
-    "max_square_spread": (0.0, 765.0), "noise_patch_px": (4, 400), "noise_min_patches": (1, 100_000), "noise_quantile": (0.0, 1.0), "max_colour_over_light": (0.0, 255.0), **_each("max_blind_seen max_blind_lines min_alternate_absent", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
+    "max_square_spread": (0.0, 765.0), "noise_patch_px": (4, 400), "noise_min_patches": (1, 100_000), "noise_quantile": (0.0, 1.0), "max_colour_over_light": (0.0, 255.0), **_each("max_blind_seen max_blind_lines min_alternate_absent", (0.0, 1.0)), "min_plain_share": (0.0, 1.0), "min_plain_share_chequer": (0.0, 1.0), "min_plain_share_unlined": (0.0, 1.0), "min_outer_seen": (0.0, 1.0),
     "min_line_sample_lead": (0.0, 1.0), **_each("min_ink_seen_share min_ink_share", (0.0, 1.0)), "ink_probe": (0.05, 0.5), "max_uncrossed_outer": (0.0, 1.0), "max_crossed_blank_ruled": (0.0, 1.0), "min_crossed_across": (0.0, 1.0), "min_going_on": (0.0, 1.0), "max_crossed_going_on": (0.0, 1.0), "min_beyond_seen": (0.0, 1.0), "min_beyond_seen_unruled": (0.0, 1.0), "min_chequer_step": (0.0, 255.0),
     "min_border_ratio": (0.0, 100.0), "max_chequer_beyond": (0.0, 1.0), "min_chequer_lines_going_on": (0.0, 1.0), "min_chequer_seen_going_on": (0.0, 1.0), "min_focal": (0.05, 10.0), "max_square_skew": (0.0, 100.0), "max_ring_disagreement": (0.0, 10.0), "min_outline_step": (0.0, 255.0), "border_reach": (0.0, 0.5),
     "long_line_ratio": (1.0, 100.0), "long_line_segments": (2, 1000),
@@ -355,6 +355,10 @@ class GridVerifyConfig:
                                        # real grids and broadened foreign boards 0.51-1: markers fill half the
                                        # charuco's squares; lattices on dev facades that passed every other
                                        # check 0-0.18, a curtain wall of plain panels ~0.6, not refused)
+    min_plain_share_chequer: float = 0.15  # ... and of a chequer (`min_chequer_step`), this share: a chess game's
+                                       # pieces stand on up to half its squares and, seen at an angle, overhang the
+                                       # band of the squares behind them (games in progress 0.17-0.27); a lattice's
+                                       # cells over a facade do not alternate dark and light side by side
     min_plain_share_unlined: float = 0.6   # ... and of a board without lines inside (seen on fewer than
                                        # `ruled_seen_share` of its edges), this share: its colour borders are all
                                        # that shows its grid, its squares are plain but where a piece overlaps their

@@ -34,18 +34,20 @@ whole length, against the same measure half a square away (the middle of the squ
   square) sees its odd lines across the marks, so none is blind, and finds them missing between the marks, where
   its other lines run whole (a blind completed sudoku read 18×9: every other line missing on 18 % more of its
   length than any line between; the 314 fits found on the labelled sets and blind looks 11–15: 0).
-- **squares plain inside** (`plain_share`): on most squares the band just inside the edges (0.23 to
-  0.30 square in; the middle, where a token, a digit or a marker sits, left out) is one colour — a
-  printed square, a chessboard's, a sudoku's, in shade or not. A lattice laid over a facade's window
-  bays, brick or text has frames, sills, curtains and mortar there (Urban100 facades whose lines
-  passed every check above: 0–18 % of their squares plain; real grids 51–100 %, the charuco's
-  markers fill half of its squares). A curtain wall of plain glass panels passes this too (its
-  panels are tall rectangles, not squares: docs/grid-finding.md, "squares on a plane"). A board
-  without lines inside (seen on fewer edges) has nothing but its plain squares' borders to show its
-  grid: most of its squares are plain (synthetic unlined boards with pieces 83–91 %); a lattice laid
-  over a car's touchscreen, blank white with pictures in it, passed every other check with 44 %
-  (the blind negatives of 4 Dec 2026). "One colour" allows the photo's own colour noise, measured
-  where the photo is flattest (`_colour_noise`: a dim phone photo's; none on most photos).
+- **squares plain inside** (`plain_share`): on most squares the band just inside the edges (0.23 to 0.30
+  square in; the middle, where a token, a digit or a marker sits, left out) is one colour — a printed square,
+  a chessboard's, a sudoku's, in shade or not. A lattice laid over a facade's window bays, brick or text has
+  frames, sills, curtains and mortar there (Urban100 facades whose lines passed every check above: 0–18 % of
+  their squares plain; real grids 51–100 %, the charuco's markers fill half of its squares). A chequer needs
+  fewer (`min_plain_share_chequer`): a chess game in progress seen at an angle has a piece reaching into the
+  band of most squares (17–27 % plain, 7 Dec 2026), and its squares alternate dark and light side by side, as
+  a lattice's cells over a facade do not. A curtain wall of plain glass panels passes this too (its panels are
+  tall rectangles, not squares: docs/grid-finding.md, "squares on a plane"). A board without lines inside
+  (seen on fewer edges) has nothing but its plain squares' borders to show its grid: most of its squares are
+  plain (synthetic unlined boards with pieces 83–91 %); a lattice laid over a car's touchscreen, blank white
+  with pictures in it, passed every other check with 44 % (the blind negatives of 4 Dec 2026). "One colour"
+  allows the photo's own colour noise, measured where the photo is flattest (`_colour_noise`: a dim phone
+  photo's; none on most photos).
 - **crossed to its edges** (`outer_seen`, ruled grids seen on `ruled_seen_share` of their edges): the grid's lines
   cross each outer row and column as they cross the others (its separators seen); a strip of text taken in beside a
   sudoku is crossed by none. Print reads as lines wherever the lattice lays them, and as much between them: a
@@ -189,6 +191,11 @@ class GridEvidence:
         outer strip's separators must be seen on, `min_outer_seen`, is a grid's seen in full, and judges those
         alone.)"""
         return self.seen_share >= cfg.ruled_seen_share or self.ink_ruled
+
+    def least_plain(self, cfg: GridVerifyConfig) -> float:
+        """The share of its squares a grid of squares shows plain inside: `min_plain_share`, or a chequer's lower
+        `min_plain_share_chequer` (a chess game's pieces fill up to half its squares' bands)."""
+        return cfg.min_plain_share_chequer if self.neighbour_step >= cfg.min_chequer_step else cfg.min_plain_share
 
     def ruled_unchequered(self, cfg: GridVerifyConfig) -> bool:
         """A ruled grid (`ruled`) that is no chequer (`min_chequer_step`): one whose lines run to its border and
@@ -1029,9 +1036,10 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
                               f"{100 * alternate:.0f} % more of it than any line between them (a grid's lines run "
                               f"whole: under {100 * cfg.min_alternate_absent:.0f} %): a lattice at half the grid's "
                               f"period, every other line through the marks in its squares", evidence)
-    if evidence.squares and evidence.plain_share < cfg.min_plain_share:
+    least_plain = evidence.least_plain(cfg)
+    if evidence.squares and evidence.plain_share < least_plain:
         return Verdict(False, f"{100 * evidence.plain_share:.0f} % of its squares are plain inside (a grid of "
-                              f"squares: ≥ {100 * cfg.min_plain_share:.0f} %; window bays, bricks and text are not)",
+                              f"squares: ≥ {100 * least_plain:.0f} %; window bays, bricks and text are not)",
                        evidence)
     if evidence.squares and evidence.seen_share < cfg.ruled_seen_share and evidence.plain_share < cfg.min_plain_share_unlined:
         return Verdict(False, f"its lines are seen on {100 * evidence.seen_share:.0f} % of the edges and "

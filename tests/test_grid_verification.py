@@ -113,6 +113,43 @@ def test_a_lattice_whose_squares_are_not_plain_inside_is_refused_issue_28():
     assert proved.evidence.plain_share == 1.0 and verdict.evidence.plain_share < 0.4
 
 
+def _chess_game(chequer: bool, square: int = 60, origin: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """An 8×8 board with a piece low in 90 % of its squares, as a camera at an angle sees a game in progress: each
+    piece covers the lower part of its square's band. Green and white chequer, or (`chequer` False) the same
+    squares all white, ruled."""
+    rng = np.random.default_rng(28)
+    size = 2 * origin + 8 * square
+    image = np.full((size, size, 3), (120, 130, 140), np.uint8)
+    for y in range(8):
+        for x in range(8):
+            left, top = origin + x * square, origin + y * square
+            dark = chequer and (x + y) % 2 == 1
+            cv2.rectangle(image, (left, top), (left + square - 1, top + square - 1),
+                          (60, 110, 70) if dark else (225, 235, 235), -1)
+            if not chequer:
+                cv2.rectangle(image, (left, top), (left + square - 1, top + square - 1), (40, 40, 40), 2)
+            if rng.random() < 0.9:
+                cv2.circle(image, (left + square // 2, top + int(0.8 * square)), int(0.25 * square),
+                           (20, 20, 25) if y < 4 else (170, 215, 235), -1)
+    placement = np.array([[square, 0, origin], [0, square, origin], [0, 0, 1]], float)
+    return image, placement
+
+
+def test_a_chess_game_in_progress_is_proved_though_few_squares_are_plain_a_lattice_of_alike_squares_is_not_issue_28():
+    """Held-out chess games of 7 Dec 2026 (grids-public), seen at an angle: a piece in most squares reaches into
+    its band, 17–27 % of the squares plain, refused under the 35 % a grid of squares shows. A chequer's squares
+    alternate dark and light side by side, which window bays, bricks and text do not: it needs 15 %. The same
+    pieces on a ruled grid of alike squares are still refused."""
+    game, placement = _chess_game(chequer=True)
+    proved = verify_grid(game, placement, 8, 8)
+    assert proved.found, proved.reason
+    assert 0.15 <= proved.evidence.plain_share < 0.35 and proved.evidence.neighbour_step >= 40
+    ruled, placement = _chess_game(chequer=False)
+    refused = verify_grid(ruled, placement, 8, 8)
+    assert not refused.found and "plain inside" in refused.reason, refused.reason
+    assert refused.evidence.plain_share == pytest.approx(proved.evidence.plain_share)
+
+
 def test_edges_measured_together_read_as_each_set_measured_alone_issue_28():
     """Issue 28 (speed): the border lines and the strips past a grid's sides are measured in one sampling
     (`_contrasts`), not one call a line; each edge must still read exactly as when its set is measured
