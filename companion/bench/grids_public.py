@@ -1,8 +1,8 @@
 """`tactical bench grids-public`: real photos of grids from public repositories, found and placed (issue 28).
 
-The positive set of issue 28 (tests/fixtures/grids-public: calibration chessboards and newspaper
-sudoku photos, `labels.json`, sources and licences in its README; `dev` is tuned on, `held_out`
-comes from other cameras and is only ever measured). Every photo is scanned as the app would
+The positive set of issue 28 (tests/fixtures/grids-public: calibration chessboards, newspaper sudoku
+photos and chess sets' boards with a game's pieces, `labels.json`, sources and licences in its README;
+`dev` is tuned on, `held_out` comes from other cameras and is only ever measured). Every photo is scanned as the app would
 (`vision.scan`), with the labelled size given and with the size unknown, and scored by the rules of
 the labelled sets (`vision.labelled.score_scan`):
 - with the size given: **placed right** = the right size and each outer corner within half a square
