@@ -192,15 +192,19 @@ class GridEvidence:
         alone.)"""
         return self.seen_share >= cfg.ruled_seen_share or self.ink_ruled
 
+    def chequered(self, cfg: GridVerifyConfig) -> bool:
+        """A chequer: its squares side by side differ in lightness by at least `min_chequer_step` (the median step)."""
+        return self.neighbour_step >= cfg.min_chequer_step
+
     def least_plain(self, cfg: GridVerifyConfig) -> float:
         """The share of its squares a grid of squares shows plain inside: `min_plain_share`, or a chequer's lower
         `min_plain_share_chequer` (a chess game's pieces fill up to half its squares' bands)."""
-        return cfg.min_plain_share_chequer if self.neighbour_step >= cfg.min_chequer_step else cfg.min_plain_share
+        return cfg.min_plain_share_chequer if self.chequered(cfg) else cfg.min_plain_share
 
     def ruled_unchequered(self, cfg: GridVerifyConfig) -> bool:
         """A ruled grid (`ruled`) that is no chequer (`min_chequer_step`): one whose lines run to its border and
         stop there."""
-        return self.ruled(cfg) and self.neighbour_step < cfg.min_chequer_step
+        return self.ruled(cfg) and not self.chequered(cfg)
 
     def blank_cut_side(self, cfg: GridVerifyConfig) -> str | None:
         """The side of a ruled grid (`ruled`, no chequer) that lies mostly out of the photo while its outer strip, where
@@ -248,7 +252,7 @@ class GridEvidence:
         the vision bench reads at least 0.83 on every side in the photo, every ruled grid found there 0.65; a blind
         phone photo of a chessboard at a grazing angle, fitted size unknown as an 8×9 over its 7 columns and the
         margin, 0 there, and a blind sudoku fitted a row down with the size given, 0 over its bottom margin."""
-        chequer = self.neighbour_step >= cfg.min_chequer_step
+        chequer = self.chequered(cfg)
         if not chequer and not self.ruled_unchequered(cfg):
             return ()
         most = cfg.max_uncrossed_outer if chequer else cfg.max_crossed_blank_ruled
@@ -1069,7 +1073,7 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
                               f"from the busy strip a quarter square inside (a ruled grid's border: ≥ "
                               f"{cfg.min_border_ratio:g}×; text or another grid taken in)", evidence)
     going_on = evidence.chequer_going_on_sides(cfg)
-    if evidence.neighbour_step >= cfg.min_chequer_step and (len(going_on) >= 2 or evidence.chequer_lines_going_on(cfg)):
+    if evidence.chequered(cfg) and (len(going_on) >= 2 or evidence.chequer_lines_going_on(cfg)):
         return Verdict(False, f"the chequer goes on past its {' and '.join(going_on)} side{'s' * (len(going_on) > 1)} "
                               f"(≥ {100 * cfg.max_chequer_beyond:.0f} % of its light and of its dark outer squares' "
                               f"neighbours there go on with it, or its lines go on across the row there): "

@@ -254,7 +254,7 @@ def _going_on_side(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     if verdict.going_on is not None:
         return verdict.going_on
     evidence = verdict.evidence
-    if not verdict.found or evidence is None or evidence.neighbour_step < cfg.verify.min_chequer_step:
+    if not verdict.found or evidence is None or not evidence.chequered(cfg.verify):
         return None
     sides = evidence.chequer_going_on_sides(cfg.verify) or evidence.chequer_seen_going_on_sides(cfg.verify)
     return sides[0] if sides else None
@@ -300,7 +300,7 @@ def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderCon
     ruled = evidence.seen_share >= cfg.verify.ruled_seen_share
     # (a ruled fit's blank strip is walked past, `_towards_grid`: a fit shifted a square has one, and without it
     # would be a row short)
-    blank = evidence.blank_sides(cfg.verify) if evidence.neighbour_step >= cfg.verify.min_chequer_step else ()
+    blank = evidence.blank_sides(cfg.verify) if evidence.chequered(cfg.verify) else ()
     left, right, top, bottom = ((ruled and share < cfg.verify.min_outer_seen) or name in blank
                                 for share, name in zip(evidence.outer_strips, EVIDENCE_SIDES))
     width, height = fit.width - left - right, fit.height - top - bottom
