@@ -425,7 +425,9 @@ class GridVerifyConfig:
                                        # lines as strong as its own (`strong_beyond`) is grown that way (a blind
                                        # colour chart's last column, black and grey patches on its black card: 1.0
                                        # and 0.40; past every chessboard's end of the labelled sets, grids-public
-                                       # and the blind looks at most 0.89 and 0.11)
+                                       # and the blind looks at most 0.89 and 0.11); so is one where the frame cuts
+                                       # the strip (`cut_strips`, `strong_cut`: a chess game cropped through its
+                                       # back ranks, 1.0 and 0.43; a cutting mat's ruler past a board, 1.0 and 0)
     max_chequer_beyond: float = 0.5    # a chequer whose outer squares' neighbours past two of its sides go on with
                                        # it on this share or more, of its light outer squares and of its dark ones
                                        # alike, is a piece of a larger chequer (the labelled and blind chessboards

@@ -105,7 +105,9 @@ whole length, against the same measure half a square away (the middle of the squ
   board's margin ending a little past one side reads as going on there.) Past one side only, the chequer is not
   refused; with the size unknown the finder grows it that way, or says it partial there (`calibration.grid_finder`).
   So it does where the strip past a side is seen in full at the plain level, a share of its edges as strong as the
-  chequer's own (`chequer_seen_going_on_sides`: a colour chart's last column, its dark patches on a dark card).
+  chequer's own (`chequer_seen_going_on_sides`: a colour chart's last column, its dark patches on a dark card), and
+  where the frame cuts that strip, its part in view so (`chequer_cut_going_on_sides`: a chess game cropped through
+  its back ranks, their pieces hiding most of their colour steps).
 - **a grid to its edges** (`blank_sides`, chequers and ruled grids): a chequer's squares alternate to its very
   edge and a ruled grid's lines run to its border, so its lines cross each of its outer rows and columns; an outer
   strip in the photo that none of them cross (≤ `max_uncrossed_outer`, a ruled grid's `max_crossed_blank_ruled`)
@@ -172,6 +174,8 @@ class GridEvidence:
     ink_ruled: bool = False     # seen on fewer than `ruled_seen_share` of its edges, but ruled in ink (`_ink_share`)
     alternate_absent: tuple[float, float] = (0.0, 0.0)   # the x lines', the y lines': every other line absent along
                                                           # its length more than the lines between (`_alternate_absent`)
+    strong_cut: tuple[float, float, float, float] = (0.0,) * 4   # `cut_strips` counting only edges as strong as a share
+                                                                  # of the grid's lines (`chequer_line_share`)
 
     def going_on_side(self, min_beyond: float) -> str | None:
         """The side past which the grid goes on (at least `min_beyond` of it seen, `_beyond_separators`) while the
@@ -293,6 +297,21 @@ class GridEvidence:
         return [name for side, name in enumerate(EVIDENCE_SIDES)
                 if self.beyond_strips[side] >= cfg.min_going_on and not self.off_photo[side]
                 and self.strong_beyond[side] >= cfg.min_chequer_seen_going_on]
+
+    def chequer_cut_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
+        """The sides of a chequer past which the photo's frame cuts the row there, while its lines are seen crossing
+        the part in view in full at the plain level (`cut_strips` ≥ `min_going_on`) and a share of them as strong as
+        its own (`strong_cut` ≥ `min_chequer_seen_going_on`): `chequer_seen_going_on_sides` where the frame cuts the
+        strip. A chess game's first and last rows hide their colour steps under the pieces, and where a photo is
+        cropped to the board they reach the frame (blind look 14, WolfgangFahl chessBoard012: read 8×6, those two
+        rows left out and said ended; their cut strips 1.0 at the plain level, 1.0 and 0.43 strong). `cut_sides`
+        leaves chequers out: past a chessboard on a cutting mat, the paper's edge and the mat's ruler cross the cut
+        strip at the plain level (prozyr Series1_4: 1.0), but none of their marks is as strong as a chequer's colour
+        step (0)."""
+        if not self.chequered(cfg):
+            return []
+        return [name for name, share, strong in zip(EVIDENCE_SIDES, self.cut_strips, self.strong_cut)
+                if share >= cfg.min_going_on and strong >= cfg.min_chequer_seen_going_on]
 
     def cut_sides(self, cfg: GridVerifyConfig) -> tuple[str, ...]:
         """The sides past which a ruled grid's lines (`ruled`, no chequer) are seen crossing the part in view of a row
@@ -613,7 +632,8 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _cut_strips(strips_measured, near_measured, level),
                         _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)),
                         inner, inner_at, noise, ink_ruled,
-                        _alternate_absent(on_samples, max(middle_contrast, cfg.min_contrast), width, height, cfg))
+                        _alternate_absent(on_samples, max(middle_contrast, cfg.min_contrast), width, height, cfg),
+                        _cut_strips(strips_measured, near_measured, max(level, cfg.chequer_line_share * line_contrast)))
 
 
 def _ink_share(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,

@@ -1150,6 +1150,59 @@ def test_a_side_the_frame_cuts_is_open_only_where_a_ruled_grids_lines_cross_in_f
     assert replace(ruled, seen_share=verify.ruled_seen_share - 0.1).cut_sides(verify) == ()
 
 
+def _chessboard_cut_top(square: int, cut: float, *, back_ranks: bool) -> np.ndarray:
+    """An 8×8 chessboard (brown and cream) on a wooden table, its left and right sides in the photo; the frame cuts
+    its first and last rows, `cut` of a square of each out of view. `back_ranks`: a chess game's pieces on its two
+    first and two last rows (dark discs above, light below); otherwise the cut rows are a green cutting mat whose
+    ruled lines carry on its columns' lines, and the board is the 8×6 between them."""
+    top = -int(round(cut * square))
+    image = np.full((8 * square + 2 * top, 11 * square, 3), (70, 95, 120), np.uint8)
+    left = int(1.5 * square)
+    for y in range(8):
+        for x in range(8):
+            x0, y0 = left + x * square, top + y * square
+            if not back_ranks and y in (0, 7):
+                cv2.rectangle(image, (x0, y0), (x0 + square, y0 + square), (90, 140, 80), -1)
+                cv2.line(image, (x0, y0), (x0, y0 + square), (40, 60, 35), 1)
+                continue
+            cv2.rectangle(image, (x0, y0), (x0 + square - 1, y0 + square - 1),
+                          (40, 60, 100) if (x + y) % 2 else (190, 210, 225), -1)
+            if back_ranks and y in (0, 1, 6, 7):
+                cv2.circle(image, (x0 + square // 2, y0 + square // 2), int(0.38 * square),
+                           (25, 30, 40) if y < 2 else (215, 225, 230), -1)
+    return image
+
+
+def test_size_unknown_a_chess_game_cropped_through_its_back_ranks_goes_on_where_the_frame_cuts_them():
+    """Issue #28 (blind look 14, WolfgangFahl chessBoard012: a chess game cropped to its board, read 8×6 said to end
+    where its first and last rows, a row of pieces each, reach the frame). A chequer past whose side the frame cuts
+    a row whose lines cross the part in view in full, a share of them as strong as its own colour steps
+    (`chequer_cut_going_on_sides`), goes on there: grown that way, and partial where the frame cuts it. A cutting
+    mat's ruled lines crossing the cut strip are no colour step: the 8×6 board on it ends there."""
+    game = _chessboard_cut_top(40, 0.3, back_ranks=True)
+    fit, verdict = find_verified_grid(game, None, config=CFG)
+    assert fit is not None and (fit.width, fit.height) == (8, 8), (fit, verdict)
+    assert set(fit.partial) == {"top", "bottom"}, fit.partial
+    mat = _chessboard_cut_top(40, 0.3, back_ranks=False)
+    fit, verdict = find_verified_grid(mat, None, config=CFG)
+    assert fit is not None and (fit.width, fit.height) == (8, 6) and fit.partial == (), (fit, verdict)
+    assert verdict.evidence.cut_strips[2] >= CFG.verify.min_going_on   # the ruler crosses the cut strip in full
+    assert verdict.evidence.chequer_cut_going_on_sides(CFG.verify) == []
+
+
+def test_a_chequer_goes_on_where_the_frame_cuts_only_where_its_strong_lines_cross_the_part_in_view():
+    """Issue #28: `chequer_cut_going_on_sides` needs a chequer, its lines across the cut strip in full at the plain
+    level (`min_going_on`) and a share as strong as its own (`min_chequer_seen_going_on`)."""
+    from calibration.grid_verify import GridEvidence
+
+    verify = CFG.verify
+    chequer = GridEvidence(60.0, 2.0, 1.0, 500, neighbour_step=verify.min_chequer_step + 1,
+                           cut_strips=(1.0, verify.min_going_on, 1.0, 0.5),
+                           strong_cut=(verify.min_chequer_seen_going_on, 1.0, 0.0, 1.0))
+    assert chequer.chequer_cut_going_on_sides(verify) == ["left", "right"]
+    assert replace(chequer, neighbour_step=verify.min_chequer_step - 1).chequer_cut_going_on_sides(verify) == []
+
+
 def test_a_ruled_grid_is_said_to_go_on_only_where_its_lines_go_on_in_full_inside_the_photo():
     """Issue #28: the verification's last check refuses a ruled grid whose lines are seen going on in full
     (`min_going_on`) past a side inside the photo, and says which side (`Verdict.going_on`) — not a chequer (a

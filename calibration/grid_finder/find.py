@@ -250,13 +250,16 @@ def _going_on_side(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     full there (`Verdict.going_on`), or a chequer's, found while its light and its dark outer squares' neighbours
     past that one side go on with it (`GridEvidence.chequer_going_on_sides`; past two, it is refused as a piece),
     or that the photo shows going on in full past a side, a share of its lines there as strong as its own
-    (`GridEvidence.chequer_seen_going_on_sides`); None when there is none."""
+    (`GridEvidence.chequer_seen_going_on_sides`), or across the part in view of a row the frame cuts
+    (`GridEvidence.chequer_cut_going_on_sides`: a chess game cropped through its back ranks); None when there is
+    none."""
     if verdict.going_on is not None:
         return verdict.going_on
     evidence = verdict.evidence
     if not verdict.found or evidence is None or not evidence.chequered(cfg.verify):
         return None
-    sides = evidence.chequer_going_on_sides(cfg.verify) or evidence.chequer_seen_going_on_sides(cfg.verify)
+    sides = (evidence.chequer_going_on_sides(cfg.verify) or evidence.chequer_seen_going_on_sides(cfg.verify)
+             or evidence.chequer_cut_going_on_sides(cfg.verify))
     return sides[0] if sides else None
 
 
