@@ -1221,6 +1221,50 @@ def test_a_ruled_grid_whose_corner_block_is_blank_goes_on_where_its_lines_cross_
     assert whole.found and whole.evidence.ruled_seen_going_on_sides(CFG.verify) == [], whole.evidence
 
 
+def _sudoku_top_line_lifted(lift_left: float, lift_right: float) -> tuple[np.ndarray, np.ndarray]:
+    """(photo, truth): a 9×9 ruled grid (thick every third line) whose top line, thin, lies `lift_left` of a square
+    above its place at the left and `lift_right` at the right, its columns' lines running up to it: the top edge of
+    a curled page lifting off the lattice of the rest. truth: the lattice of the rows below."""
+    px, pad, origin = 44, 30, (150, 70)
+    sheet = np.full((9 * px + 2 * pad, 9 * px + 2 * pad, 3), 245, np.uint8)
+
+    def top(x: float) -> float:
+        return pad - px * (lift_left + (lift_right - lift_left) * (x - pad) / (9 * px))
+
+    xs = np.arange(pad, pad + 9 * px + 1)
+    cv2.polylines(sheet, [np.stack([xs, [top(x) for x in xs]], 1).round().astype(np.int32)], False, (40, 40, 40), 1)
+    for k in range(1, 10):
+        cv2.line(sheet, (pad, pad + k * px), (pad + 9 * px, pad + k * px), (40, 40, 40), 3 if k % 3 == 0 else 1)
+    for k in range(10):
+        x = pad + k * px
+        cv2.line(sheet, (x, int(round(top(x)))), (x, pad + 9 * px), (40, 40, 40), 3 if k % 3 == 0 else 1)
+    photo = table_texture(np.random.default_rng(5), (760, 640))
+    photo[origin[1]:origin[1] + sheet.shape[0], origin[0]:origin[0] + sheet.shape[1]] = sheet
+    return photo, np.array([[px, 0, origin[0] + pad], [0, px, origin[1] + pad], [0, 0, 1.0]])
+
+
+def test_size_unknown_a_ruled_grid_grows_over_a_curled_row_where_the_grown_grid_is_proved_with_that_row_crossed():
+    """Issue #28 (a fifth blind look's curled sudoku, LiorSinai IMG_3637: read 9×8 said whole, its top row left
+    out). Where a curled page lifts the top line off the lattice of the rows below, the strip past the fit reads its
+    far side at the lattice's reach and sees it only in part (`beyond_strips` 0.33–0.67, under `min_going_on`). The
+    fit grown over it judges that line as its border, at the border's reach: proved, its new row crossed as much as
+    the row it had, so the grid is that row larger (`find._side_to_grow`). The whole grid grows no further."""
+    from calibration.grid_finder import find
+    from calibration.grid_finder.result import GridFit
+
+    photo, truth = _sudoku_top_line_lifted(0.1, 0.35)
+    short = GridFit(GridMapping(truth @ np.array([[1.0, 0, 0], [0, 1.0, 1], [0, 0, 1]])), 9, 8, 1.0)
+    proved = find.verification(photo, short, CFG)
+    assert proved.found and 0.0 < proved.evidence.beyond_strips[2] < CFG.verify.min_going_on, proved.evidence
+    assert find._side_to_grow(photo, short, proved, CFG) == "top"
+    whole = GridFit(GridMapping(truth), 9, 9, 1.0)
+    assert find._side_to_grow(photo, whole, find.verification(photo, whole, CFG), CFG) is None
+    fit, verdict = find_verified_grid(photo, None, config=CFG)
+    assert fit is not None and (fit.width, fit.height) == (9, 9) and fit.partial == (), (fit, verdict)
+    corners = fit.mapping.to_image(np.array([[0, 9], [9, 9]], float))
+    assert np.abs(corners - apply_h(truth, np.array([[0, 9], [9, 9]], float))).max() < 0.25 * 44, corners
+
+
 def test_a_ruled_grid_goes_on_only_where_the_next_strip_is_crossed_as_much_as_its_own_and_in_the_photo():
     """Issue #28: `ruled_seen_going_on_sides` compares each side's strip past it with the grid's own outermost strip
     there — print beside a sudoku, crossed less, is no row of it — and judges neither chequers nor sides out of the
