@@ -48,7 +48,8 @@ def _drawn_grid(size: tuple[int, int], corners: list[tuple[float, float]], frame
     for k in range(h + 1):
         cv2.line(sheet, (pad, pad + k * px), (pad + w * px, pad + k * px), (40, 40, 40), 2)
     if blank_corner:
-        cv2.rectangle(sheet, (pad + 2, pad + 2), (pad + blank_corner * px - 2, pad + blank_corner * px - 2), (245,) * 3, -1)
+        block = pad + blank_corner * px - 2
+        cv2.rectangle(sheet, (pad + 2, pad + 2), (block, block), (245,) * 3, -1)
     truth = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners))
     sheet_to_grid = np.array([[1 / px, 0, -pad / px], [0, 1 / px, -pad / px], [0, 0, 1.0]])
     to_photo = truth @ sheet_to_grid

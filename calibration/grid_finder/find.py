@@ -248,12 +248,12 @@ def _plain_where_proved(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, c
 def _going_on_side(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     """The side past which the photo shows the grid going on: a ruled fit's, refused only for its lines going on in
     full there (`Verdict.going_on`), or found while they cross the strip there as much as its own outermost one
-    (`GridEvidence.ruled_seen_going_on_sides`: a nonogram's blank block of clue cells), or a chequer's, found while its light and its dark outer squares' neighbours
-    past that one side go on with it (`GridEvidence.chequer_going_on_sides`; past two, it is refused as a piece),
-    or that the photo shows going on in full past a side, a share of its lines there as strong as its own
-    (`GridEvidence.chequer_seen_going_on_sides`), or across the part in view of a row the frame cuts
-    (`GridEvidence.chequer_cut_going_on_sides`: a chess game cropped through its back ranks); None when there is
-    none."""
+    (`GridEvidence.ruled_seen_going_on_sides`: a nonogram's blank block of clue cells); or a chequer's, found while
+    its light and its dark outer squares' neighbours past that one side go on with it
+    (`GridEvidence.chequer_going_on_sides`; past two, it is refused as a piece), or that the photo shows going on in
+    full past a side, a share of its lines there as strong as its own (`GridEvidence.chequer_seen_going_on_sides`),
+    or across the part in view of a row the frame cuts (`GridEvidence.chequer_cut_going_on_sides`: a chess game
+    cropped through its back ranks); None when there is none."""
     if verdict.going_on is not None:
         return verdict.going_on
     evidence = verdict.evidence
