@@ -635,6 +635,7 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                  and _ink_share(lab, scaled, on_points[seen_edges], normals[seen_edges], cfg) >= cfg.min_ink_share)
     standing = tuple(_stands_out(lines, middles, level, cfg.min_line_sample_lead) for lines, middles in beyond_samples)
     beyond = _beyond_separators(strips_measured, level, standing)
+    strong = max(level, cfg.chequer_line_share * line_contrast)   # a chequer's own colour steps' level
     return GridEvidence(line_contrast, middle_contrast, seen, len(on), family,
                         plain, int(in_photo.sum()), outer, beyond, crossed, neighbour_step,
                         _border_ratios(_contrasts(lab, scaled, border_lines,
@@ -645,10 +646,10 @@ def grid_evidence(image_bgr: np.ndarray, mapping: GridMapping, width: int, heigh
                         _off_photo(scaled, width, height, lab.shape[1::-1]),
                         _blind_lines(np.where(on_inside, on_all, np.nan), level, width, height, cfg),
                         _cut_strips(strips_measured, near_measured, level),
-                        _beyond_separators(strips_measured, max(level, cfg.chequer_line_share * line_contrast)),
+                        _beyond_separators(strips_measured, strong),
                         inner, inner_at, noise, ink_ruled,
                         _alternate_absent(on_samples, max(middle_contrast, cfg.min_contrast), width, height, cfg),
-                        _cut_strips(strips_measured, near_measured, max(level, cfg.chequer_line_share * line_contrast)))
+                        _cut_strips(strips_measured, near_measured, strong))
 
 
 def _ink_share(lab: np.ndarray, mapping: _Scaled, points: np.ndarray, normals: np.ndarray,
