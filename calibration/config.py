@@ -70,6 +70,7 @@ RANGES = {
             "settled_share covered_skin covered_skin_doubt min_white_grey_mix multicolour_line_share two_tone_share "
             "two_tone_margin two_tone_stray shade_neutral_share paper_level_share paper_level_doubt "
             "foreign_wb_max_spread foreign_wb_min_brightness glyph_min_score glyph_sure_score glyph_min_evidence "
+            "glyph_min_contrast "
             "hatch_min_score hatch_doubt hatch_faint_score hatch_kind_doubt hatch_hue_cover hatch_hue_doubt "
             "hatch_texture_share hatch_reference_reach min_board_fraction min_segment_frac uncrossed_weight "
             "crossing_share skew_ratio min_periodicity relative_edge_contrast empty_edge_cost min_border_support "
@@ -235,6 +236,9 @@ class SymbolConfig:
     glyph_min_score: float = 0.45          # correlation with render_board's own glyph to accept it
     glyph_sure_score: float = 0.50         # below this an accepted glyph is flagged uncertain (clear evidence above: no error seen)
     glyph_min_evidence: float = 0.25       # start-vs-Temple evidence (1 = clean print) below: uncertain
+    glyph_min_contrast: float = 0.15       # a glyph's inside varies at least this share of the printed glyph's (photos
+                                           # 0.21–0.7); a page's cut edge or a crease across a plain square correlates
+                                           # with a glyph's blade at ≤ 0.11 of it
     hatch_min_score: float = 0.43          # spectrum correlation with render_board's hatch to call it hatched
     hatch_doubt: float = 0.05              # ...within this of the threshold: doubtful (unless grey anyway)
     hatch_faint_score: float = 0.22        # a plain (unmarked) square above this shows a faint hatch: doubtful

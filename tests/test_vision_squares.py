@@ -228,6 +228,63 @@ def test_a_hatch_blurred_to_little_contrast_is_still_looked_for_MT_2_03_c():
     assert not hatched_w(replace(DEFAULT_CONFIG.symbols, min_structure=6.0)).obstacle
 
 
+def _line_across(image: np.ndarray, x: float, depth: float) -> np.ndarray:
+    """A soft dark line down the whole image at column `x` (px), `depth` gray levels deep: the shadow of a laid
+    page's cut edge, blurred as a camera sees it."""
+    columns = np.arange(image.shape[1])
+    dip = depth * np.exp(-0.5 * ((columns - x) / 1.2) ** 2)
+    return image - dip[None, :, None].astype(np.float32)
+
+
+@pytest.mark.parametrize("depth", [14, 20])
+def test_a_pages_cut_edge_across_a_plain_square_is_no_glyph_MT_2_04_a(depth):
+    """A board printed over pages (MT 1.02.b) and laid page on page: the cut edge's shadow crosses a plain white
+    square three quarters in, and correlates with a glyph's blade. Its inside varies a tenth as much as a printed
+    glyph's, so it is no glyph: the square reads a plain, sure W. Without the contrast rule it was read as a
+    Temple; the printed glyphs beside it are still read."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["W W@ W W*"])
+    image = _line_across(cv2.GaussianBlur(_canonical(board), (0, 0), 1.5), 2.72 * PX, depth)
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def read(symbols):
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile,
+                            colour=DEFAULT_CONFIG.colour, symbols=symbols)
+
+    crossed, start, temple = (read(DEFAULT_CONFIG.symbols)[k] for k in (2, 1, 3))
+    assert (crossed.colours, crossed.start, crossed.temple, crossed.uncertain) == ("W", False, False, False)
+    assert start.start and temple.temple
+    assert read(replace(DEFAULT_CONFIG.symbols, glyph_min_contrast=0.0))[2].temple
+
+
+def test_a_glyph_photographed_at_a_fifth_of_its_printed_contrast_is_still_a_glyph_MT_2_04_a():
+    """Photos show glyphs at 0.21–0.7 of their printed contrast (blur, haze, a dim light). Washed towards the
+    paper to 0.22 of it, the start and Temple glyphs are still read as glyphs; the rule's bar (0.15) is what
+    keeps them: raised to 0.3, they would be taken for plain squares."""
+    from dataclasses import replace
+
+    board = Board.from_rows(["W@ W W*"])
+    image = _canonical(board)
+    white = image[PX // 2, PX + PX // 2].copy()
+    inside = slice(3, PX - 3)     # the glyphs washed, the grid lines around them kept
+    for square in (0, 2):
+        columns = slice(square * PX + 3, (square + 1) * PX - 3)
+        image[inside, columns] = white + 0.22 * (image[inside, columns] - white)
+    profile = ColourProfile.from_palette().adapt(bgr_bins(image))
+    labels = profile.lookup_table()[bgr_bins(image)]
+
+    def read(symbols):
+        return read_squares(image, labels, board.width, board.height, PX, profile=profile,
+                            colour=DEFAULT_CONFIG.colour, symbols=symbols)
+
+    start, _, temple = read(DEFAULT_CONFIG.symbols)
+    assert start.start and temple.temple
+    start, _, temple = read(replace(DEFAULT_CONFIG.symbols, glyph_min_contrast=0.3))
+    assert not start.start and not temple.temple
+
+
 def _lab_to_bgr(lab: tuple[float, float, float]) -> tuple[float, float, float]:
     pixel = cv2.cvtColor(np.array([[lab]], np.float32), cv2.COLOR_Lab2BGR)[0, 0] * 255
     return tuple(float(v) for v in pixel)

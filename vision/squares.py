@@ -613,7 +613,8 @@ class OurBoards:
         marks.colourless_level = templates.colourless_level
         patches = _padded_cells(gray, width, height, px)
         inner_gray = _cells(gray, width, height, px).reshape(n, px, px)[:, templates.inner, templates.inner]
-        structured = np.nonzero(inner_gray.std(axis=(1, 2)) >= symbols.min_structure)[0]
+        spread = inner_gray.std(axis=(1, 2))
+        structured = np.nonzero(spread >= symbols.min_structure)[0]
         if not len(structured):
             return marks
         score, evidence = match_glyphs(patches[structured], templates)
@@ -622,7 +623,10 @@ class OurBoards:
         is_hatch = hatch >= symbols.hatch_min_score
         marks.hatched[structured[is_hatch]] = True
         marks.single_hatch[structured[is_hatch & single]] = True
-        is_glyph = (score >= symbols.glyph_min_score) & ~is_hatch
+        # correlation ignores contrast: a faint line across a plain square (a laid page's cut edge) matches a
+        # glyph's blade, at a tenth of a printed glyph's contrast
+        printed_contrast = spread[structured] >= symbols.glyph_min_contrast * templates.glyph_spread
+        is_glyph = (score >= symbols.glyph_min_score) & ~is_hatch & printed_contrast
         kind = np.where(evidence >= 0, 0, 1)
         marks.glyph_of[structured[is_glyph]] = kind[is_glyph]
         sure_glyph = (score >= symbols.glyph_sure_score) & (np.abs(evidence) >= symbols.glyph_min_evidence)

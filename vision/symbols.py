@@ -39,6 +39,7 @@ class MarkTemplates:
     hatch_spectra: np.ndarray        # (k, f) unit, zero-mean magnitude spectra of the printed hatches
     hatched_levels: tuple[float, float]  # mean gray of hatched B and W squares
     colourless_level: float          # mean gray of the colourless obstacle (MT 2.03.a)
+    glyph_spread: float              # gray std of the faintest printed glyph's compared inside
 
 
 def hatch_spectrum(gray_cells: np.ndarray) -> np.ndarray:
@@ -88,6 +89,7 @@ def mark_templates(px: int, inner_margin: float) -> MarkTemplates:
         return image[:, i * px:(i + 1) * px]
 
     glyphs, discriminants, separation = [], [], []
+    glyph_spread = min(float(cell(gray, c + _MARKS[k])[inner, inner].std()) for c in COLOURS for k in GLYPHS)
     for c in COLOURS:
         start, temple = (_unit(cell(gray, c + _MARKS[k])[inner, inner].ravel()) for k in GLYPHS)
         glyphs += [start, temple]
@@ -102,7 +104,8 @@ def mark_templates(px: int, inner_margin: float) -> MarkTemplates:
     spectra = np.stack([_unit(hatch_spectrum(cell(gray, code)[inner, inner][None])[0]) for code in hatch_codes])
     levels = tuple(float(cell(gray, code)[inner, inner].mean()) for code in ("B#", "W#"))
     return MarkTemplates(px, inner, np.stack(glyphs, axis=1), np.stack(discriminants, axis=1),
-                         np.array(separation), masks, spectra, levels, float(cell(gray, ".")[inner, inner].mean()))
+                         np.array(separation), masks, spectra, levels, float(cell(gray, ".")[inner, inner].mean()),
+                         glyph_spread)
 
 
 def match_glyphs(gray_patches: np.ndarray, templates: MarkTemplates) -> tuple[np.ndarray, np.ndarray]:
