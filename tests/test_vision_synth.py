@@ -5,10 +5,12 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from boards import Board
 from boards.palette import SQUARE_BGR
-from vision.synth import camera_warp, compare, photograph, photograph_foreign, photograph_no_board
+from vision.synth import (PAGE_EDGE_SHADE, camera_warp, compare, lay_pages, photograph, photograph_foreign,
+                          photograph_no_board)
 
 PLAIN = Board.from_rows(["W U B R G W"] * 2 + ["G R B U W G"] * 2)
 
@@ -116,3 +118,53 @@ def test_camera_warp_keeps_a_thin_line_whole_and_the_light_the_same():
     expected = (255 - 20) * scale / math.cos(turn)
     assert np.all(np.abs(ink_per_row - expected) < 0.3 * expected)
     assert abs(seen[60:160, 60:160].astype(float).mean() - sheet.astype(float).mean()) < 2
+
+
+def _duel_printed():
+    from boards import library_boards, load_board
+    from vision.printed import render_printed
+
+    board = load_board(library_boards()["duel-20x12"])
+    return board, render_printed(board, 48)
+
+
+def test_pages_laid_exactly_are_the_printed_board_but_for_their_cut_edges_MT_1_02_b():
+    """The board over A4 pages (MT 1.02.b), each later page laid exactly where it belongs: every pixel is the
+    printed board's, except the thin shadow of each laid page's cut edge."""
+    from boards.printing import plan_tiles
+
+    board, printed = _duel_printed()
+    laid = lay_pages(printed, board, np.random.default_rng(0), shift_mm=0.0, turn_deg=0.0)
+    height, width = printed.image.shape[:2]
+    plan = plan_tiles((width, height), (round(printed.origin[0]), round(printed.origin[1])), 48, (20, 12))
+    assert laid.pages == plan.pages > 1 and laid.offsets == ((0.0, 0.0, 0.0),) * laid.pages
+    changed = np.any(laid.printed.image != printed.image, axis=2)
+    shaded, seen = printed.image[changed], laid.printed.image[changed]
+    explained = np.zeros(seen.shape, bool)
+    for _ in range(3):                 # once, or twice or three times where cut edges cross
+        shaded = (shaded * PAGE_EDGE_SHADE).astype(np.uint8)
+        explained |= seen == shaded
+    assert explained.all()
+    assert 0 < changed.mean() < 0.02   # lines along the cuts, not areas
+
+
+def test_a_page_laid_off_shows_its_squares_moved_by_its_offset_MT_1_02_b():
+    """A later page laid up to 2 mm off, not turned: its part of the board is the printed board moved by the page's
+    own offset (to a quarter of a pixel, 0.1 mm), while the first page stays where it was printed."""
+    board, printed = _duel_printed()
+    laid = lay_pages(printed, board, np.random.default_rng(4), shift_mm=2.0, turn_deg=0.0)
+    dx, dy, turn = laid.offsets[-1]
+    assert turn == 0.0 and max(abs(dx), abs(dy)) > 0.5 and laid.offsets[0] == (0.0, 0.0, 0.0)
+    gray_printed, gray_laid = (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                               for image in (printed.image, laid.printed.image))
+    x0, y0 = (round(v) for v in printed.origin)
+
+    def squares(columns, rows):      # pixels of a block of squares, away from the cuts
+        return (slice(y0 + round(rows[0] * 48), y0 + rows[1] * 48),
+                slice(x0 + round(columns[0] * 48), x0 + columns[1] * 48))
+
+    last_page, first_page = squares((16.2, 20), (10.3, 12)), squares((0, 4), (0, 4))   # cuts: x 6.75, 15.75; y 9.94
+    window = cv2.createHanningWindow(gray_printed[last_page].shape[::-1], cv2.CV_32F)
+    moved, _ = cv2.phaseCorrelate(gray_printed[last_page], gray_laid[last_page], window)
+    assert moved == pytest.approx((dx, dy), abs=0.25)      # 0.1 mm
+    assert np.array_equal(gray_laid[first_page], gray_printed[first_page])

@@ -7,11 +7,12 @@ random pose (tilt up to 45°, any rotation, the sheet filling 40–100 % of the
 frame), each pixel averaging the light over its area (a thin printed line
 fades with distance, it does not break up), lens distortion, light gradient
 and shadow, warm/cool cast, blur, noise, JPEG, and sometimes a hand over the
-board. `photograph_foreign` does the
-same for a board of another style (other palette, no markers, split
-multicolour squares, thick or thin lines); `photograph_no_board` shows a table
-with objects and no board. Every photo carries the truth per square and the
-true homography (grid units -> pixels, before lens distortion).
+board. `lay_pages` assembles a board printed over pages, as players do, before
+it is photographed. `photograph_foreign` photographs a board of another
+style the same way (other palette, no markers, split multicolour squares, thick or thin
+lines); `photograph_no_board` shows a table with objects and no board. Every
+photo carries the truth per square and the true homography (grid units ->
+pixels, before lens distortion).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import cv2
 import numpy as np
 
 from boards.model import Board, Square, order_colours
+from boards.printing import SQUARE_MM, plan_tiles
 from calibration.mapping import GridMapping, RadialLens
 from vision.printed import PrintedBoard, render_printed
 
@@ -364,6 +366,55 @@ def photograph(printed: Board | PrintedBoard, *, board: Board | None = None, tok
                    wide_lens=wide_lens)
     photo.tokens = list(tokens)
     return photo
+
+
+@dataclass(frozen=True)
+class LaidPages:
+    """A printed board as the players assemble it, and where each page ended up."""
+
+    printed: PrintedBoard
+    pages: int
+    offsets: tuple[tuple[float, float, float], ...]  # per page: (dx px, dy px, turn °); page 1 is (0, 0, 0)
+
+
+PAGE_EDGE_SHADE = 0.75  # a laid page's cut edge darkens the line of pixels under it to this share
+
+
+def lay_pages(printed: PrintedBoard, board: Board, rng: np.random.Generator, *, shift_mm: float, turn_deg: float,
+              paper: str = "a4") -> LaidPages:
+    """Our board printed over pages (`boards.printing.plan_tiles`, MT 1.02.b) and assembled by hand: every page
+    after the first is cut along its overlap's middle and laid on the earlier ones, off by up to `shift_mm` each
+    way and turned by up to `turn_deg` about its piece's centre, its cut edge a thin shadow. Page 1 is laid
+    exactly, so the photo's truth stays the board's nominal grid: a page 1 mm off puts its squares 0.05 square
+    off. The bench measures whether a table's careful (and careless) assembly still reads as the board."""
+    px = printed.px_per_square
+    image = printed.image
+    height, width = image.shape[:2]
+    plan = plan_tiles((width, height), (round(printed.origin[0]), round(printed.origin[1])), px,
+                      (board.width, board.height), paper)
+    half_overlap = plan.overlap_px // 2
+    laid = np.full_like(image, 255)
+    offsets = []
+    for tile in plan.tiles:                      # in page order: later pages lie on earlier ones
+        x0 = tile.x0 + (half_overlap if tile.sheet_column > 1 else 0)
+        y0 = tile.y0 + (half_overlap if tile.sheet_row > 1 else 0)
+        piece = np.zeros((height, width), np.uint8)
+        piece[y0:tile.y1, x0:tile.x1] = 255
+        if tile.number == 1:
+            dx = dy = turn = 0.0
+        else:
+            dx, dy = rng.uniform(-shift_mm, shift_mm, 2) * px / SQUARE_MM
+            turn = float(rng.uniform(-turn_deg, turn_deg))
+        offsets.append((float(dx), float(dy), turn))
+        move = cv2.getRotationMatrix2D(((x0 + tile.x1) / 2, (y0 + tile.y1) / 2), turn, 1.0)
+        move[:, 2] += (dx, dy)
+        moved = cv2.warpAffine(image, move, (width, height), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+        placed = cv2.warpAffine(piece, move, (width, height), flags=cv2.INTER_NEAREST) > 0
+        laid[placed] = moved[placed]
+        if tile.number > 1:
+            edge = cv2.morphologyEx(placed.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 0
+            laid[edge] = (laid[edge] * PAGE_EDGE_SHADE).astype(np.uint8)
+    return LaidPages(PrintedBoard(laid, printed.origin, px), plan.pages, tuple(offsets))
 
 
 FOREIGN_PALETTE = {"W": (236, 246, 252), "U": (205, 140, 60), "B": (70, 55, 45), "R": (60, 70, 215),
