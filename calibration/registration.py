@@ -87,14 +87,23 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | None = None
             ) -> tuple[list[np.ndarray], np.ndarray | None, Sequence[np.ndarray]]:
-    """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`."""
+    """Markers (corners, ids) and the candidates the detector rejected, on a copy scaled by `scale`; corners in the
+    full frame's pixels. Pixel centres map as (x + 0.5) / scale − 0.5: dividing alone put every corner found at 1/4
+    of a 4K frame 1.5 px up and left, past what the corner refinement's window corrects, and a 40×25 board's small
+    markers then agreed with no homography (#28)."""
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners, ids, rejected = _board_markers_in(small, window, offset)
-    return [c.reshape(4, 2) / scale for c in corners], ids, rejected
+    return [_unscaled(c.reshape(4, 2), scale) for c in corners], ids, rejected
 
 
-def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_CONFIG.registration
-                   ) -> list[MarkerDetection]:
+def _unscaled(points: np.ndarray, scale: float) -> np.ndarray:
+    """Points found on a copy resized by `scale` (area averaging), in the original's pixels: pixel centres map as
+    (x + 0.5) / scale − 0.5."""
+    return (points + 0.5) / scale - 0.5
+
+
+def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_CONFIG.registration, *,
+                   full_resolution: bool = False) -> list[MarkerDetection]:
     """Every board marker visible in the frame (token markers, ids ≥ 50, are not looked for).
 
     Searched on a downscaled frame first (fast: one threshold window, and first only clear ink,
@@ -104,8 +113,21 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
     again at full resolution with the detector's defaults when too few are found (small or far
     boards) — not when those quads were large (`readable_quad_px`): a marker's cells would have
     been read on them at the reduced scale (a chessboard photo: 20-40 ms saved, #28); corners
-    refined on the full frame."""
+    refined on the full frame. `full_resolution`: the full frame only, with the detector's defaults."""
     gray = _gray(image_bgr)
+    corners, ids, _ = _detect(gray, 1.0) if full_resolution else _reduced_first(gray, config)
+    if ids is None or len(corners) == 0:  # none found (an empty list, not None, in some OpenCV versions)
+        return []
+    points = np.concatenate(corners).astype(np.float32).reshape(-1, 1, 2)
+    win = config.subpixel_window_px
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    refined = cv2.cornerSubPix(gray, points, (win, win), (-1, -1), criteria).reshape(-1, 4, 2)
+    return [MarkerDetection(int(i), marker) for i, marker in zip(ids.ravel(), refined)]
+
+
+def _reduced_first(gray: np.ndarray, config: RegistrationConfig
+                   ) -> tuple[list[np.ndarray], np.ndarray | None, Sequence[np.ndarray]]:
+    """`detect_markers`' search: the reduced frame, then the full one where too few markers showed."""
     scale = _reduced_scale(max(gray.shape), config.detect_max_side_px)
     large_quads_only = False
     for offset in (config.fast_threshold_offset, None):
@@ -117,14 +139,8 @@ def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_C
             large_quads_only = _median_side(rejected) >= config.readable_quad_px
             break   # clear ink everywhere and no marker in it (a chessboard): a lower bar finds none either
     if found < config.full_resolution_retry and scale < 1.0 and not large_quads_only:
-        corners, ids, _ = _detect(gray, 1.0)
-    if ids is None or len(corners) == 0:  # none found (an empty list, not None, in some OpenCV versions)
-        return []
-    points = np.concatenate(corners).astype(np.float32).reshape(-1, 1, 2)
-    win = config.subpixel_window_px
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-    refined = cv2.cornerSubPix(gray, points, (win, win), (-1, -1), criteria).reshape(-1, 4, 2)
-    return [MarkerDetection(int(i), marker) for i, marker in zip(ids.ravel(), refined)]
+        return _detect(gray, 1.0)
+    return corners, ids, rejected
 
 
 def _reduced_scale(long_side: int, max_side: int) -> float:
@@ -270,10 +286,20 @@ def register_board(image_bgr: np.ndarray, width: int | None = None, height: int 
     if not detections:
         return None
     image_size = (image_bgr.shape[1], image_bgr.shape[0])
-    if width is None or height is None:
-        registration = infer_board_size(detections, config, image_size=image_size, lens=lens)
-    else:
-        registration = fit_homography(detections, width, height, config, image_size, lens)
+
+    def fitted(detections: list[MarkerDetection]) -> Registration | None:
+        if width is None or height is None:
+            return infer_board_size(detections, config, image_size=image_size, lens=lens)
+        return fit_homography(detections, width, height, config, image_size, lens)
+
+    registration = fitted(detections)
+    reduced = _reduced_scale(max(image_size), config.detect_max_side_px) < 1.0
+    if registration is None and reduced and len(detections) >= config.full_resolution_retry:
+        # markers read on the reduced frame that agree with no layout: small, soft markers (a 40×25 board in a 4K
+        # photo, 7 px at its 1/4) leave their corners a reduced pixel off, 4 px of the photo; the full frame
+        # places them (#28)
+        detections = detect_markers(image_bgr, config, full_resolution=True)
+        registration = fitted(detections)
     if registration is not None and len(_sides(registration)) < config.line_refine_sides:
         registration = _with_grid_lines(image_bgr, registration, detections, config, lens)
     return registration
@@ -414,7 +440,7 @@ class RegistrationTracker:
         for c, i in zip(corners, ids.ravel()):
             if int(i) != marker_id:
                 continue
-            moved = np.linalg.norm(c.reshape(4, 2) / scale + (x0, y0) - expected, axis=1).max()
+            moved = np.linalg.norm(_unscaled(c.reshape(4, 2), scale) + (x0, y0) - expected, axis=1).max()
             if moved > self.config.track_tolerance_px:
                 return False
             px0, py0 = np.floor(expected.min(axis=0)).astype(int)

@@ -107,6 +107,40 @@ def test_the_reduced_marker_search_takes_a_whole_fraction_just_under_its_size():
     assert _reduced_scale(800, 1000) == 1.0
 
 
+def test_markers_found_on_a_reduced_frame_are_not_shifted_by_the_reduction(duel):
+    """#28: corners found on a frame reduced to 1/4 (a 4K photo's first search) land where the full-resolution
+    search puts them, on average within 0.4 px each way, before any refinement (a 1 px window). Dividing the
+    reduced coordinates by the scale alone shifted them 1.3 px up and left: a 40×25 board's small markers in a 4K
+    photo then agreed with no homography, and the board was not found."""
+    from dataclasses import replace
+
+    from calibration.config import DEFAULT_CONFIG
+
+    _, printed = duel
+    config = DEFAULT_CONFIG.registration
+    full = {d.id: d.corners for d in detect_markers(printed.image, replace(config, detect_max_side_px=10_000))}
+    quarter = replace(config, detect_max_side_px=max(printed.image.shape) // 4 + 1, full_resolution_retry=1,
+                      subpixel_window_px=1)
+    reduced = detect_markers(printed.image, quarter)
+    assert len(reduced) >= 12
+    offsets = np.concatenate([d.corners - full[d.id] for d in reduced])
+    assert np.all(np.abs(offsets.mean(axis=0)) < 0.4)
+
+
+def test_a_far_boards_markers_that_fit_no_layout_on_the_reduced_frame_are_read_again_on_the_full_one():
+    """#28: the 40×25 board in a 4K photo (the README's advice for it), its markers ~30 px: on the frame reduced to
+    1/4 some are read, but their corners, a reduced pixel off, agree with no layout, and the board was not found.
+    They are looked for again on the full frame, and the board is registered within 2 px at its corners."""
+    board = load_board(library_boards()["quatuor-40x25"])
+    photo = photograph(render_printed(board, 48), board=board, seed=20, hand=0.0, frame=(3840, 2160),
+                       fill=(0.4, 0.5))
+    reduced = detect_markers(photo.image)
+    assert len(reduced) >= 4 and fit_homography(reduced, 40, 25, image_size=(3840, 2160)) is None
+    registration = register_board(photo.image, 40, 25)
+    assert registration is not None
+    assert _corner_error(registration.homography, photo.homography, 40, 25) < 2.0
+
+
 def test_homography_maps_grid_units_to_the_printed_pixels(duel):
     """Grid point (x, y) lands on origin + (x, y) · px of render_board's image."""
     board, printed = duel
