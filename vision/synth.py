@@ -8,11 +8,11 @@ frame), each pixel averaging the light over its area (a thin printed line
 fades with distance, it does not break up), lens distortion, light gradient
 and shadow, warm/cool cast, blur, noise, JPEG, and sometimes a hand over the
 board. `lay_pages` assembles a board printed over pages, as players do, before
-it is photographed. `photograph_foreign` photographs a board of another
-style the same way (other palette, no markers, split multicolour squares, thick or thin
-lines); `photograph_no_board` shows a table with objects and no board. Every
-photo carries the truth per square and the true homography (grid units ->
-pixels, before lens distortion).
+it is photographed. `photograph_foreign` photographs a board of another style
+the same way (other palette, no markers, split multicolour squares, thick or
+thin lines); `photograph_no_board` shows a table with objects and no board.
+Every photo carries the truth per square and the true homography (grid units
+-> pixels, before lens distortion).
 """
 from __future__ import annotations
 

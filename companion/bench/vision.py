@@ -128,9 +128,10 @@ def print_laid_pages(count: int, seed: int) -> None:
     """Our boards as the players assemble them, beside the same photos of one sheet."""
     totals = accuracy_laid_pages(count, seed)
     print(f"\nour printed boards laid page on page (MT 1.02.b: the three library boards over A4, 40×25 in 4K photos, "
-          f"each later page cut along its overlap and laid on the earlier ones; the same {count} photos for each assembly, seed {seed}; "
-          "tilt ≤ 45°, hands, 3 tokens); the goals of our boards, for one sheet and for pages laid with care: found "
-          "≥ 99.5 %, wrong and not flagged ≤ 0.05 %, flagged uncertain ≤ 1 % (with the board file)")
+          f"each later page cut along its overlap and laid on the earlier ones; the same {count} photos for each "
+          f"assembly, seed {seed}; tilt ≤ 45°, hands, 3 tokens); the goals of our boards, for one sheet and for "
+          "pages laid with care: found ≥ 99.5 %, wrong and not flagged ≤ 0.05 %, flagged uncertain ≤ 1 % (with the "
+          "board file)")
     print(f"  {'assembly':28s} {'with the board file':>42s}   {'grid size only':>42s}")
     for name, _ in PAGE_ASSEMBLIES:
         cells = []
