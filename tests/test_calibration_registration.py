@@ -118,7 +118,7 @@ def test_markers_found_on_a_reduced_frame_are_not_shifted_by_the_reduction(duel)
 
     _, printed = duel
     config = DEFAULT_CONFIG.registration
-    full = {d.id: d.corners for d in detect_markers(printed.image, replace(config, detect_max_side_px=10_000))}
+    full = {d.id: d.corners for d in detect_markers(printed.image, full_resolution=True)}
     quarter = replace(config, detect_max_side_px=max(printed.image.shape) // 4 + 1, full_resolution_retry=1,
                       subpixel_window_px=1)
     reduced = detect_markers(printed.image, quarter)
