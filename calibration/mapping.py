@@ -312,6 +312,13 @@ def sides_out_of_photo(to_image: Callable[[np.ndarray], np.ndarray], width: int,
     return out
 
 
+def from_resized(points, scale: float) -> np.ndarray:
+    """Points found on a copy resized by `scale` (`cv2.resize` with fx = fy = `scale`, whatever the interpolation),
+    in the photo's own pixels. Pixel centres correspond, x = (x' + 0.5) / scale − 0.5: dividing by the scale alone
+    would put every point (1 / scale − 1) / 2 px up and to the left, 1.5 px on a 4K photo read at a quarter."""
+    return (np.asarray(points, np.float64) + 0.5) / scale - 0.5
+
+
 def _as_matrix(h) -> np.ndarray:
     return np.asarray(h, np.float64).reshape(3, 3)
 

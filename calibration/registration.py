@@ -19,7 +19,7 @@ from boards.markers import ARUCO_DICTIONARY, BOARD_MARKER_IDS, board_markers
 from calibration.config import DEFAULT_CONFIG, LensConfig, RegistrationConfig
 from calibration.grid_lines import lines_seen
 from calibration.lens import fit_mapping
-from calibration.mapping import GridMapping, RadialLens
+from calibration.mapping import GridMapping, RadialLens, from_resized
 
 
 @dataclass(frozen=True)
@@ -93,13 +93,7 @@ def _detect(gray: np.ndarray, scale: float, window: int = 0, offset: float | Non
     markers then agreed with no homography (#28)."""
     small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners, ids, rejected = _board_markers_in(small, window, offset)
-    return [_unscaled(c.reshape(4, 2), scale) for c in corners], ids, rejected
-
-
-def _unscaled(points: np.ndarray, scale: float) -> np.ndarray:
-    """Points found on a copy resized by `scale` (area averaging), in the original's pixels: pixel centres map as
-    (x + 0.5) / scale − 0.5."""
-    return (points + 0.5) / scale - 0.5
+    return [from_resized(c.reshape(4, 2), scale) for c in corners], ids, rejected
 
 
 def detect_markers(image_bgr: np.ndarray, config: RegistrationConfig = DEFAULT_CONFIG.registration, *,
@@ -440,7 +434,7 @@ class RegistrationTracker:
         for c, i in zip(corners, ids.ravel()):
             if int(i) != marker_id:
                 continue
-            moved = np.linalg.norm(_unscaled(c.reshape(4, 2), scale) + (x0, y0) - expected, axis=1).max()
+            moved = np.linalg.norm(from_resized(c.reshape(4, 2), scale) + (x0, y0) - expected, axis=1).max()
             if moved > self.config.track_tolerance_px:
                 return False
             px0, py0 = np.floor(expected.min(axis=0)).astype(int)

@@ -36,7 +36,7 @@ import numpy as np
 from boards.markers import ARUCO_DICTIONARY
 from boards.tokens import LAYOUT, PLAYER_COLOURS, TOKEN_DIAMETER_MM, bgr_to_lab, number_ink, token_from_marker_id
 from calibration.config import TokenConfig
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, from_resized
 
 TOKEN_SQUARES = TOKEN_DIAMETER_MM / 20.0   # token diameter in grid units (2 cm squares)
 
@@ -332,7 +332,7 @@ def _rescue(image_bgr: np.ndarray, quad: np.ndarray) -> list[tuple[np.ndarray, i
     corners_list, ids, _ = detector.detectMarkers(patch)
     if ids is None:
         return []
-    return [(c.reshape(4, 2) / factor + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())]
+    return [(from_resized(c.reshape(4, 2), factor) + (x0, y0), int(i)) for c, i in zip(corners_list, ids.ravel())]
 
 
 def _rescue_detector() -> cv2.aruco.ArucoDetector:
