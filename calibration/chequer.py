@@ -35,7 +35,7 @@ import numpy as np
 
 from calibration.config import ChequerConfig
 from calibration.lens import fit_mapping
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, from_resized
 
 
 class ChequerBeyondLens(Exception):
@@ -103,7 +103,7 @@ def find_chequer(image: np.ndarray, grid: tuple[int, int] | None = None, *,
                 # were too small there (a small board: far from the frame's edge, no margin needed)
                 found, found_at = _sb(_reduced(gray, retry), pattern, 0), retry
             if found is not None:
-                corners, whole = _refined(gray, found / found_at), True
+                corners, whole = _refined(gray, from_resized(found, found_at)), True
         else:
             whole = True
     if corners is None and larger:   # any chequer, grown from what SB's "larger" mode gives
@@ -142,7 +142,7 @@ def _larger_grown(gray: np.ndarray, small: np.ndarray, scale: float, start: int,
     chequer at all, and that chequer grown to its board on `gray` and trimmed — None when its seed does
     not alternate like a chequer's or the board is under `cfg.min_corners` a side."""
     found = _sb(small, (start, start), cv2.CALIB_CB_LARGER, cfg.sb_margin_px, seed)
-    grown = None if found is None else _grown(gray, _refined(gray, found / scale), cfg)
+    grown = None if found is None else _grown(gray, _refined(gray, from_resized(found, scale)), cfg)
     grown = None if grown is None else _trimmed(grown, gray.shape, cfg)
     return found is not None, grown if grown is not None and min(grown.shape[:2]) >= cfg.min_corners else None
 
@@ -352,7 +352,7 @@ def _classic_corners(gray: np.ndarray, small: np.ndarray, scale: float, pattern:
         return None
     if not ok or found is None or len(found) != pattern[0] * pattern[1]:
         return None
-    corners = _refined(gray, found.reshape(pattern[1], pattern[0], 2).astype(np.float64) / scale)
+    corners = _refined(gray, from_resized(found.reshape(pattern[1], pattern[0], 2), scale))
     return corners if largest_bend(corners) <= cfg.max_classic_bend else None
 
 

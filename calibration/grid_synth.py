@@ -38,8 +38,10 @@ def table_texture(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray
     return cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
 
 
-def render_flat_grid(rng: np.random.Generator, grid: tuple[int, int], px: int, style: str) -> tuple[np.ndarray, int]:
-    """Top-down grid image with a paper margin; returns (image, margin px)."""
+def render_flat_grid(rng: np.random.Generator, grid: tuple[int, int], px: int, style: str) -> tuple[np.ndarray, float]:
+    """Top-down grid image with a paper margin; returns (image, where the grid's outer top-left corner is, in
+    its pixels). Lines are drawn centred on pixels (`margin`); a chequer's squares are whole pixel blocks,
+    so its edges lie between two pixels, half a pixel before (OpenCV's pixel centres are integers)."""
     gw, gh = grid
     margin = int(px * rng.uniform(0.3, 0.9))   # paper margin: not a whole number of squares
     img = np.full((gh * px + 2 * margin, gw * px + 2 * margin, 3), 250, np.uint8)
@@ -55,7 +57,7 @@ def render_flat_grid(rng: np.random.Generator, grid: tuple[int, int], px: int, s
             x0, y0 = margin + x * px, margin + y * px
             img[y0:y0 + px, x0:x0 + px] = c
     if style == "chequer":
-        return img, margin
+        return img, margin - 0.5
     thick = max(1, px // 30)
     ink = INK_BGR if style == "coloured" else (150, 150, 150)
     for x in range(gw + 1):

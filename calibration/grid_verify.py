@@ -134,7 +134,7 @@ import cv2
 import numpy as np
 
 from calibration.config import GridVerifyConfig
-from calibration.mapping import GridMapping, sides_out_of_photo
+from calibration.mapping import GridMapping, sides_out_of_photo, to_resized
 from calibration.numeric import nanmedian_last
 
 EVIDENCE_SIDES = ("left", "right", "top", "bottom")   # the order of the evidence's per-side tuples
@@ -401,7 +401,7 @@ class _Scaled:
         self.mapping, self.scale = mapping, scale
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
-        return self.mapping.to_image(points) * self.scale
+        return to_resized(self.mapping.to_image(points), self.scale)
 
 
 LAB_SMOOTHING_SIGMA = 1.0

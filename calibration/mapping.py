@@ -312,11 +312,23 @@ def sides_out_of_photo(to_image: Callable[[np.ndarray], np.ndarray], width: int,
     return out
 
 
+def resized_to_photo(scale: float) -> np.ndarray:
+    """The 3×3 transform from the pixels of a copy resized by `scale` (`cv2.resize` with fx = fy = `scale`,
+    whatever the interpolation) to the photo's own pixels. Pixel centres correspond, x = (x' + 0.5) / scale − 0.5:
+    dividing by the scale alone would put every point (1 / scale − 1) / 2 px up and to the left, 1.5 px on a
+    4K photo read at a quarter of its size."""
+    shift = 0.5 / scale - 0.5
+    return np.array([[1.0 / scale, 0.0, shift], [0.0, 1.0 / scale, shift], [0.0, 0.0, 1.0]])
+
+
 def from_resized(points, scale: float) -> np.ndarray:
-    """Points found on a copy resized by `scale` (`cv2.resize` with fx = fy = `scale`, whatever the interpolation),
-    in the photo's own pixels. Pixel centres correspond, x = (x' + 0.5) / scale − 0.5: dividing by the scale alone
-    would put every point (1 / scale − 1) / 2 px up and to the left, 1.5 px on a 4K photo read at a quarter."""
+    """Points found on a copy resized by `scale`, in the photo's pixels (`resized_to_photo`)."""
     return (np.asarray(points, np.float64) + 0.5) / scale - 0.5
+
+
+def to_resized(points, scale: float) -> np.ndarray:
+    """Points of the photo in the pixels of its copy resized by `scale` (`resized_to_photo`'s inverse)."""
+    return (np.asarray(points, np.float64) + 0.5) * scale - 0.5
 
 
 def _as_matrix(h) -> np.ndarray:

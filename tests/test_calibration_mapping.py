@@ -133,10 +133,11 @@ def test_a_side_is_out_of_the_photo_when_most_of_its_line_is_issue_28():
 @pytest.mark.parametrize("scale, interpolation", [(0.25, cv2.INTER_AREA), (0.3, cv2.INTER_AREA), (0.8, cv2.INTER_LINEAR),
                                                   (2.7, cv2.INTER_CUBIC)])
 def test_points_found_on_a_resized_copy_map_back_by_pixel_centres_issue_28(scale, interpolation):
-    """#28 (markers and tokens placed where the photo has them): a blob centred on (123, 77) of a 400×300 photo,
-    found on a copy resized by `scale` as `cv2.resize` makes it, maps back to (123, 77) within 0.05 px through
-    `from_resized`; dividing by the scale alone missed by (1/scale − 1)/2 px (1.5 px at a quarter)."""
-    from calibration.mapping import from_resized
+    """#28 (a grid placed where the photo has it): a blob centred on (123, 77) of a 400×300 photo, found on a
+    copy resized by `scale` as `cv2.resize` makes it, maps back to (123, 77) within 0.05 px through
+    `from_resized` and the matrix `resized_to_photo`; dividing by the scale alone missed by (1/scale − 1)/2 px
+    (1.5 px at a quarter). `to_resized` is their inverse."""
+    from calibration.mapping import from_resized, resized_to_photo, to_resized
 
     ys, xs = np.mgrid[0:300, 0:400].astype(np.float64)
     photo = 255 * np.exp(-((xs - 123.0) ** 2 + (ys - 77.0) ** 2) / (2 * 6.0 ** 2))
@@ -145,3 +146,5 @@ def test_points_found_on_a_resized_copy_map_back_by_pixel_centres_issue_28(scale
     cy, cx = np.mgrid[0:copy.shape[0], 0:copy.shape[1]]
     seen = np.array([[(weight * cx).sum() / weight.sum(), (weight * cy).sum() / weight.sum()]])
     np.testing.assert_allclose(from_resized(seen, scale), [[123.0, 77.0]], atol=0.05)
+    np.testing.assert_allclose(GridMapping(resized_to_photo(scale)).to_image(seen), from_resized(seen, scale), atol=1e-9)
+    np.testing.assert_allclose(to_resized(from_resized(seen, scale), scale), seen, atol=1e-9)

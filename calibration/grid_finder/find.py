@@ -25,6 +25,7 @@ from calibration.grid_finder.result import (SIDES, GridFit, full_size, grid_resu
 from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_image,
                                              working_long_side)
 from calibration.grid_verify import EVIDENCE_SIDES, Verdict, shifted_side, verify_grid
+from calibration.mapping import resized_to_photo
 
 NO_SIDE_REASON = ("a grid of squares going on past every side of the photo: none of its sides is seen, so neither its "
                   "size nor its first square can be told (give the board's size, or show one of its corners)")
@@ -306,6 +307,7 @@ def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdic
     the photo shows the grid going on there, so it is not said to end. The fit returned is read for its open
     sides again (`_with_open_sides`)."""
     side = _side_to_grow(image_bgr, fit, verdict, cfg)
+    open_before, grown_sides = fit.partial, set()
     while side is not None:
         dx, dy = _TOWARDS[side]
         if (fit.width if dx else fit.height) >= cfg.max_squares:
@@ -314,8 +316,13 @@ def _grown_where_it_goes_on(image_bgr: np.ndarray, fit: GridFit, verdict: Verdic
         grown_verdict = verification(image_bgr, grown, cfg)
         if not (grown_verdict.found or grown_verdict.going_on):
             break
+        grown_sides.add(side)
         fit, verdict, side = grown, grown_verdict, _side_to_grow(image_bgr, grown, grown_verdict, cfg)
     fit = _with_open_sides(image_bgr, fit, cfg)
+    # a side the photo showed going on before the growth stays open: growing moves the fit towards the grid's end,
+    # it does not prove the end (a ruled 31×18's dark top rows: 18×25 open at the top, grown to 18×27)
+    fit = replace(fit, partial=tuple(name for name in SIDES if name in fit.partial
+                                     or (name in open_before and name in grown_sides)))
     if side is None:
         return fit, verdict
     return (replace(fit, partial=tuple(name for name in SIDES if name in fit.partial or name == side)),
@@ -558,6 +565,6 @@ def _measuring(image_bgr: np.ndarray, fit: GridFit, cfg: GridFinderConfig
                ) -> tuple[WorkingImage, Lattice, tuple[int, int, int, int]]:
     """The photo's working image for the fit's size, the fit as its lattice there, and its rectangle."""
     work = working_image(image_bgr, (fit.width, fit.height), cfg)
-    lattice = Lattice(np.linalg.inv(np.diag([work.scale, work.scale, 1.0]) @ fit.homography),
+    lattice = Lattice(np.linalg.inv(np.linalg.inv(resized_to_photo(work.scale)) @ fit.homography),
                       ScaledMapping(fit.mapping, work.scale))
     return work, lattice, (0, fit.width, 0, fit.height)

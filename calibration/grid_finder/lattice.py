@@ -20,20 +20,21 @@ from calibration.grid_finder.families import LineFamilies
 from calibration.grid_finder.numeric import hartley_normaliser, weighted_percentiles, well_conditioned
 from calibration.grid_finder.segments import WorkingImage
 from calibration.lens import LineEvidence, fit_mapping
-from calibration.mapping import GridMapping
+from calibration.mapping import GridMapping, from_resized, to_resized
 
 
 @dataclass(frozen=True)
 class ScaledMapping:
-    """A photo's grid mapping read in its working image, `scale` times the photo's size."""
+    """A photo's grid mapping read in its working image, `scale` times the photo's size (pixel centres
+    corresponding, `calibration.mapping.resized_to_photo`)."""
     mapping: GridMapping
     scale: float
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
-        return self.mapping.to_image(points) * self.scale
+        return to_resized(self.mapping.to_image(points), self.scale)
 
     def to_grid(self, points: np.ndarray) -> np.ndarray:
-        return self.mapping.to_grid(np.asarray(points) / self.scale)
+        return self.mapping.to_grid(from_resized(points, self.scale))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from calibration.config import GridFinderConfig
 from calibration.grid_finder.extent import GridExtent
 from calibration.grid_finder.lattice import Lattice, ScaledMapping
 from calibration.lens import fit_mapping
-from calibration.mapping import GridMapping, sides_out_of_photo
+from calibration.mapping import GridMapping, from_resized, resized_to_photo, sides_out_of_photo
 
 
 @dataclass(frozen=True)
@@ -163,14 +163,15 @@ def oriented_fit(lattice: Lattice, extent: tuple[int, int, int, int], grid: tupl
 def full_size(found: GridFit, scale: float, shape: tuple[int, ...], cfg: GridFinderConfig) -> GridFit:
     """The fit in the photo's own pixels. A lens found on the working image is fitted again in
     the photo's convention (centre, focal of the full photo) from its own grid corners."""
+    to_image = resized_to_photo(scale) @ found.homography
+    plain = GridMapping(to_image / to_image[2, 2])
     if found.mapping.lens is None:
-        to_image = np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography
-        return GridFit(GridMapping(to_image / to_image[2, 2]), found.width, found.height, found.score, found.method)
+        return GridFit(plain, found.width, found.height, found.score, found.method)
     gx, gy = np.meshgrid(np.linspace(0, found.width, 9), np.linspace(0, found.height, 9))
     grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
-    again = fit_mapping((shape[1], shape[0]), (found.width, found.height), grid, found.mapping.to_image(grid) / scale,
-                        config=cfg.lens)
-    mapping = again.mapping if again is not None else GridMapping(np.diag([1 / scale, 1 / scale, 1.0]) @ found.homography)
+    again = fit_mapping((shape[1], shape[0]), (found.width, found.height), grid,
+                        from_resized(found.mapping.to_image(grid), scale), config=cfg.lens)
+    mapping = again.mapping if again is not None else plain
     return GridFit(mapping, found.width, found.height, found.score, found.method)
 
 
