@@ -131,7 +131,7 @@ def test_a_large_photos_grid_is_placed_where_it_is_not_where_its_working_copy_pu
     shift either way over 0.75 px. Carrying the copy's points back by the scale alone put lined grids 2 px up
     and to the left (root mean square 2.8 px). What is left on a lined grid, 0.5 px up and left, is LSD's own:
     it reads a copy resized to 0.8 and divides by the scale alone, 0.125 px of the working copy
-    (docs/grid-finding.md, "Where the finder puts a line")."""
+    (docs/grid-finding.md, stop 68: "Found and left")."""
     from calibration.grid_synth import synthetic_grid_photo
 
     photo = synthetic_grid_photo(np.random.default_rng(1), (10, 8), size=(4000, 3000), style=style)
