@@ -383,7 +383,9 @@ class GridVerifyConfig:
                                        # side seen (issue 28: a sudoku a column off 0.75; real grids' outer
                                        # strips 0.9-1 crossed). A chequer's outer strip in the photo crossed by
                                        # at most max_uncrossed_outer is blank: the margin taken in (chequers
-                                       # found on every real set >= 0.83; a blind one's margin taken in: 0)
+                                       # found on every real set >= 0.83; a blind one's margin taken in: 0), and
+                                       # so is an inner one (`blank_inner_strip`: chequers found on grids-public
+                                       # >= 0.86; a chess mat's lettered margin inside a fit 10x8, 0.14)
     max_crossed_blank_ruled: float = 0.125   # a ruled grid's outer strip in the photo crossed by at most this
                                        # share of its lines is blank: the margin taken in (a word of the margin may
                                        # lie across one line of eight; ruled grids found on every real set >= 0.65;

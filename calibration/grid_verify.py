@@ -116,10 +116,11 @@ whole length, against the same measure half a square away (the middle of the squ
   given, fitted a row down over its bottom margin).
   The strip judged is the outermost one the photo shows (`_outermost_in_photo`): with the fit's last row out of
   the frame, the row before it.
-- **one grid** (`blank_inner_strip`, ruled grids): its lines run across every row and column inside it too; an
-  inner strip crossed by none of them (≤ `max_crossed_blank_ruled`) is the paper between two grids taken as one (a
-  blind page of two sudokus one above the other read as a 9×11 with the size unknown), or between a grid and the
-  print beyond its border (a blind newspaper sudoku asked as 9×9, fitted over its banner).
+- **one grid** (`blank_inner_strip`, ruled grids and chequers): its lines run across every row and column inside
+  it too; an inner strip crossed by none of them (≤ `max_crossed_blank_ruled`, a chequer's `max_uncrossed_outer`)
+  is the paper between two grids taken as one (a blind page of two sudokus one above the other read as a 9×11 with
+  the size unknown), or between a grid and the print beyond its border (a blind newspaper sudoku asked as 9×9,
+  fitted over its banner), or a chessboard's margin with the table past it (a chess mat on a carpet read 10×8).
 
 Measured through the fit's mapping (its lens included), in the photo's Lab colours (a grey line
 between green and red squares of its own brightness shows only in colour). Edges outside the
@@ -279,18 +280,23 @@ class GridEvidence:
                      if self.outer_crossed[side] <= most and not self.off_photo[side])
 
     def blank_inner_strip(self, cfg: GridVerifyConfig) -> tuple[str, int] | None:
-        """A ruled grid's (`ruled_unchequered`) inner column or row crossed by at most `max_crossed_blank_ruled` of
-        its lines — ("column", its index) or ("row", its index), the less crossed of the two — or None. A ruled
-        grid's lines run across every row and column, so a blank strip inside a fit is the paper between two
-        grids (or a grid and the print beyond its border) taken as one (a fifth blind look, 6 Dec 2026: two
-        sudokus printed one above the other read as one 9×11 with the size unknown, the row between them crossed
-        by 1 line of 8; a newspaper sudoku asked as 9×9, fitted over its banner and its "Level" line, 0). Every
-        ruled grid found on grids-public reads at least 0.75 in its least crossed inner strip, every one of the
-        vision bench's 0.45."""
-        if not self.ruled_unchequered(cfg):
+        """A ruled grid's (`ruled_unchequered`) or a chequer's inner column or row crossed by at most
+        `max_crossed_blank_ruled` of its lines, a chequer's `max_uncrossed_outer` (as `blank_sides` judges their
+        outer strips) — ("column", its index) or ("row", its index), the less crossed of the two — or None. A ruled
+        grid's lines run across every row and column, and a chequer's squares alternate across every one, so a
+        blank strip inside a fit is the paper between two grids (or a grid and the print beyond its border, or a
+        board's margin and the table past it) taken as one (a fifth blind look, 6 Dec 2026: two sudokus printed one
+        above the other read as one 9×11 with the size unknown, the row between them crossed by 1 line of 8; a
+        newspaper sudoku asked as 9×9, fitted over its banner and its "Level" line, 0; a chess mat on a carpet read
+        10×8 over its lettered margin, 0.14, and a strip of the carpet whose texture crosses its lines). Every
+        ruled grid found on grids-public reads at least 0.75 in its least crossed inner strip, every chequer found
+        there 0.86 (chess games' ranks of pawns included), every one of the vision bench's 0.45."""
+        chequer = self.chequered(cfg)
+        if not chequer and not self.ruled_unchequered(cfg):
             return None
         kind = int(np.argmin(self.inner_crossed))
-        if self.inner_crossed[kind] > cfg.max_crossed_blank_ruled or self.inner_crossed_at[kind] < 0:
+        most = cfg.max_uncrossed_outer if chequer else cfg.max_crossed_blank_ruled
+        if self.inner_crossed[kind] > most or self.inner_crossed_at[kind] < 0:
             return None
         return ("column", "row")[kind], self.inner_crossed_at[kind]
 
@@ -1137,6 +1143,7 @@ def verify_grid(image_bgr: np.ndarray, mapping: GridMapping, width: int, height:
         kind, index = blank_inner
         count, start = (width, "left") if kind == "column" else (height, "top")
         return Verdict(False, f"its {kind} {index + 1} of {count} (from the {start}) is blank: none of its lines cross "
-                              f"it (a ruled grid's lines run across every row and column): two grids, or a grid and "
-                              f"the print beyond its border, taken as one", evidence)
+                              f"it (a grid's lines, a chequer's squares, run across every row and column): two grids, "
+                              f"or a grid and the print, the margin or the table beyond its border, taken as one",
+                       evidence)
     return Verdict(True, "", evidence)

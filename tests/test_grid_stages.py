@@ -23,9 +23,25 @@ from calibration.grid_finder.find import BUDGET_REASON, find_verified_grid, veri
 from calibration.grid_verify import square_skew, verify_grid
 from calibration.grid_finder.lattice import Lattice, fit_lattice, lattice_hypothesis
 from calibration.grid_finder.result import grid_result, plausible_squares
+def test_segments_lie_on_the_photos_pixel_centres_not_where_lsds_reduced_copy_puts_them():
+    """Issue #28 (stop 69): OpenCV's LSD reads a copy reduced to 0.8 and maps its segments back by dividing by the
+    scale, 0.125 px up and left of the photo's pixel centres (a lined grid at 4000×3000 read 0.5 px off). A step
+    edge between columns 99 and 100 lies at x = 99.5, and a bright band's two edges at 49.5 and 149.5 across."""
+    photo = np.zeros((200, 240), np.uint8)
+    photo[:, 100:] = 255
+    photo[50:150, :60] = 255
+    segs = detect_segments(photo, 20.0)
+    vertical = np.abs(segs.q[:, 0] - segs.p[:, 0]) < np.abs(segs.q[:, 1] - segs.p[:, 1])
+    step = segs.subset(vertical & (np.abs(segs.p[:, 0] - 99.5) < 2))
+    band = segs.subset(~vertical & (segs.p[:, 0] < 70))
+    assert len(step) and len(band), segs
+    assert np.abs(np.concatenate([step.p[:, 0], step.q[:, 0]]) - 99.5).max() < 0.03
+    assert sorted(np.round(band.p[:, 1], 2)) == pytest.approx([49.5, 149.5], abs=0.03)
+
+
 from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_chroma,
                                              working_gray, working_image)
-from calibration.grid_lines import Segments, apply_h
+from calibration.grid_lines import Segments, apply_h, detect_segments
 from calibration.grid_synth import camera_homography, random_pose, render_flat_grid, table_texture
 from calibration.mapping import GridMapping, RadialLens
 
@@ -1062,6 +1078,53 @@ def _faded(photo: np.ndarray, truth: np.ndarray, width: int, height: int, share:
             quad = np.array([a + 0.05 * d - n, a + 0.95 * d - n, a + 0.95 * d + n, a + 0.05 * d + n])
             cv2.fillConvexPoly(faded, np.round(mapping.to_image(quad)).astype(np.int32), (245, 245, 245))
     return faded
+
+
+def _chess_mat_on_a_carpet(square: int = 40, frame=(960, 720), seed: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """An 8×8 chessboard on a sheet a square wide, a letter beside each rank in the margin on its right, on a
+    carpet of fine dark and light flecks (a US Chess mat on a red carpet); and its truth, grid units -> pixels."""
+    sheet = np.full((10 * square, 10 * square, 3), 240, np.uint8)
+    for j in range(8):
+        for i in range(j % 2, 8, 2):
+            sheet[(j + 1) * square:(j + 2) * square, (i + 1) * square:(i + 2) * square] = 25
+    rng = np.random.default_rng(seed)
+    flecks = rng.integers(0, 2, (frame[1] // 3 + 1, frame[0] // 3 + 1)).astype(np.uint8) * 150 + 40
+    photo = np.repeat(np.repeat(flecks, 3, 0), 3, 1)[:frame[1], :frame[0], None].repeat(3, 2)
+    y0, x0 = (frame[1] - sheet.shape[0]) // 3, (frame[0] - sheet.shape[1]) // 2
+    photo[y0:y0 + sheet.shape[0], x0:x0 + sheet.shape[1]] = sheet
+    for j in range(8):
+        cv2.putText(photo, "abcdefgh"[j], (x0 + 9 * square + square // 3, y0 + (j + 1) * square + 2 * square // 3),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (60, 60, 60), 2)
+    return photo, np.array([[square, 0, x0 + square], [0, square, y0 + square], [0, 0, 1.0]])
+
+
+def test_a_chequer_with_its_margin_and_the_carpet_taken_in_is_refused_and_size_unknown_the_board_is_found(monkeypatch):
+    """Issue #28 (grids-public, jialinding 15_4: a chess mat on a carpet read 10×8 with the size unknown, its
+    lettered margin the ninth column and the carpet, whose flecks cross its lines, the tenth): a chequer's squares
+    alternate across every column inside it, so an inner column none of its colour steps cross is refused
+    (`blank_inner_strip`), and the board beside it is found on its own."""
+    photo, truth = _chess_mat_on_a_carpet()
+    taken_in = verify_grid(photo, GridMapping(truth), 10, 8, CFG.verify)
+    assert taken_in.evidence.chequered(CFG.verify) and taken_in.evidence.blank_inner_strip(CFG.verify) == ("column", 8)
+    assert not taken_in.found and "column 9 of 10 (from the left) is blank" in taken_in.reason, taken_in
+    from calibration.grid_finder.result import GridFit
+    fit = _found_size_unknown(monkeypatch, photo, GridFit(GridMapping(truth), 10, 8, 0.9))
+    assert (fit.width, fit.height) == (8, 8) and _placed_on(fit, truth)
+
+
+def test_a_chequer_asked_at_its_size_and_fitted_rows_down_is_walked_up_onto_its_board():
+    """Issue #28 (grids-public, cschubiner IMG_1499: a chess set in its case asked as 8×8, fitted two rows down over
+    its frame and the table, refused for the chequer going on past its top): the side past which a chequer goes on
+    and the side opposite its one blank row say where its board lies (`_towards_grid`); walked there a row at a
+    time, it is found where the board is."""
+    from calibration.grid_finder.find import _walked_onto_grid
+    from calibration.grid_finder.result import GridFit
+    photo, truth = _chess_mat_on_a_carpet()
+    off = GridFit(GridMapping(truth @ np.array([[1, 0, 0], [0, 1, 2], [0, 0, 1.0]])), 8, 8, 0.9)
+    refused = verification(photo, off, CFG)
+    assert not refused.found and "goes on past its top side" in refused.reason, refused
+    walked = _walked_onto_grid(photo, off, refused, CFG)
+    assert walked is not None and walked[1].found and _placed_on(walked[0], truth)
 
 
 def test_two_grids_taken_as_one_are_refused_where_their_ink_lines_fade_under_the_ruled_share():

@@ -182,16 +182,21 @@ def _towards_grid(verdict: Verdict, cfg: GridFinderConfig) -> str | None:
     strip a shifted fit takes in (`grid_verify.shifted_side`), or the side past which a ruled grid's lines go on
     in full inside the photo (`GridEvidence.ruled_going_on_side`; blind sudokus of 5 Dec 2026: a 9×9 fitted two
     rows down, its bottom row over the "difficulty rating" print below, crossed by 62 % of its lines — too many
-    for a blank strip), or the side opposite a ruled grid's one blank strip (`GridEvidence.blank_sides`; a blind
-    sudoku of 6 Dec 2026 on a curled page, fitted two rows down: a row up, its bottom row over the margin, the
-    rows past its top too bent for the lattice to see them going on); None for a fit found or refused otherwise."""
+    for a blank strip), or the side opposite a ruled grid's or a chequer's one blank strip
+    (`GridEvidence.blank_sides`; a blind sudoku of 6 Dec 2026 on a curled page, fitted two rows down: a row up, its
+    bottom row over the margin, the rows past its top too bent for the lattice to see them going on), or the one
+    side past which a chequer goes on (`GridEvidence.chequer_going_on_sides`; a chess set in its case asked as 8×8,
+    fitted two rows down over its frame and the table, its lines going on across its ranks of pieces above: a row
+    up, its bottom row over the frame, blank); None for a fit found or refused otherwise."""
     evidence = verdict.evidence
     if verdict.found or evidence is None:
         return None
     shifted = shifted_side(evidence, cfg.verify)
-    blank = evidence.blank_sides(cfg.verify) if evidence.ruled_unchequered(cfg.verify) else ()
+    blank = evidence.blank_sides(cfg.verify)
+    chequer_on = evidence.chequer_going_on_sides(cfg.verify) if evidence.chequered(cfg.verify) else []
     return (evidence.going_on_side(cfg.verify.min_going_on) or (_OPPOSITE[shifted] if shifted else None)
-            or evidence.ruled_going_on_side(cfg.verify) or (_OPPOSITE[blank[0]] if len(blank) == 1 else None))
+            or evidence.ruled_going_on_side(cfg.verify) or (_OPPOSITE[blank[0]] if len(blank) == 1 else None)
+            or (chequer_on[0] if len(chequer_on) == 1 else None))
 
 
 def _walked_onto_grid(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
@@ -353,10 +358,11 @@ def _without_uncrossed_strips(fit: GridFit, verdict: Verdict, cfg: GridFinderCon
 
 def _apart_from_blank_strip(image_bgr: np.ndarray, fit: GridFit, verdict: Verdict, cfg: GridFinderConfig
                             ) -> tuple[GridFit, Verdict]:
-    """Size unknown, a ruled fit refused for an inner column or row its lines do not cross
-    (`GridEvidence.blank_inner_strip`: two grids, or a grid and the print past its border, taken as one): its larger
-    part beside that strip, verified again, and cut again for as long as a part is refused so (a fifth blind look,
-    6 Dec 2026: two sudokus printed one above the other read as one 9×11, the top 9×9 and the paper between them).
+    """Size unknown, a ruled or chequered fit refused for an inner column or row its lines do not cross
+    (`GridEvidence.blank_inner_strip`: two grids, or a grid and the print, the margin or the table past its border,
+    taken as one): its larger part beside that strip, verified again, and cut again for as long as a part is
+    refused so (a fifth blind look, 6 Dec 2026: two sudokus printed one above the other read as one 9×11, the top
+    9×9 and the paper between them; a chess mat on a carpet read 10×8, its lettered margin the ninth column).
     The fit and its verdict as they were where there is no such strip or the larger part is under `min_squares`.
     The part's open sides are read where it now is (`_with_open_sides`)."""
     while not verdict.found and verdict.evidence is not None:
