@@ -58,7 +58,7 @@ def detect_segments(gray: np.ndarray, min_length: float) -> Segments:
     """LSD segments longer than `min_length` px, in the photo's pixel centres. LSD needs no thresholds tuned per
     photo, which matters for faint pencil grids as much as for printed ones. Its segments are put back the
     `LSD_OFFSET_PX` its reduced copy moves them (a step edge at 99.5 is reported at 99.375): on a lined 10×8 grid
-    at 4000×3000 every crossing 0.5 px up and left before, 0.02–0.1 px off after (issue 28, stop 69)."""
+    at 4000×3000 every crossing 0.5 px up and left before, 0.05–0.11 px off after (issue 28, stop 69)."""
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD, LSD_SCALE)
     found = lsd.detect(gray)[0]
     if found is None:
