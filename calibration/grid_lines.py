@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from calibration.lens import LineEvidence
+from calibration.mapping import from_resized
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,9 @@ class Segments:
 
 
 LSD_SCALE = 0.8   # the copy OpenCV's LSD reads (its default `scale`)
-# LSD maps its segments back from that copy by dividing by the scale, where pixel centres correspond
-# (x = (x' + 0.5) / scale - 0.5, `calibration.mapping.from_resized`): each comes out this far up and left
-LSD_OFFSET_PX = 0.5 / LSD_SCALE - 0.5
+# LSD maps its segments back from that copy by dividing by the scale alone, which leaves the copy's 0 at 0; by
+# pixel centres (`calibration.mapping.from_resized`) it lies here, and every point as far down and right of it
+LSD_OFFSET_PX = float(from_resized(0.0, LSD_SCALE))
 
 
 def detect_segments(gray: np.ndarray, min_length: float) -> Segments:

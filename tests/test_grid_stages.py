@@ -23,22 +23,6 @@ from calibration.grid_finder.find import BUDGET_REASON, find_verified_grid, veri
 from calibration.grid_verify import square_skew, verify_grid
 from calibration.grid_finder.lattice import Lattice, fit_lattice, lattice_hypothesis
 from calibration.grid_finder.result import grid_result, plausible_squares
-def test_segments_lie_on_the_photos_pixel_centres_not_where_lsds_reduced_copy_puts_them():
-    """Issue #28 (stop 69): OpenCV's LSD reads a copy reduced to 0.8 and maps its segments back by dividing by the
-    scale, 0.125 px up and left of the photo's pixel centres (a lined grid at 4000×3000 read 0.5 px off). A step
-    edge between columns 99 and 100 lies at x = 99.5, and a bright band's two edges at 49.5 and 149.5 across."""
-    photo = np.zeros((200, 240), np.uint8)
-    photo[:, 100:] = 255
-    photo[50:150, :60] = 255
-    segs = detect_segments(photo, 20.0)
-    vertical = np.abs(segs.q[:, 0] - segs.p[:, 0]) < np.abs(segs.q[:, 1] - segs.p[:, 1])
-    step = segs.subset(vertical & (np.abs(segs.p[:, 0] - 99.5) < 2))
-    band = segs.subset(~vertical & (segs.p[:, 0] < 70))
-    assert len(step) and len(band), segs
-    assert np.abs(np.concatenate([step.p[:, 0], step.q[:, 0]]) - 99.5).max() < 0.03
-    assert sorted(np.round(band.p[:, 1], 2)) == pytest.approx([49.5, 149.5], abs=0.03)
-
-
 from calibration.grid_finder.segments import (SearchBudgetSpent, WorkBudget, WorkingImage, find_segments, working_chroma,
                                              working_gray, working_image)
 from calibration.grid_lines import Segments, apply_h, detect_segments
@@ -94,6 +78,22 @@ def _to_grid(truth: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 # -- stage 1: segments ------------------------------------------------------------------------------
+def test_segments_lie_on_the_photos_pixel_centres_not_where_lsds_reduced_copy_puts_them():
+    """Issue #28 (stop 69): OpenCV's LSD reads a copy reduced to 0.8 and maps its segments back by dividing by the
+    scale, 0.125 px up and left of the photo's pixel centres (a lined grid at 4000×3000 read 0.5 px off). A step
+    edge between columns 99 and 100 lies at x = 99.5, and a bright band's two edges at 49.5 and 149.5 across."""
+    photo = np.zeros((200, 240), np.uint8)
+    photo[:, 100:] = 255
+    photo[50:150, :60] = 255
+    segs = detect_segments(photo, 20.0)
+    vertical = np.abs(segs.q[:, 0] - segs.p[:, 0]) < np.abs(segs.q[:, 1] - segs.p[:, 1])
+    step = segs.subset(vertical & (np.abs(segs.p[:, 0] - 99.5) < 2))
+    band = segs.subset(~vertical & (segs.p[:, 0] < 70))
+    assert len(step) and len(band), segs
+    assert np.abs(np.concatenate([step.p[:, 0], step.q[:, 0]]) - 99.5).max() < 0.03
+    assert sorted(np.round(band.p[:, 1], 2)) == pytest.approx([49.5, 149.5], abs=0.03)
+
+
 def test_segments_stage_finds_the_drawn_lines_and_weighs_ink_fully():
     """#28, stage 1: on a drawn 8x6 grid seen from above, the segments lie on the grid's lines (most of
     their length within 0.05 square of one), every one of its 9 + 7 lines has some, and ink is sharp:
